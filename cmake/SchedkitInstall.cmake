@@ -1,0 +1,18 @@
+# Install rules and the package config: find_package(schedkit) then link schedkit::schedkit.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS schedkit EXPORT schedkitTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILE_SET generated DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT schedkitTargets NAMESPACE schedkit::
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/schedkitConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/schedkitConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/schedkitConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/schedkitConfig.cmake ${PROJECT_BINARY_DIR}/schedkitConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)

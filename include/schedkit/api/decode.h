@@ -1,0 +1,58 @@
+// Decoding of Kubernetes objects from the JSON or YAML that kubectl prints.
+//
+//   SCHEDKIT_ASSIGN_OR_RETURN(DecodedCluster c, LoadPaths({"cluster.yaml", "more/"}));
+//   for (const v1::Node& n : c.objects.nodes()) ...
+//
+// Accepted input: one object, a `List`/`NodeList`/`PodList`/... with `items`,
+// or multi-document YAML whose documents are any of these. Kinds Node, Pod,
+// PodDisruptionBudget, PriorityClass and Namespace are decoded; any other kind
+// is counted in `skipped_kinds`, never dropped silently. Unknown fields are
+// ignored, as protobuf's JSON mapping does with ignore_unknown_fields.
+//
+// Every object is validated as it is decoded (quantities parse, enumerations
+// hold known values, names are present), so an error names the file, the
+// document, the object and the field path, e.g.
+//   cluster.yaml: document 3 (Pod default/web-1): spec.containers[0].resources
+//   .requests.cpu: invalid quantity "1.5.5"
+// Thread-safe: functions share no state.
+#ifndef SCHEDKIT_API_DECODE_H_
+#define SCHEDKIT_API_DECODE_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "schedkit/api/v1/cluster.pb.h"
+
+namespace schedkit::api {
+
+struct DecodedCluster {
+  v1::Cluster objects;
+  // Kind → number of objects of that kind that were read and not used.
+  std::map<std::string, int> skipped_kinds;
+};
+
+// Decodes `text` (JSON if it starts with '{' or '[', YAML otherwise) and
+// appends its objects to `out`. `source` names the input in error messages.
+// On error `out` may hold the objects decoded before the bad one.
+absl::Status DecodeInto(std::string_view text, std::string_view source,
+                        DecodedCluster& out);
+
+absl::StatusOr<DecodedCluster> Decode(std::string_view text,
+                                      std::string_view source = "<input>");
+
+// Loads files and directories in the order given; a directory contributes its
+// *.json, *.yaml and *.yml files (not recursive), sorted by name. Then checks
+// the whole cluster with ValidateCluster.
+absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths);
+
+// Checks that need the whole cluster: node names are unique, pods are unique
+// by namespace/name, and every pod with spec.nodeName names a known node.
+absl::Status ValidateCluster(const v1::Cluster& cluster);
+
+}  // namespace schedkit::api
+
+#endif  // SCHEDKIT_API_DECODE_H_

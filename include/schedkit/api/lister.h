@@ -1,0 +1,57 @@
+// ClusterLister: how a host hands schedkit its cluster state. The scheduler
+// (and Snapshot building) take their initial state from it; changes after
+// that arrive as events. Implement it over your informers, database or files.
+//
+//   class MyLister : public schedkit::api::ClusterLister { ... };
+//   StaticClusterLister lister(decoded.objects);   // in-memory, for tests and tools
+//
+// Methods may be called from any thread, but never concurrently with each
+// other by schedkit. Errors abort the operation that listed.
+#ifndef SCHEDKIT_API_LISTER_H_
+#define SCHEDKIT_API_LISTER_H_
+
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "schedkit/api/v1/cluster.pb.h"
+
+namespace schedkit::api {
+
+template <typename T>
+using ObjectList = std::vector<std::shared_ptr<const T>>;
+
+class ClusterLister {
+ public:
+  virtual ~ClusterLister() = default;
+  virtual absl::StatusOr<ObjectList<v1::Node>> ListNodes() const = 0;
+  // Every pod, bound (spec.nodeName set) or pending.
+  virtual absl::StatusOr<ObjectList<v1::Pod>> ListPods() const = 0;
+  virtual absl::StatusOr<ObjectList<v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const = 0;
+  virtual absl::StatusOr<ObjectList<v1::PriorityClass>> ListPriorityClasses() const = 0;
+  // Namespaces with their labels, for pod affinity namespaceSelectors.
+  virtual absl::StatusOr<ObjectList<v1::Namespace>> ListNamespaces() const = 0;
+};
+
+// A lister over a fixed set of objects (what Decode/LoadPaths return).
+class StaticClusterLister : public ClusterLister {
+ public:
+  explicit StaticClusterLister(const v1::Cluster& cluster);
+
+  absl::StatusOr<ObjectList<v1::Node>> ListNodes() const override { return nodes_; }
+  absl::StatusOr<ObjectList<v1::Pod>> ListPods() const override { return pods_; }
+  absl::StatusOr<ObjectList<v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override { return pdbs_; }
+  absl::StatusOr<ObjectList<v1::PriorityClass>> ListPriorityClasses() const override { return priority_classes_; }
+  absl::StatusOr<ObjectList<v1::Namespace>> ListNamespaces() const override { return namespaces_; }
+
+ private:
+  ObjectList<v1::Node> nodes_;
+  ObjectList<v1::Pod> pods_;
+  ObjectList<v1::PodDisruptionBudget> pdbs_;
+  ObjectList<v1::PriorityClass> priority_classes_;
+  ObjectList<v1::Namespace> namespaces_;
+};
+
+}  // namespace schedkit::api
+
+#endif  // SCHEDKIT_API_LISTER_H_

@@ -1,0 +1,126 @@
+// NodeInfo: the aggregated view of one node that filters and scores read —
+// allocatable and requested resources as integers, labels and taints as
+// Symbols, used host ports, images, and the pods on the node (with the
+// subsets that carry pod affinity and required anti-affinity).
+//
+//   NodeInfo n = NodeInfo::Create(node).value();
+//   n.AddPod(pod_info);             // what assume and nominated pods do
+//   n.requested().milli_cpu;        // sum of the pods' requests
+//   n.RemovePod(*pod_info);         // restores the previous state exactly
+//
+// The fields a filter or score touches are plain members read through
+// accessors named after upstream's NodeInfo; no accessor allocates. A
+// NodeInfo is a value: snapshots copy it, preemption clones it and edits the
+// copy. Not thread-safe for mutation; a snapshot's NodeInfos are read-only.
+#ifndef SCHEDKIT_FRAMEWORK_NODE_INFO_H_
+#define SCHEDKIT_FRAMEWORK_NODE_INFO_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "schedkit/api/selector.h"
+#include "schedkit/api/symbol.h"
+#include "schedkit/api/v1/node.pb.h"
+#include "schedkit/framework/pod_info.h"
+#include "schedkit/framework/resource.h"
+
+namespace schedkit::framework {
+
+// An image present on a node, by one of its names (sizes in bytes).
+struct ImageOnNode {
+  Symbol name;
+  int64_t size_bytes = 0;
+};
+
+// Host ports in use on a node, as upstream's HostPortInfo (a set).
+class HostPortSet {
+ public:
+  void Add(const HostPort& p);
+  void Remove(const HostPort& p);
+  // Whether `p` conflicts: same protocol and port, and equal addresses or
+  // either one 0.0.0.0.
+  bool Conflicts(const HostPort& p) const;
+  size_t size() const { return ports_.size(); }
+  const std::vector<HostPort>& ports() const { return ports_; }
+
+ private:
+  std::vector<HostPort> ports_;
+};
+
+class NodeInfo {
+ public:
+  NodeInfo() = default;
+  static absl::StatusOr<NodeInfo> Create(std::shared_ptr<const api::v1::Node> node);
+  static absl::StatusOr<NodeInfo> Create(const api::v1::Node& node);
+
+  // Replaces the node object (labels, taints, allocatable, images), keeping pods.
+  absl::Status SetNode(std::shared_ptr<const api::v1::Node> node);
+  // Drops the node object but keeps the pods (a deleted node whose pods are
+  // still known, upstream's "ghost" NodeInfo). node() is then null.
+  void ClearNode();
+
+  void AddPod(PodInfoPtr pod);
+  // Removes the pod with the same UID; NotFound if absent. The last pod
+  // takes the removed one's place, as upstream does.
+  absl::Status RemovePod(const PodInfo& pod);
+
+  // --- read side (hot) ---
+  Symbol name() const { return name_; }
+  const api::v1::Node* node() const { return node_.get(); }
+  const std::shared_ptr<const api::v1::Node>& node_ptr() const { return node_; }
+  const api::LabelSet& labels() const { return labels_; }
+  const std::vector<Taint>& taints() const { return taints_; }
+  bool unschedulable() const { return unschedulable_; }
+  const Resource& allocatable() const { return allocatable_; }
+  const Resource& requested() const { return requested_; }
+  // cpu/memory with scoring's non-zero defaults per container.
+  int64_t non_zero_requested_milli_cpu() const { return non_zero_milli_cpu_; }
+  int64_t non_zero_requested_memory() const { return non_zero_memory_; }
+  const HostPortSet& used_ports() const { return used_ports_; }
+  // Sorted by name id.
+  const std::vector<ImageOnNode>& images() const { return images_; }
+  const ImageOnNode* FindImage(Symbol name) const;
+
+  const std::vector<PodInfoPtr>& pods() const { return pods_; }
+  int num_pods() const { return static_cast<int>(pods_.size()); }
+  const std::vector<PodInfoPtr>& pods_with_affinity() const { return pods_with_affinity_; }
+  const std::vector<PodInfoPtr>& pods_with_required_anti_affinity() const {
+    return pods_with_required_anti_affinity_;
+  }
+
+  // Bumped (from a process-wide counter) on every change; snapshots copy a
+  // node only when its generation moved.
+  int64_t generation() const { return generation_; }
+
+  // Exact structural equality, pods compared by identity and order; for tests.
+  friend bool operator==(const NodeInfo& a, const NodeInfo& b);
+
+ private:
+  void Touch();
+  void AddRequests(const Resource& r, int sign);
+
+  Symbol name_;
+  std::shared_ptr<const api::v1::Node> node_;
+  api::LabelSet labels_;
+  std::vector<Taint> taints_;
+  bool unschedulable_ = false;
+  Resource allocatable_;
+  Resource requested_;
+  int64_t non_zero_milli_cpu_ = 0;
+  int64_t non_zero_memory_ = 0;
+  HostPortSet used_ports_;
+  std::vector<ImageOnNode> images_;
+  std::vector<PodInfoPtr> pods_;
+  std::vector<PodInfoPtr> pods_with_affinity_;
+  std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
+  int64_t generation_ = 0;
+};
+
+// The next value of the process-wide generation counter.
+int64_t NextGeneration();
+
+}  // namespace schedkit::framework
+
+#endif  // SCHEDKIT_FRAMEWORK_NODE_INFO_H_

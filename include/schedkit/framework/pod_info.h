@@ -1,0 +1,199 @@
+// PodInfo: a pod parsed once into what the scheduler reads on every cycle —
+// requests, labels, tolerations, host ports, compiled affinity and
+// anti-affinity terms, spread constraints — so plugins never touch the
+// protobuf message or parse text on the hot path.
+//
+//   SCHEDKIT_ASSIGN_OR_RETURN(PodInfoPtr info, PodInfo::Create(pod));
+//   info->requests().milli_cpu;   info->RequiredAntiAffinityTerms();
+//
+// Immutable after Create and shared (std::shared_ptr<const PodInfo>) between
+// the cache, snapshots and the queue. Thread-safe.
+#ifndef SCHEDKIT_FRAMEWORK_POD_INFO_H_
+#define SCHEDKIT_FRAMEWORK_POD_INFO_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "schedkit/api/selector.h"
+#include "schedkit/api/symbol.h"
+#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/framework/resource.h"
+
+namespace schedkit::framework {
+
+enum class TaintEffect : uint8_t { kAll = 0, kNoSchedule, kPreferNoSchedule, kNoExecute };
+
+struct Taint {
+  Symbol key;
+  Symbol value;
+  TaintEffect effect = TaintEffect::kNoSchedule;
+};
+
+struct Toleration {
+  Symbol key;     // empty with `exists` tolerates every key
+  bool exists = false;  // operator Exists (else Equal)
+  Symbol value;
+  TaintEffect effect = TaintEffect::kAll;  // kAll: every effect
+
+  // v1.Toleration.ToleratesTaint.
+  bool Tolerates(const Taint& taint) const {
+    if (effect != TaintEffect::kAll && effect != taint.effect) return false;
+    if (!key.empty() && key != taint.key) return false;
+    return exists || value == taint.value;
+  }
+};
+
+// True if some toleration tolerates `taint`.
+bool TolerationsTolerate(const std::vector<Toleration>& tolerations, const Taint& taint);
+
+enum class Protocol : uint8_t { kTCP, kUDP, kSCTP };
+
+// A wanted or used host port; ip "0.0.0.0" (the default) means every address.
+struct HostPort {
+  Symbol ip;
+  Protocol protocol = Protocol::kTCP;
+  int32_t port = 0;
+  friend bool operator==(const HostPort&, const HostPort&) = default;
+};
+
+// A compiled v1.PodAffinityTerm (upstream framework.AffinityTerm).
+struct AffinityTerm {
+  // Explicit namespaces, or the pod's own when neither namespaces nor a
+  // namespaceSelector is given. Sorted by symbol id.
+  absl::InlinedVector<Symbol, 1> namespaces;
+  api::LabelSelector selector;
+  Symbol topology_key;
+  // Nothing when unset; Everything for {} (all namespaces).
+  api::LabelSelector namespace_selector;
+
+  bool HasNamespace(Symbol ns) const;
+  // Whether `pod` is selected by this term, given the labels of `pod`'s
+  // namespace (for namespace_selector).
+  bool Matches(const class PodInfo& pod, const api::LabelSet& namespace_labels) const;
+};
+
+struct WeightedAffinityTerm {
+  AffinityTerm term;
+  int32_t weight = 0;
+};
+
+// A compiled v1.TopologySpreadConstraint, before plugin defaulting.
+struct SpreadConstraint {
+  int32_t max_skew = 1;
+  Symbol topology_key;
+  bool do_not_schedule = true;  // whenUnsatisfiable
+  api::LabelSelector selector;   // nothing when unset
+  int32_t min_domains = 1;
+  bool min_domains_set = false;
+  // nodeAffinityPolicy / nodeTaintsPolicy: unset → -1, Honor → 1, Ignore → 0.
+  int8_t node_affinity_policy = -1;
+  int8_t node_taints_policy = -1;
+  std::vector<Symbol> match_label_keys;
+};
+
+class PodInfo;
+using PodInfoPtr = std::shared_ptr<const PodInfo>;
+
+class PodInfo {
+ public:
+  static absl::StatusOr<PodInfoPtr> Create(std::shared_ptr<const api::v1::Pod> pod);
+  static absl::StatusOr<PodInfoPtr> Create(const api::v1::Pod& pod);
+
+  const api::v1::Pod& pod() const { return *pod_; }
+  const std::shared_ptr<const api::v1::Pod>& pod_ptr() const { return pod_; }
+
+  const std::string& uid() const { return pod_->metadata().uid(); }
+  Symbol name() const { return name_; }
+  Symbol namespace_() const { return ns_; }
+  // "namespace/name", the key the queue and tests use.
+  const std::string& key() const { return key_; }
+  const api::LabelSet& labels() const { return labels_; }
+  // spec.priority; 0 when unset (upstream corev1helpers.PodPriority).
+  int32_t priority() const { return priority_; }
+  Symbol node_name() const { return node_name_; }
+  Symbol nominated_node_name() const { return nominated_node_name_; }
+  Symbol scheduler_name() const { return scheduler_name_; }
+  bool terminating() const { return terminating_; }
+  bool preempt_never() const { return preempt_never_; }
+  // status.startTime; InfiniteFuture for a pod that has not started, which
+  // upstream's GetPodStartTime treats as "now", the latest possible.
+  absl::Time start_time() const { return start_time_; }
+
+  const Resource& requests() const { return requests_; }
+  int64_t non_zero_milli_cpu() const { return non_zero_milli_cpu_; }
+  int64_t non_zero_memory() const { return non_zero_memory_; }
+
+  const std::vector<Toleration>& tolerations() const { return tolerations_; }
+  // Host ports of the pod's containers with hostPort > 0.
+  const std::vector<HostPort>& host_ports() const { return host_ports_; }
+  // Normalized image names of init and regular containers, in that order.
+  const std::vector<Symbol>& images() const { return images_; }
+  int num_containers() const { return num_containers_; }
+
+  const std::vector<AffinityTerm>& required_affinity_terms() const { return required_affinity_; }
+  const std::vector<AffinityTerm>& required_anti_affinity_terms() const { return required_anti_affinity_; }
+  const std::vector<WeightedAffinityTerm>& preferred_affinity_terms() const { return preferred_affinity_; }
+  const std::vector<WeightedAffinityTerm>& preferred_anti_affinity_terms() const { return preferred_anti_affinity_; }
+  // Upstream podWithAffinity: spec.affinity has podAffinity or podAntiAffinity.
+  bool has_pod_affinity() const { return has_pod_affinity_; }
+
+  const std::vector<SpreadConstraint>& spread_constraints() const { return spread_constraints_; }
+  // spec.nodeSelector and the required node affinity, compiled.
+  bool has_node_selector() const { return has_node_selector_; }
+  const api::NodeSelector& node_selector() const { return node_selector_; }
+  bool has_required_node_affinity() const { return has_required_node_affinity_; }
+  const api::NodeSelector& required_node_affinity() const { return required_node_affinity_; }
+  struct PreferredNodeTerm {
+    api::NodeSelector::Term term;
+    int32_t weight = 0;
+  };
+  const std::vector<PreferredNodeTerm>& preferred_node_affinity() const { return preferred_node_affinity_; }
+  // The pod's node selector and required affinity both hold for the node
+  // (component-helpers' RequiredNodeAffinity.Match).
+  bool MatchesNodeSelectorAndAffinity(const api::LabelSet& node_labels, Symbol node_name) const;
+
+  const std::vector<Symbol>& scheduling_gates() const { return scheduling_gates_; }
+
+ private:
+  PodInfo() = default;
+  absl::Status Init();
+
+  std::shared_ptr<const api::v1::Pod> pod_;
+  Symbol name_, ns_, node_name_, nominated_node_name_, scheduler_name_;
+  std::string key_;
+  api::LabelSet labels_;
+  int32_t priority_ = 0;
+  bool terminating_ = false;
+  bool preempt_never_ = false;
+  absl::Time start_time_ = absl::InfiniteFuture();
+  Resource requests_;
+  int64_t non_zero_milli_cpu_ = 0;
+  int64_t non_zero_memory_ = 0;
+  std::vector<Toleration> tolerations_;
+  std::vector<HostPort> host_ports_;
+  std::vector<Symbol> images_;
+  int num_containers_ = 0;
+  std::vector<AffinityTerm> required_affinity_, required_anti_affinity_;
+  std::vector<WeightedAffinityTerm> preferred_affinity_, preferred_anti_affinity_;
+  bool has_pod_affinity_ = false;
+  std::vector<SpreadConstraint> spread_constraints_;
+  bool has_node_selector_ = false;
+  api::NodeSelector node_selector_;
+  bool has_required_node_affinity_ = false;
+  api::NodeSelector required_node_affinity_;
+  std::vector<PreferredNodeTerm> preferred_node_affinity_;
+  std::vector<Symbol> scheduling_gates_;
+};
+
+// ImageLocality's normalization: a reference without a tag or digest gets
+// ":latest" ("gcr.io:5000/root" → "gcr.io:5000/root:latest").
+std::string NormalizedImageName(std::string_view image);
+
+}  // namespace schedkit::framework
+
+#endif  // SCHEDKIT_FRAMEWORK_POD_INFO_H_

@@ -1,0 +1,203 @@
+#include "schedkit/api/decode.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/container/flat_hash_map.h"
+#include "schedkit/api/str_cat.h"
+#include "api/json_documents.h"
+#include "api/proto_json.h"
+#include "api/validate.h"
+#include "schedkit/api/status_macros.h"
+
+namespace schedkit::api {
+namespace {
+
+using nlohmann::json;
+
+// Where an object came from, for error messages.
+struct Origin {
+  std::string_view source;
+  size_t document;              // 1-based
+  std::optional<size_t> item;   // index in a List's items
+};
+
+std::string Describe(const Origin& o, std::string_view kind, const json& obj) {
+  std::string out = schedkit::StrCat(o.source, ": document ", o.document);
+  if (o.item) schedkit::StrAppend(&out, ", items[", *o.item, "]");
+  if (!kind.empty()) {
+    std::string name = "<unnamed>";
+    std::string ns;
+    if (auto m = obj.find("metadata"); m != obj.end() && m->is_object()) {
+      if (auto n = m->find("name"); n != m->end() && n->is_string()) name = n->get<std::string>();
+      if (auto n = m->find("namespace"); n != m->end() && n->is_string()) ns = n->get<std::string>();
+    }
+    schedkit::StrAppend(&out, " (", kind, " ", ns.empty() ? "" : ns + "/", name, ")");
+  }
+  return out;
+}
+
+template <typename T>
+absl::Status DecodeAs(const json& obj, T& msg, absl::Status (*validate)(const T&)) {
+  SCHEDKIT_RETURN_IF_ERROR(internal::JsonToMessage(obj, msg));
+  if constexpr (requires { internal::ApplyDefaults(msg); }) internal::ApplyDefaults(msg);
+  return validate(msg);
+}
+
+// `item_kind` is the kind implied by a typed list ("NodeList" → "Node"),
+// used when an item omits its own, as the API server's lists do.
+absl::Status DecodeObject(const json& obj, const Origin& origin, std::string_view item_kind,
+                          DecodedCluster& out) {
+  if (!obj.is_object()) {
+    return absl::InvalidArgumentError(schedkit::StrCat(
+        Describe(origin, "", obj), ": expected an object, got ", internal::DescribeType(obj)));
+  }
+  std::string kind(item_kind);
+  if (auto kind_it = obj.find("kind"); kind_it != obj.end() && !kind_it->is_null()) {
+    if (!kind_it->is_string()) {
+      return absl::InvalidArgumentError(schedkit::StrCat(Describe(origin, "", obj), ": kind: expected a string, got ",
+                                                         internal::DescribeType(*kind_it)));
+    }
+    kind = kind_it->get<std::string>();
+  }
+  if (kind.empty()) {
+    return absl::InvalidArgumentError(
+        schedkit::StrCat(Describe(origin, "", obj), ": kind: required string field missing"));
+  }
+  v1::Cluster& c = out.objects;
+  absl::Status s;
+  if (kind == "Node") {
+    s = DecodeAs(obj, *c.add_nodes(), internal::ValidateNode);
+  } else if (kind == "Pod") {
+    s = DecodeAs(obj, *c.add_pods(), internal::ValidatePod);
+  } else if (kind == "PodDisruptionBudget") {
+    s = DecodeAs(obj, *c.add_pod_disruption_budgets(), internal::ValidatePodDisruptionBudget);
+  } else if (kind == "PriorityClass") {
+    s = DecodeAs(obj, *c.add_priority_classes(), internal::ValidatePriorityClass);
+  } else if (kind == "Namespace") {
+    s = DecodeAs(obj, *c.add_namespaces(), internal::ValidateNamespace);
+  } else {
+    ++out.skipped_kinds[kind];
+    return absl::OkStatus();
+  }
+  if (s.ok()) return s;
+  return absl::InvalidArgumentError(schedkit::StrCat(Describe(origin, kind, obj), ": ", s.message()));
+}
+
+bool IsList(const json& doc) {
+  if (!doc.is_object()) return false;
+  auto items = doc.find("items");
+  if (items == doc.end()) return false;
+  auto kind = doc.find("kind");
+  return kind == doc.end() ||
+         (kind->is_string() && kind->get<std::string>().ends_with("List"));
+}
+
+absl::StatusOr<std::string> ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(schedkit::StrCat(path.string(), ": cannot open file"));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(schedkit::StrCat(path.string(), ": read error"));
+  return ss.str();
+}
+
+std::string PodKey(const v1::Pod& p) {
+  return schedkit::StrCat(p.metadata().namespace_(), "/", p.metadata().name());
+}
+
+}  // namespace
+
+absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedCluster& out) {
+  SCHEDKIT_ASSIGN_OR_RETURN(std::vector<json> docs, internal::ParseDocuments(text, source));
+  for (size_t d = 0; d < docs.size(); ++d) {
+    const json& doc = docs[d];
+    if (doc.is_null()) continue;
+    if (IsList(doc)) {
+      const json& items = doc["items"];
+      if (items.is_null()) continue;
+      if (!items.is_array()) {
+        return absl::InvalidArgumentError(schedkit::StrCat(source, ": document ", d + 1,
+                                                       ": items: expected a list, got ",
+                                                       internal::DescribeType(items)));
+      }
+      std::string item_kind;
+      if (auto k = doc.find("kind"); k != doc.end() && k->is_string()) {
+        const std::string& list_kind = k->get_ref<const std::string&>();
+        if (list_kind != "List") item_kind = list_kind.substr(0, list_kind.size() - 4);
+      }
+      for (size_t i = 0; i < items.size(); ++i) {
+        SCHEDKIT_RETURN_IF_ERROR(DecodeObject(items[i], Origin{source, d + 1, i}, item_kind, out));
+      }
+    } else {
+      SCHEDKIT_RETURN_IF_ERROR(DecodeObject(doc, Origin{source, d + 1, std::nullopt}, "", out));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<DecodedCluster> Decode(std::string_view text, std::string_view source) {
+  DecodedCluster out;
+  SCHEDKIT_RETURN_IF_ERROR(DecodeInto(text, source, out));
+  return out;
+}
+
+absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  DecodedCluster out;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    std::vector<fs::path> files;
+    if (fs::is_directory(p, ec)) {
+      for (const auto& entry : fs::directory_iterator(p, ec)) {
+        const std::string ext = entry.path().extension().string();
+        if (entry.is_regular_file() && (ext == ".json" || ext == ".yaml" || ext == ".yml")) {
+          files.push_back(entry.path());
+        }
+      }
+      if (ec) return absl::NotFoundError(schedkit::StrCat(p, ": cannot list directory: ", ec.message()));
+      std::sort(files.begin(), files.end());
+    } else if (fs::exists(p, ec)) {
+      files.push_back(p);
+    } else {
+      return absl::NotFoundError(schedkit::StrCat(p, ": no such file or directory"));
+    }
+    for (const fs::path& f : files) {
+      SCHEDKIT_ASSIGN_OR_RETURN(std::string text, ReadFile(f));
+      SCHEDKIT_RETURN_IF_ERROR(DecodeInto(text, f.string(), out));
+    }
+  }
+  SCHEDKIT_RETURN_IF_ERROR(ValidateCluster(out.objects));
+  return out;
+}
+
+absl::Status ValidateCluster(const v1::Cluster& cluster) {
+  absl::flat_hash_map<std::string_view, int> nodes;
+  for (int i = 0; i < cluster.nodes_size(); ++i) {
+    const std::string& name = cluster.nodes(i).metadata().name();
+    auto [it, inserted] = nodes.emplace(name, i);
+    if (!inserted) {
+      return absl::InvalidArgumentError(schedkit::StrCat("Node ", name, ": duplicate name (nodes #",
+                                                         it->second + 1, " and #", i + 1, " in load order)"));
+    }
+  }
+  absl::flat_hash_map<std::string, int> pods;
+  for (int i = 0; i < cluster.pods_size(); ++i) {
+    const v1::Pod& pod = cluster.pods(i);
+    auto [it, inserted] = pods.emplace(PodKey(pod), i);
+    if (!inserted) {
+      return absl::InvalidArgumentError(schedkit::StrCat("Pod ", PodKey(pod), ": duplicate name (pods #",
+                                                         it->second + 1, " and #", i + 1, " in load order)"));
+    }
+    const std::string& node = pod.spec().node_name();
+    if (!node.empty() && !nodes.contains(node)) {
+      return absl::InvalidArgumentError(schedkit::StrCat("Pod ", PodKey(pod), ": spec.nodeName: unknown Node \"",
+                                                     node, "\""));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace schedkit::api

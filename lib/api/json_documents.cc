@@ -1,0 +1,147 @@
+#include "api/json_documents.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "schedkit/api/str_cat.h"
+#include "yaml-cpp/yaml.h"
+
+namespace schedkit::api::internal {
+namespace {
+
+// Deeper nesting than any Kubernetes object has; guards the recursive YAML
+// conversion (and yaml-cpp itself) against stack exhaustion on hostile input.
+constexpr int kMaxDepth = 64;
+
+bool IsYamlNull(const YAML::Node& node) {
+  if (node.Tag() == "!") return false;  // quoted: always a string
+  const std::string& s = node.Scalar();
+  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+absl::StatusOr<nlohmann::json> YamlToJson(const YAML::Node& node, int depth,
+                                          std::string_view source) {
+  if (depth > kMaxDepth) {
+    return absl::InvalidArgumentError(
+        schedkit::StrCat(source, ": nesting deeper than ", kMaxDepth, " levels"));
+  }
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      return nlohmann::json(nullptr);
+    case YAML::NodeType::Scalar:
+      if (IsYamlNull(node)) return nlohmann::json(nullptr);
+      return nlohmann::json(node.Scalar());
+    case YAML::NodeType::Sequence: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const YAML::Node& item : node) {
+        auto v = YamlToJson(item, depth + 1, source);
+        if (!v.ok()) return v.status();
+        out.push_back(*std::move(v));
+      }
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      nlohmann::json out = nlohmann::json::object();
+      for (const auto& kv : node) {
+        if (!kv.first.IsScalar()) {
+          return absl::InvalidArgumentError(schedkit::StrCat(
+              source, ": line ", kv.first.Mark().line + 1, ": mapping keys must be scalars"));
+        }
+        auto v = YamlToJson(kv.second, depth + 1, source);
+        if (!v.ok()) return v.status();
+        out[kv.first.Scalar()] = *std::move(v);
+      }
+      return out;
+    }
+  }
+  return nlohmann::json(nullptr);
+}
+
+// yaml-cpp recurses while parsing; reject absurd flow nesting before it does.
+bool FlowNestingTooDeep(std::string_view text) {
+  int depth = 0;
+  for (char c : text) {
+    if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+absl::StatusOr<std::vector<nlohmann::json>> ParseJson(std::string_view text,
+                                                      std::string_view source) {
+  std::vector<nlohmann::json> docs;
+  try {
+    docs.push_back(nlohmann::json::parse(text.begin(), text.end()));
+  } catch (const nlohmann::json::parse_error& e) {
+    // Translate the byte offset into line and column for humans.
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    return absl::InvalidArgumentError(schedkit::StrCat(source, ": line ", line, " column ", col,
+                                                   ": malformed JSON: ", e.what()));
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(schedkit::StrCat(source, ": malformed JSON: ", e.what()));
+  }
+  return docs;
+}
+
+absl::StatusOr<std::vector<nlohmann::json>> ParseYaml(std::string_view text,
+                                                      std::string_view source) {
+  if (FlowNestingTooDeep(text)) {
+    return absl::InvalidArgumentError(
+        schedkit::StrCat(source, ": nesting deeper than ", kMaxDepth, " levels"));
+  }
+  std::vector<nlohmann::json> docs;
+  try {
+    std::vector<YAML::Node> nodes = YAML::LoadAll(std::string(text));
+    for (const YAML::Node& node : nodes) {
+      auto doc = YamlToJson(node, 0, source);
+      if (!doc.ok()) return doc.status();
+      docs.push_back(*std::move(doc));
+    }
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(schedkit::StrCat(source, ": line ", e.mark.line + 1,
+                                                   " column ", e.mark.column + 1,
+                                                   ": malformed YAML: ", e.msg));
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(schedkit::StrCat(source, ": malformed YAML: ", e.what()));
+  }
+  return docs;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<nlohmann::json>> ParseDocuments(std::string_view text,
+                                                           std::string_view source) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && (text[first] == '{' || text[first] == '[')) {
+    return ParseJson(text, source);
+  }
+  return ParseYaml(text, source);
+}
+
+const char* DescribeType(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::array: return "a list";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned: return "an integer";
+    case nlohmann::json::value_t::number_float: return "a number";
+    default: return "a value";
+  }
+}
+
+}  // namespace schedkit::api::internal

@@ -1,0 +1,23 @@
+#include "schedkit/api/lister.h"
+
+namespace schedkit::api {
+namespace {
+
+template <typename T, typename Repeated>
+ObjectList<T> Share(const Repeated& items) {
+  ObjectList<T> out;
+  out.reserve(items.size());
+  for (const T& item : items) out.push_back(std::make_shared<const T>(item));
+  return out;
+}
+
+}  // namespace
+
+StaticClusterLister::StaticClusterLister(const v1::Cluster& cluster)
+    : nodes_(Share<v1::Node>(cluster.nodes())),
+      pods_(Share<v1::Pod>(cluster.pods())),
+      pdbs_(Share<v1::PodDisruptionBudget>(cluster.pod_disruption_budgets())),
+      priority_classes_(Share<v1::PriorityClass>(cluster.priority_classes())),
+      namespaces_(Share<v1::Namespace>(cluster.namespaces())) {}
+
+}  // namespace schedkit::api

@@ -1,0 +1,22 @@
+// Internal: fills a protobuf message from a nlohmann::json value by field JSON
+// name, with errors that carry the field path. Unknown fields are ignored and
+// null means "unset", as in protobuf's JSON mapping; unlike it, scalars given
+// as text (YAML) are accepted where numbers or booleans are expected, and
+// numbers are accepted for string fields (Kubernetes IntOrString).
+#ifndef SCHEDKIT_LIB_API_PROTO_JSON_H_
+#define SCHEDKIT_LIB_API_PROTO_JSON_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "google/protobuf/message.h"
+#include "nlohmann/json.hpp"
+
+namespace schedkit::api::internal {
+
+// On error, the message is "<path>: <problem>", path relative to `json`.
+absl::Status JsonToMessage(const nlohmann::json& json, google::protobuf::Message& message);
+
+}  // namespace schedkit::api::internal
+
+#endif  // SCHEDKIT_LIB_API_PROTO_JSON_H_

@@ -1,0 +1,330 @@
+#include "api/validate.h"
+
+#include <initializer_list>
+#include <string>
+
+#include "schedkit/api/str_cat.h"
+#include "absl/strings/escaping.h"
+#include "schedkit/api/quantity.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/symbol.h"
+
+namespace schedkit::api::internal {
+namespace {
+
+absl::Status FieldError(std::string_view path, const std::string& problem) {
+  return absl::InvalidArgumentError(schedkit::StrCat(path, ": ", problem));
+}
+
+absl::Status OneOf(std::string_view path, const std::string& value,
+                   std::initializer_list<std::string_view> allowed) {
+  for (std::string_view a : allowed) {
+    if (value == a) return absl::OkStatus();
+  }
+  std::string shown;
+  for (std::string_view a : allowed) {
+    if (!shown.empty()) shown += ", ";
+    schedkit::StrAppend(&shown, a.empty() ? "\"\"" : a);
+  }
+  return FieldError(path, schedkit::StrCat("unsupported value \"", value, "\" (allowed: ", shown, ")"));
+}
+
+absl::Status Required(std::string_view path, const std::string& value) {
+  return value.empty() ? FieldError(path, "required value") : absl::OkStatus();
+}
+
+template <typename Map>
+absl::Status ValidateResourceList(std::string_view path, const Map& list) {
+  for (const auto& [name, text] : list) {
+    const std::string field = schedkit::StrCat(path, ".", name);
+    if (name.empty()) return FieldError(path, "empty resource name");
+    auto q = Quantity::Parse(text);
+    if (!q.ok()) return FieldError(field, std::string(q.status().message()));
+    if (q->IsNegative()) return FieldError(field, schedkit::StrCat("must be non-negative, got \"", text, "\""));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateTimestamp(std::string_view path, const std::string& text) {
+  if (text.empty()) return absl::OkStatus();
+  auto t = ParseTimestamp(text);
+  return t.ok() ? absl::OkStatus() : FieldError(path, std::string(t.status().message()));
+}
+
+// RFC 1123 subdomain, what the API server requires of object names.
+bool IsDnsSubdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!alnum(s.front()) || !alnum(s.back())) return false;
+  for (char c : s) {
+    if (!alnum(c) && c != '-' && c != '.') return false;
+  }
+  return true;
+}
+
+absl::Status ValidateName(std::string_view path, const std::string& name) {
+  SCHEDKIT_RETURN_IF_ERROR(Required(path, name));
+  if (!IsDnsSubdomain(name)) {
+    return FieldError(path, schedkit::StrCat("invalid name \"", absl::CEscape(name.substr(0, 80)),
+                                             "\": must be lowercase letters, digits, '-' and '.', "
+                                             "starting and ending with a letter or digit"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateMeta(std::string_view path, const v1::ObjectMeta& m) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateName(schedkit::StrCat(path, ".name"), m.name()));
+  if (!m.namespace_().empty()) {
+    SCHEDKIT_RETURN_IF_ERROR(ValidateName(schedkit::StrCat(path, ".namespace"), m.namespace_()));
+  }
+  SCHEDKIT_RETURN_IF_ERROR(ValidateTimestamp(schedkit::StrCat(path, ".creationTimestamp"), m.creation_timestamp()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateTimestamp(schedkit::StrCat(path, ".deletionTimestamp"), m.deletion_timestamp()));
+  return absl::OkStatus();
+}
+
+absl::Status ValidateLabelSelector(std::string_view path, const v1::LabelSelector& s) {
+  for (int i = 0; i < s.match_expressions_size(); ++i) {
+    const auto& r = s.match_expressions(i);
+    const std::string p = schedkit::StrCat(path, ".matchExpressions[", i, "]");
+    SCHEDKIT_RETURN_IF_ERROR(Required(p + ".key", r.key()));
+    SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".operator", r.operator_(), {"In", "NotIn", "Exists", "DoesNotExist"}));
+    const bool wants_values = r.operator_() == "In" || r.operator_() == "NotIn";
+    if (wants_values && r.values_size() == 0) {
+      return FieldError(p + ".values", "must be specified when operator is In or NotIn");
+    }
+    if (!wants_values && r.values_size() > 0) {
+      return FieldError(p + ".values", "may not be specified when operator is Exists or DoesNotExist");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateNodeSelectorTerm(std::string_view path, const v1::NodeSelectorTerm& t) {
+  for (int i = 0; i < t.match_expressions_size(); ++i) {
+    const auto& r = t.match_expressions(i);
+    const std::string p = schedkit::StrCat(path, ".matchExpressions[", i, "]");
+    SCHEDKIT_RETURN_IF_ERROR(Required(p + ".key", r.key()));
+    SCHEDKIT_RETURN_IF_ERROR(
+        OneOf(p + ".operator", r.operator_(), {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"}));
+    const std::string& op = r.operator_();
+    if ((op == "In" || op == "NotIn") && r.values_size() == 0) {
+      return FieldError(p + ".values", "must be specified when operator is In or NotIn");
+    }
+    if ((op == "Exists" || op == "DoesNotExist") && r.values_size() > 0) {
+      return FieldError(p + ".values", "may not be specified when operator is Exists or DoesNotExist");
+    }
+    if (op == "Gt" || op == "Lt") {
+      if (r.values_size() != 1) return FieldError(p + ".values", "must be a single integer for Gt and Lt");
+      if (!Symbol::Intern(r.values(0)).AsInt()) {
+        return FieldError(p + ".values[0]", schedkit::StrCat("not an integer: \"", r.values(0), "\""));
+      }
+    }
+  }
+  for (int i = 0; i < t.match_fields_size(); ++i) {
+    const auto& r = t.match_fields(i);
+    const std::string p = schedkit::StrCat(path, ".matchFields[", i, "]");
+    if (r.key() != "metadata.name") {
+      return FieldError(p + ".key", schedkit::StrCat("unsupported field \"", r.key(), "\" (only metadata.name)"));
+    }
+    SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".operator", r.operator_(), {"In", "NotIn"}));
+    if (r.values_size() != 1) return FieldError(p + ".values", "must have exactly one value");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateWeight(std::string_view path, int32_t w) {
+  if (w < 1 || w > 100) return FieldError(path, schedkit::StrCat("weight ", w, " must be in the range 1-100"));
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePodAffinityTerm(std::string_view path, const v1::PodAffinityTerm& t) {
+  SCHEDKIT_RETURN_IF_ERROR(Required(schedkit::StrCat(path, ".topologyKey"), t.topology_key()));
+  if (t.has_label_selector()) {
+    SCHEDKIT_RETURN_IF_ERROR(ValidateLabelSelector(schedkit::StrCat(path, ".labelSelector"), t.label_selector()));
+  }
+  if (t.has_namespace_selector()) {
+    SCHEDKIT_RETURN_IF_ERROR(
+        ValidateLabelSelector(schedkit::StrCat(path, ".namespaceSelector"), t.namespace_selector()));
+  }
+  return absl::OkStatus();
+}
+
+template <typename PodAffinityLike>
+absl::Status ValidatePodAffinity(std::string_view path, const PodAffinityLike& a) {
+  for (int i = 0; i < a.required_during_scheduling_ignored_during_execution_size(); ++i) {
+    SCHEDKIT_RETURN_IF_ERROR(ValidatePodAffinityTerm(
+        schedkit::StrCat(path, ".requiredDuringSchedulingIgnoredDuringExecution[", i, "]"),
+        a.required_during_scheduling_ignored_during_execution(i)));
+  }
+  for (int i = 0; i < a.preferred_during_scheduling_ignored_during_execution_size(); ++i) {
+    const auto& w = a.preferred_during_scheduling_ignored_during_execution(i);
+    const std::string p = schedkit::StrCat(path, ".preferredDuringSchedulingIgnoredDuringExecution[", i, "]");
+    SCHEDKIT_RETURN_IF_ERROR(ValidateWeight(p + ".weight", w.weight()));
+    SCHEDKIT_RETURN_IF_ERROR(ValidatePodAffinityTerm(p + ".podAffinityTerm", w.pod_affinity_term()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateAffinity(const v1::Affinity& a) {
+  if (a.has_node_affinity()) {
+    const auto& na = a.node_affinity();
+    const auto& req = na.required_during_scheduling_ignored_during_execution();
+    for (int i = 0; i < req.node_selector_terms_size(); ++i) {
+      SCHEDKIT_RETURN_IF_ERROR(ValidateNodeSelectorTerm(
+          schedkit::StrCat("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                       ".nodeSelectorTerms[", i, "]"),
+          req.node_selector_terms(i)));
+    }
+    for (int i = 0; i < na.preferred_during_scheduling_ignored_during_execution_size(); ++i) {
+      const auto& pt = na.preferred_during_scheduling_ignored_during_execution(i);
+      const std::string p =
+          schedkit::StrCat("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[", i, "]");
+      SCHEDKIT_RETURN_IF_ERROR(ValidateWeight(p + ".weight", pt.weight()));
+      SCHEDKIT_RETURN_IF_ERROR(ValidateNodeSelectorTerm(p + ".preference", pt.preference()));
+    }
+  }
+  if (a.has_pod_affinity()) {
+    SCHEDKIT_RETURN_IF_ERROR(ValidatePodAffinity("spec.affinity.podAffinity", a.pod_affinity()));
+  }
+  if (a.has_pod_anti_affinity()) {
+    SCHEDKIT_RETURN_IF_ERROR(ValidatePodAffinity("spec.affinity.podAntiAffinity", a.pod_anti_affinity()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateContainers(std::string_view path,
+                                const google::protobuf::RepeatedPtrField<v1::Container>& cs,
+                                bool init) {
+  for (int i = 0; i < cs.size(); ++i) {
+    const v1::Container& c = cs[i];
+    const std::string p = schedkit::StrCat(path, "[", i, "]");
+    SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList(p + ".resources.requests", c.resources().requests()));
+    SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList(p + ".resources.limits", c.resources().limits()));
+    if (init) SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".restartPolicy", c.restart_policy(), {"", "Always"}));
+    for (int j = 0; j < c.ports_size(); ++j) {
+      const auto& port = c.ports(j);
+      const std::string pp = schedkit::StrCat(p, ".ports[", j, "]");
+      if (port.container_port() < 0 || port.container_port() > 65535) {
+        return FieldError(pp + ".containerPort", schedkit::StrCat("must be in 0-65535, got ", port.container_port()));
+      }
+      if (port.host_port() < 0 || port.host_port() > 65535) {
+        return FieldError(pp + ".hostPort", schedkit::StrCat("must be in 0-65535, got ", port.host_port()));
+      }
+      SCHEDKIT_RETURN_IF_ERROR(OneOf(pp + ".protocol", port.protocol(), {"", "TCP", "UDP", "SCTP"}));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<absl::Time> ParseTimestamp(std::string_view text) {
+  absl::Time t;
+  std::string err;
+  if (!absl::ParseTime(absl::RFC3339_full, std::string(text), &t, &err)) {
+    return absl::InvalidArgumentError(schedkit::StrCat("invalid timestamp \"", text, "\": ", err));
+  }
+  return t;
+}
+
+void ApplyDefaults(v1::Pod& pod) {
+  if (pod.metadata().namespace_().empty()) pod.mutable_metadata()->set_namespace_("default");
+  if (pod.spec().scheduler_name().empty()) pod.mutable_spec()->set_scheduler_name("default-scheduler");
+}
+
+void ApplyDefaults(v1::PodDisruptionBudget& pdb) {
+  if (pdb.metadata().namespace_().empty()) pdb.mutable_metadata()->set_namespace_("default");
+}
+
+absl::Status ValidateNode(const v1::Node& node) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", node.metadata()));
+  for (int i = 0; i < node.spec().taints_size(); ++i) {
+    const auto& t = node.spec().taints(i);
+    const std::string p = schedkit::StrCat("spec.taints[", i, "]");
+    SCHEDKIT_RETURN_IF_ERROR(Required(p + ".key", t.key()));
+    SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".effect", t.effect(), {"NoSchedule", "PreferNoSchedule", "NoExecute"}));
+  }
+  SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList("status.capacity", node.status().capacity()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList("status.allocatable", node.status().allocatable()));
+  for (int i = 0; i < node.status().images_size(); ++i) {
+    if (node.status().images(i).size_bytes() < 0) {
+      return FieldError(schedkit::StrCat("status.images[", i, "].sizeBytes"), "must be non-negative");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePod(const v1::Pod& pod) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pod.metadata()));
+  const v1::PodSpec& spec = pod.spec();
+  SCHEDKIT_RETURN_IF_ERROR(ValidateContainers("spec.containers", spec.containers(), false));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateContainers("spec.initContainers", spec.init_containers(), true));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList("spec.overhead", spec.overhead()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList("spec.resources.requests", spec.resources().requests()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList("spec.resources.limits", spec.resources().limits()));
+  if (spec.has_affinity()) SCHEDKIT_RETURN_IF_ERROR(ValidateAffinity(spec.affinity()));
+  for (int i = 0; i < spec.tolerations_size(); ++i) {
+    const auto& t = spec.tolerations(i);
+    const std::string p = schedkit::StrCat("spec.tolerations[", i, "]");
+    SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".operator", t.operator_(), {"", "Equal", "Exists"}));
+    SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".effect", t.effect(), {"", "NoSchedule", "PreferNoSchedule", "NoExecute"}));
+    if (t.operator_() == "Exists" && !t.value().empty()) {
+      return FieldError(p + ".value", "must be empty when operator is Exists");
+    }
+    if (t.key().empty() && t.operator_() != "Exists") {
+      return FieldError(p + ".operator", "must be Exists when key is empty");
+    }
+  }
+  for (int i = 0; i < spec.topology_spread_constraints_size(); ++i) {
+    const auto& c = spec.topology_spread_constraints(i);
+    const std::string p = schedkit::StrCat("spec.topologySpreadConstraints[", i, "]");
+    if (c.max_skew() <= 0) return FieldError(p + ".maxSkew", schedkit::StrCat("must be greater than zero, got ", c.max_skew()));
+    SCHEDKIT_RETURN_IF_ERROR(Required(p + ".topologyKey", c.topology_key()));
+    SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".whenUnsatisfiable", c.when_unsatisfiable(), {"DoNotSchedule", "ScheduleAnyway"}));
+    if (c.has_min_domains()) {
+      if (c.min_domains() <= 0) return FieldError(p + ".minDomains", schedkit::StrCat("must be greater than zero, got ", c.min_domains()));
+      if (c.when_unsatisfiable() != "DoNotSchedule") {
+        return FieldError(p + ".minDomains", "can only be used with whenUnsatisfiable DoNotSchedule");
+      }
+    }
+    if (c.has_node_affinity_policy()) SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".nodeAffinityPolicy", c.node_affinity_policy(), {"Honor", "Ignore"}));
+    if (c.has_node_taints_policy()) SCHEDKIT_RETURN_IF_ERROR(OneOf(p + ".nodeTaintsPolicy", c.node_taints_policy(), {"Honor", "Ignore"}));
+    if (c.has_label_selector()) SCHEDKIT_RETURN_IF_ERROR(ValidateLabelSelector(p + ".labelSelector", c.label_selector()));
+  }
+  if (spec.has_preemption_policy()) {
+    SCHEDKIT_RETURN_IF_ERROR(OneOf("spec.preemptionPolicy", spec.preemption_policy(), {"PreemptLowerPriority", "Never"}));
+  }
+  for (int i = 0; i < spec.scheduling_gates_size(); ++i) {
+    SCHEDKIT_RETURN_IF_ERROR(Required(schedkit::StrCat("spec.schedulingGates[", i, "].name"), spec.scheduling_gates(i).name()));
+  }
+  SCHEDKIT_RETURN_IF_ERROR(ValidateTimestamp("status.startTime", pod.status().start_time()));
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pdb.metadata()));
+  if (pdb.spec().has_selector()) SCHEDKIT_RETURN_IF_ERROR(ValidateLabelSelector("spec.selector", pdb.spec().selector()));
+  auto int_or_percent = [](std::string_view path, const std::string& v) -> absl::Status {
+    std::string_view digits = v;
+    if (!digits.empty() && digits.back() == '%') digits.remove_suffix(1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
+      return FieldError(path, schedkit::StrCat("must be an integer or a percentage, got \"", v, "\""));
+    }
+    return absl::OkStatus();
+  };
+  if (pdb.spec().has_min_available()) SCHEDKIT_RETURN_IF_ERROR(int_or_percent("spec.minAvailable", pdb.spec().min_available()));
+  if (pdb.spec().has_max_unavailable()) SCHEDKIT_RETURN_IF_ERROR(int_or_percent("spec.maxUnavailable", pdb.spec().max_unavailable()));
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePriorityClass(const v1::PriorityClass& pc) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pc.metadata()));
+  if (pc.has_preemption_policy()) {
+    SCHEDKIT_RETURN_IF_ERROR(OneOf("preemptionPolicy", pc.preemption_policy(), {"PreemptLowerPriority", "Never"}));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateNamespace(const v1::Namespace& ns) { return ValidateMeta("metadata", ns.metadata()); }
+
+}  // namespace schedkit::api::internal

@@ -1,0 +1,32 @@
+// Internal: per-object validation of decoded cluster objects, in the spirit of
+// the API server's validation, so that nothing the scheduler later compiles
+// can be malformed. Errors read "<field.path>: <problem>".
+#ifndef SCHEDKIT_LIB_API_VALIDATE_H_
+#define SCHEDKIT_LIB_API_VALIDATE_H_
+
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "schedkit/api/v1/cluster.pb.h"
+
+namespace schedkit::api::internal {
+
+// Fills what the API server defaults on create: namespace "default" for
+// namespaced objects and schedulerName "default-scheduler" for pods.
+void ApplyDefaults(v1::Pod& pod);
+void ApplyDefaults(v1::PodDisruptionBudget& pdb);
+
+absl::Status ValidateNode(const v1::Node& node);
+absl::Status ValidatePod(const v1::Pod& pod);
+absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb);
+absl::Status ValidatePriorityClass(const v1::PriorityClass& pc);
+absl::Status ValidateNamespace(const v1::Namespace& ns);
+
+// RFC 3339 as Kubernetes writes it ("2024-05-01T10:00:00Z").
+absl::StatusOr<absl::Time> ParseTimestamp(std::string_view text);
+
+}  // namespace schedkit::api::internal
+
+#endif  // SCHEDKIT_LIB_API_VALIDATE_H_

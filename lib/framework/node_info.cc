@@ -1,0 +1,177 @@
+#include "schedkit/framework/node_info.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "schedkit/api/str_cat.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/well_known.h"
+
+namespace schedkit::framework {
+namespace {
+
+std::atomic<int64_t> g_generation{0};
+
+TaintEffect ParseTaintEffect(const std::string& effect) {
+  if (effect == "PreferNoSchedule") return TaintEffect::kPreferNoSchedule;
+  if (effect == "NoExecute") return TaintEffect::kNoExecute;
+  return TaintEffect::kNoSchedule;
+}
+
+bool EraseByUid(std::vector<PodInfoPtr>& pods, const std::string& uid) {
+  for (size_t i = 0; i < pods.size(); ++i) {
+    if (pods[i]->uid() == uid) {
+      pods[i] = std::move(pods.back());
+      pods.pop_back();
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+int64_t NextGeneration() { return g_generation.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+void HostPortSet::Add(const HostPort& p) {
+  if (p.port <= 0) return;
+  if (std::find(ports_.begin(), ports_.end(), p) == ports_.end()) ports_.push_back(p);
+}
+
+void HostPortSet::Remove(const HostPort& p) {
+  auto it = std::find(ports_.begin(), ports_.end(), p);
+  if (it != ports_.end()) ports_.erase(it);
+}
+
+bool HostPortSet::Conflicts(const HostPort& p) const {
+  if (p.port <= 0) return false;
+  const Symbol any = names::IpAny();
+  for (const HostPort& used : ports_) {
+    if (used.port != p.port || used.protocol != p.protocol) continue;
+    if (p.ip == any || used.ip == any || used.ip == p.ip) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<NodeInfo> NodeInfo::Create(const api::v1::Node& node) {
+  return Create(std::make_shared<const api::v1::Node>(node));
+}
+
+absl::StatusOr<NodeInfo> NodeInfo::Create(std::shared_ptr<const api::v1::Node> node) {
+  NodeInfo n;
+  SCHEDKIT_RETURN_IF_ERROR(n.SetNode(std::move(node)));
+  return n;
+}
+
+absl::Status NodeInfo::SetNode(std::shared_ptr<const api::v1::Node> node) {
+  const api::v1::Node& n = *node;
+  auto alloc = Resource::FromList(n.status().allocatable());
+  if (!alloc.ok()) {
+    return absl::InvalidArgumentError(
+        schedkit::StrCat("Node ", n.metadata().name(), ": status.allocatable.", alloc.status().message()));
+  }
+  name_ = Symbol::Intern(n.metadata().name());
+  allocatable_ = *std::move(alloc);
+  labels_ = api::LabelSet::FromMap(n.metadata().labels());
+  unschedulable_ = n.spec().unschedulable();
+  taints_.clear();
+  for (const auto& t : n.spec().taints()) {
+    taints_.push_back(Taint{Symbol::Intern(t.key()), Symbol::Intern(t.value()), ParseTaintEffect(t.effect())});
+  }
+  // Every name of an image is an entry of its own, as upstream's image states.
+  images_.clear();
+  for (const auto& image : n.status().images()) {
+    for (const std::string& name : image.names()) {
+      const Symbol s = Symbol::Intern(name);
+      auto it = std::find_if(images_.begin(), images_.end(), [&](const ImageOnNode& i) { return i.name == s; });
+      if (it == images_.end()) {
+        images_.push_back(ImageOnNode{s, image.size_bytes()});
+      } else {
+        it->size_bytes = image.size_bytes();
+      }
+    }
+  }
+  std::sort(images_.begin(), images_.end(),
+            [](const ImageOnNode& a, const ImageOnNode& b) { return a.name < b.name; });
+  node_ = std::move(node);
+  Touch();
+  return absl::OkStatus();
+}
+
+void NodeInfo::ClearNode() {
+  node_.reset();
+  Touch();
+}
+
+const ImageOnNode* NodeInfo::FindImage(Symbol name) const {
+  auto it = std::lower_bound(images_.begin(), images_.end(), ImageOnNode{name, 0},
+                             [](const ImageOnNode& a, const ImageOnNode& b) { return a.name < b.name; });
+  return it != images_.end() && it->name == name ? &*it : nullptr;
+}
+
+void NodeInfo::AddPod(PodInfoPtr pod) {
+  AddRequests(pod->requests(), +1);
+  non_zero_milli_cpu_ += pod->non_zero_milli_cpu();
+  non_zero_memory_ += pod->non_zero_memory();
+  for (const HostPort& p : pod->host_ports()) used_ports_.Add(p);
+  if (pod->has_pod_affinity()) pods_with_affinity_.push_back(pod);
+  if (!pod->required_anti_affinity_terms().empty()) pods_with_required_anti_affinity_.push_back(pod);
+  pods_.push_back(std::move(pod));
+  Touch();
+}
+
+absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
+  const std::string& uid = pod.uid();
+  auto it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p->uid() == uid; });
+  if (it == pods_.end()) {
+    return absl::NotFoundError(schedkit::StrCat("no pod ", pod.key(), " (uid ", uid, ") on node ", name_.str()));
+  }
+  // Account with the stored PodInfo: it is what was added.
+  PodInfoPtr stored = *it;
+  *it = std::move(pods_.back());
+  pods_.pop_back();
+  EraseByUid(pods_with_affinity_, uid);
+  EraseByUid(pods_with_required_anti_affinity_, uid);
+  AddRequests(stored->requests(), -1);
+  non_zero_milli_cpu_ -= stored->non_zero_milli_cpu();
+  non_zero_memory_ -= stored->non_zero_memory();
+  for (const HostPort& p : stored->host_ports()) used_ports_.Remove(p);
+  Touch();
+  return absl::OkStatus();
+}
+
+void NodeInfo::Touch() { generation_ = NextGeneration(); }
+
+// Requests never change the node's pod capacity, so allowed_pod_number is
+// left alone, as upstream's NodeInfo.update does.
+void NodeInfo::AddRequests(const Resource& r, int sign) {
+  requested_.milli_cpu += sign * r.milli_cpu;
+  requested_.memory += sign * r.memory;
+  requested_.ephemeral_storage += sign * r.ephemeral_storage;
+  for (const Resource::Scalar& s : r.scalars) requested_.AddScalar(s.name, sign * s.amount);
+}
+
+bool operator==(const NodeInfo& a, const NodeInfo& b) {
+  auto same_pods = [](const std::vector<PodInfoPtr>& x, const std::vector<PodInfoPtr>& y) {
+    return x == y;  // shared_ptr equality: identity
+  };
+  auto same_images = [](const std::vector<ImageOnNode>& x, const std::vector<ImageOnNode>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const ImageOnNode& p, const ImageOnNode& q) {
+      return p.name == q.name && p.size_bytes == q.size_bytes;
+    });
+  };
+  auto same_taints = [](const std::vector<Taint>& x, const std::vector<Taint>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const Taint& p, const Taint& q) {
+      return p.key == q.key && p.value == q.value && p.effect == q.effect;
+    });
+  };
+  return a.name_ == b.name_ && a.node_ == b.node_ && a.labels_ == b.labels_ && same_taints(a.taints_, b.taints_) &&
+         a.unschedulable_ == b.unschedulable_ && a.allocatable_ == b.allocatable_ &&
+         a.requested_ == b.requested_ && a.non_zero_milli_cpu_ == b.non_zero_milli_cpu_ &&
+         a.non_zero_memory_ == b.non_zero_memory_ && a.used_ports_.ports() == b.used_ports_.ports() &&
+         same_images(a.images_, b.images_) && same_pods(a.pods_, b.pods_) &&
+         same_pods(a.pods_with_affinity_, b.pods_with_affinity_) &&
+         same_pods(a.pods_with_required_anti_affinity_, b.pods_with_required_anti_affinity_);
+}
+
+}  // namespace schedkit::framework

@@ -1,0 +1,209 @@
+#include "schedkit/framework/pod_info.h"
+
+#include <algorithm>
+
+#include "schedkit/api/str_cat.h"
+#include "api/validate.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/well_known.h"
+
+namespace schedkit::framework {
+namespace {
+
+TaintEffect ParseEffect(const std::string& effect) {
+  if (effect == "NoSchedule") return TaintEffect::kNoSchedule;
+  if (effect == "PreferNoSchedule") return TaintEffect::kPreferNoSchedule;
+  if (effect == "NoExecute") return TaintEffect::kNoExecute;
+  return TaintEffect::kAll;
+}
+
+Protocol ParseProtocol(const std::string& p) {
+  if (p == "UDP") return Protocol::kUDP;
+  if (p == "SCTP") return Protocol::kSCTP;
+  return Protocol::kTCP;
+}
+
+absl::StatusOr<AffinityTerm> CompileTerm(const api::v1::PodAffinityTerm& t, Symbol own_namespace) {
+  AffinityTerm out;
+  SCHEDKIT_ASSIGN_OR_RETURN(out.selector,
+                            api::LabelSelector::CompileOptional(t.has_label_selector(), t.label_selector()));
+  SCHEDKIT_ASSIGN_OR_RETURN(out.namespace_selector, api::LabelSelector::CompileOptional(
+                                                        t.has_namespace_selector(), t.namespace_selector()));
+  out.topology_key = Symbol::Intern(t.topology_key());
+  if (t.namespaces().empty() && !t.has_namespace_selector()) {
+    out.namespaces.push_back(own_namespace);
+  } else {
+    for (const std::string& ns : t.namespaces()) out.namespaces.push_back(Symbol::Intern(ns));
+    std::sort(out.namespaces.begin(), out.namespaces.end());
+    out.namespaces.erase(std::unique(out.namespaces.begin(), out.namespaces.end()), out.namespaces.end());
+  }
+  return out;
+}
+
+template <typename Terms>
+absl::Status CompileRequired(const Terms& terms, Symbol ns, std::string_view path,
+                             std::vector<AffinityTerm>& out) {
+  for (int i = 0; i < terms.size(); ++i) {
+    auto t = CompileTerm(terms[i], ns);
+    if (!t.ok()) return absl::InvalidArgumentError(schedkit::StrCat(path, "[", i, "]: ", t.status().message()));
+    out.push_back(*std::move(t));
+  }
+  return absl::OkStatus();
+}
+
+template <typename Terms>
+absl::Status CompilePreferred(const Terms& terms, Symbol ns, std::string_view path,
+                              std::vector<WeightedAffinityTerm>& out) {
+  for (int i = 0; i < terms.size(); ++i) {
+    auto t = CompileTerm(terms[i].pod_affinity_term(), ns);
+    if (!t.ok()) return absl::InvalidArgumentError(schedkit::StrCat(path, "[", i, "]: ", t.status().message()));
+    out.push_back(WeightedAffinityTerm{*std::move(t), terms[i].weight()});
+  }
+  return absl::OkStatus();
+}
+
+int8_t ParsePolicy(bool set, const std::string& v) {
+  if (!set) return -1;
+  return v == "Honor" ? 1 : 0;
+}
+
+}  // namespace
+
+bool TolerationsTolerate(const std::vector<Toleration>& tolerations, const Taint& taint) {
+  for (const Toleration& t : tolerations) {
+    if (t.Tolerates(taint)) return true;
+  }
+  return false;
+}
+
+bool AffinityTerm::HasNamespace(Symbol ns) const {
+  return std::find(namespaces.begin(), namespaces.end(), ns) != namespaces.end();
+}
+
+bool AffinityTerm::Matches(const PodInfo& pod, const api::LabelSet& namespace_labels) const {
+  if (HasNamespace(pod.namespace_()) || namespace_selector.Matches(namespace_labels)) {
+    return selector.Matches(pod.labels());
+  }
+  return false;
+}
+
+std::string NormalizedImageName(std::string_view image) {
+  // No ':' after the last '/' means no tag (a digest always has one).
+  const size_t colon = image.rfind(':');
+  const size_t slash = image.rfind('/');
+  const bool has_tag = colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash);
+  return has_tag ? std::string(image) : schedkit::StrCat(image, ":latest");
+}
+
+absl::StatusOr<PodInfoPtr> PodInfo::Create(const api::v1::Pod& pod) {
+  return Create(std::make_shared<const api::v1::Pod>(pod));
+}
+
+absl::StatusOr<PodInfoPtr> PodInfo::Create(std::shared_ptr<const api::v1::Pod> pod) {
+  std::shared_ptr<PodInfo> info(new PodInfo());
+  info->pod_ = std::move(pod);
+  absl::Status s = info->Init();
+  if (!s.ok()) {
+    return absl::InvalidArgumentError(schedkit::StrCat("Pod ", info->pod_->metadata().namespace_(), "/",
+                                                   info->pod_->metadata().name(), ": ", s.message()));
+  }
+  return PodInfoPtr(std::move(info));
+}
+
+absl::Status PodInfo::Init() {
+  const api::v1::Pod& pod = *pod_;
+  const api::v1::PodSpec& spec = pod.spec();
+  name_ = Symbol::Intern(pod.metadata().name());
+  ns_ = Symbol::Intern(pod.metadata().namespace_());
+  key_ = schedkit::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
+  labels_ = api::LabelSet::FromMap(pod.metadata().labels());
+  priority_ = spec.has_priority() ? spec.priority() : 0;
+  node_name_ = Symbol::Intern(spec.node_name());
+  nominated_node_name_ = Symbol::Intern(pod.status().nominated_node_name());
+  scheduler_name_ = Symbol::Intern(spec.scheduler_name());
+  terminating_ = !pod.metadata().deletion_timestamp().empty();
+  preempt_never_ = spec.has_preemption_policy() && spec.preemption_policy() == "Never";
+  if (!pod.status().start_time().empty()) {
+    SCHEDKIT_ASSIGN_OR_RETURN(start_time_, api::internal::ParseTimestamp(pod.status().start_time()));
+  }
+
+  SCHEDKIT_ASSIGN_OR_RETURN(PodRequests req, ComputePodRequests(pod));
+  requests_ = std::move(req.requests);
+  non_zero_milli_cpu_ = req.non_zero_milli_cpu;
+  non_zero_memory_ = req.non_zero_memory;
+
+  for (const auto& t : spec.tolerations()) {
+    tolerations_.push_back(Toleration{Symbol::Intern(t.key()), t.operator_() == "Exists",
+                                      Symbol::Intern(t.value()), ParseEffect(t.effect())});
+  }
+  for (const auto& c : spec.containers()) {
+    for (const auto& p : c.ports()) {
+      if (p.host_port() <= 0) continue;
+      host_ports_.push_back(HostPort{p.host_ip().empty() ? names::IpAny() : Symbol::Intern(p.host_ip()),
+                                     ParseProtocol(p.protocol()), p.host_port()});
+    }
+  }
+  for (const auto& c : spec.init_containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
+  for (const auto& c : spec.containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
+  num_containers_ = spec.init_containers_size() + spec.containers_size();
+
+  if (spec.has_affinity()) {
+    const api::v1::Affinity& a = spec.affinity();
+    has_pod_affinity_ = a.has_pod_affinity() || a.has_pod_anti_affinity();
+    if (a.has_pod_affinity()) {
+      const auto& pa = a.pod_affinity();
+      SCHEDKIT_RETURN_IF_ERROR(CompileRequired(pa.required_during_scheduling_ignored_during_execution(), ns_,
+                                               "requiredAffinityTerms", required_affinity_));
+      SCHEDKIT_RETURN_IF_ERROR(CompilePreferred(pa.preferred_during_scheduling_ignored_during_execution(),
+                                                ns_, "preferredAffinityTerms", preferred_affinity_));
+    }
+    if (a.has_pod_anti_affinity()) {
+      const auto& pa = a.pod_anti_affinity();
+      SCHEDKIT_RETURN_IF_ERROR(CompileRequired(pa.required_during_scheduling_ignored_during_execution(), ns_,
+                                               "requiredAntiAffinityTerms", required_anti_affinity_));
+      SCHEDKIT_RETURN_IF_ERROR(CompilePreferred(pa.preferred_during_scheduling_ignored_during_execution(),
+                                                ns_, "preferredAntiAffinityTerms",
+                                                preferred_anti_affinity_));
+    }
+    if (a.has_node_affinity()) {
+      const auto& na = a.node_affinity();
+      if (na.has_required_during_scheduling_ignored_during_execution()) {
+        has_required_node_affinity_ = true;
+        SCHEDKIT_ASSIGN_OR_RETURN(required_node_affinity_,
+                                  api::NodeSelector::Compile(na.required_during_scheduling_ignored_during_execution()));
+      }
+      for (const auto& p : na.preferred_during_scheduling_ignored_during_execution()) {
+        SCHEDKIT_ASSIGN_OR_RETURN(api::NodeSelector::Term term, api::NodeSelector::CompileTerm(p.preference()));
+        preferred_node_affinity_.push_back(PreferredNodeTerm{std::move(term), p.weight()});
+      }
+    }
+  }
+  if (!spec.node_selector().empty()) {
+    has_node_selector_ = true;
+    node_selector_ = api::NodeSelector::FromMap(spec.node_selector());
+  }
+
+  for (const auto& c : spec.topology_spread_constraints()) {
+    SpreadConstraint sc;
+    sc.max_skew = c.max_skew();
+    sc.topology_key = Symbol::Intern(c.topology_key());
+    sc.do_not_schedule = c.when_unsatisfiable() != "ScheduleAnyway";
+    SCHEDKIT_ASSIGN_OR_RETURN(sc.selector, api::LabelSelector::CompileOptional(c.has_label_selector(), c.label_selector()));
+    sc.min_domains_set = c.has_min_domains();
+    sc.min_domains = c.has_min_domains() ? c.min_domains() : 1;
+    sc.node_affinity_policy = ParsePolicy(c.has_node_affinity_policy(), c.node_affinity_policy());
+    sc.node_taints_policy = ParsePolicy(c.has_node_taints_policy(), c.node_taints_policy());
+    for (const std::string& k : c.match_label_keys()) sc.match_label_keys.push_back(Symbol::Intern(k));
+    spread_constraints_.push_back(std::move(sc));
+  }
+  for (const auto& g : spec.scheduling_gates()) scheduling_gates_.push_back(Symbol::Intern(g.name()));
+  return absl::OkStatus();
+}
+
+bool PodInfo::MatchesNodeSelectorAndAffinity(const api::LabelSet& node_labels, Symbol node_name) const {
+  if (has_node_selector_ && !node_selector_.Matches(node_labels, node_name)) return false;
+  if (has_required_node_affinity_ && !required_node_affinity_.Matches(node_labels, node_name)) return false;
+  return true;
+}
+
+}  // namespace schedkit::framework

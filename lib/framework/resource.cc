@@ -1,0 +1,246 @@
+#include "schedkit/framework/resource.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/api/quantity.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/well_known.h"
+
+namespace schedkit::framework {
+namespace {
+
+using Nano = __int128;  // an amount in units of 10^-9, exact for any sum we form
+constexpr Nano kNanoPerUnit = 1'000'000'000;
+constexpr Nano kNanoPerMilli = 1'000'000;
+
+// Resource name → exact amount; the intermediate form of pod request sums.
+using Amounts = absl::flat_hash_map<std::string, Nano>;
+
+bool ScalarLess(const Resource::Scalar& a, const Resource::Scalar& b) { return a.name < b.name; }
+
+absl::StatusOr<Amounts> ToAmounts(const google::protobuf::Map<std::string, std::string>& list) {
+  Amounts out;
+  for (const auto& [name, text] : list) {
+    auto q = api::Quantity::Parse(text);
+    if (!q.ok()) return absl::InvalidArgumentError(schedkit::StrCat(name, ": ", q.status().message()));
+    out[name] = q->NanoValue();
+  }
+  return out;
+}
+
+void AddAll(Amounts& to, const Amounts& from) {
+  for (const auto& [name, v] : from) to[name] += v;
+}
+
+void MaxAll(Amounts& to, const Amounts& from) {
+  for (const auto& [name, v] : from) {
+    auto [it, inserted] = to.try_emplace(name, v);
+    if (!inserted) it->second = std::max(it->second, v);
+  }
+}
+
+// Rounds up (away from zero) to whole units of `per`, saturating like
+// resource.Quantity's ScaledValue.
+int64_t RoundUp(Nano v, Nano per) {
+  Nano q = v / per;
+  if (v % per != 0) q += v > 0 ? 1 : -1;
+  if (q > std::numeric_limits<int64_t>::max()) return std::numeric_limits<int64_t>::max();
+  if (q < std::numeric_limits<int64_t>::min()) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(q);
+}
+
+bool IsSupportedPodLevelResource(std::string_view name) {
+  return name == "cpu" || name == "memory" || IsHugePageResourceName(name);
+}
+
+bool PodLevelRequestsSet(const api::v1::Pod& pod) {
+  for (const auto& [name, unused] : pod.spec().resources().requests()) {
+    if (IsSupportedPodLevelResource(name)) return true;
+  }
+  return false;
+}
+
+// resource.PodRequests for one pod; `non_missing` (may be empty) fills in a
+// container's absent cpu/memory keys before summing.
+absl::StatusOr<Amounts> AggregatePodRequests(const api::v1::Pod& pod, const Amounts& non_missing) {
+  auto container_requests = [&](const api::v1::Container& c) -> absl::StatusOr<Amounts> {
+    SCHEDKIT_ASSIGN_OR_RETURN(Amounts r, ToAmounts(c.resources().requests()));
+    for (const auto& [name, v] : non_missing) {
+      if (!c.resources().requests().contains(name)) r[name] += v;
+    }
+    return r;
+  };
+
+  Amounts total;
+  for (const auto& c : pod.spec().containers()) {
+    SCHEDKIT_ASSIGN_OR_RETURN(Amounts r, container_requests(c));
+    AddAll(total, r);
+  }
+  // An init container runs beside the sidecars started before it; sidecars
+  // keep running, so they also add to the regular total.
+  Amounts sidecars;
+  Amounts init_max;
+  for (const auto& c : pod.spec().init_containers()) {
+    SCHEDKIT_ASSIGN_OR_RETURN(Amounts r, container_requests(c));
+    if (c.restart_policy() == "Always") {
+      AddAll(total, r);
+      AddAll(sidecars, r);
+      MaxAll(init_max, sidecars);
+    } else {
+      AddAll(r, sidecars);
+      MaxAll(init_max, r);
+    }
+  }
+  MaxAll(total, init_max);
+
+  if (PodLevelRequestsSet(pod)) {
+    SCHEDKIT_ASSIGN_OR_RETURN(Amounts pod_level, ToAmounts(pod.spec().resources().requests()));
+    for (const auto& [name, v] : pod_level) {
+      if (IsSupportedPodLevelResource(name)) total[name] = v;
+    }
+  }
+  SCHEDKIT_ASSIGN_OR_RETURN(Amounts overhead, ToAmounts(pod.spec().overhead()));
+  AddAll(total, overhead);
+  return total;
+}
+
+}  // namespace
+
+int64_t Resource::GetScalar(Symbol name) const {
+  auto it = std::lower_bound(scalars.begin(), scalars.end(), Scalar{name, 0}, ScalarLess);
+  return it != scalars.end() && it->name == name ? it->amount : 0;
+}
+
+void Resource::SetScalar(Symbol name, int64_t amount) {
+  auto it = std::lower_bound(scalars.begin(), scalars.end(), Scalar{name, 0}, ScalarLess);
+  if (it != scalars.end() && it->name == name) {
+    it->amount = amount;
+  } else {
+    scalars.insert(it, Scalar{name, amount});
+  }
+}
+
+void Resource::AddScalar(Symbol name, int64_t amount) {
+  auto it = std::lower_bound(scalars.begin(), scalars.end(), Scalar{name, 0}, ScalarLess);
+  if (it != scalars.end() && it->name == name) {
+    it->amount += amount;
+  } else {
+    scalars.insert(it, Scalar{name, amount});
+  }
+}
+
+void Resource::Add(const Resource& o) {
+  milli_cpu += o.milli_cpu;
+  memory += o.memory;
+  ephemeral_storage += o.ephemeral_storage;
+  allowed_pod_number += o.allowed_pod_number;
+  for (const Scalar& s : o.scalars) AddScalar(s.name, s.amount);
+}
+
+void Resource::Subtract(const Resource& o) {
+  milli_cpu -= o.milli_cpu;
+  memory -= o.memory;
+  ephemeral_storage -= o.ephemeral_storage;
+  allowed_pod_number -= o.allowed_pod_number;
+  for (const Scalar& s : o.scalars) AddScalar(s.name, -s.amount);
+}
+
+bool Resource::IsZeroRequest() const {
+  if (milli_cpu != 0 || memory != 0 || ephemeral_storage != 0) return false;
+  return std::all_of(scalars.begin(), scalars.end(), [](const Scalar& s) { return s.amount == 0; });
+}
+
+bool operator==(const Resource& a, const Resource& b) {
+  if (a.milli_cpu != b.milli_cpu || a.memory != b.memory ||
+      a.ephemeral_storage != b.ephemeral_storage || a.allowed_pod_number != b.allowed_pod_number) {
+    return false;
+  }
+  // A scalar present with amount 0 equals an absent one.
+  auto nonzero = [](const Resource& r) {
+    absl::InlinedVector<Resource::Scalar, 2> out;
+    for (const auto& s : r.scalars) {
+      if (s.amount != 0) out.push_back(s);
+    }
+    return out;
+  };
+  auto x = nonzero(a), y = nonzero(b);
+  return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                    [](const Resource::Scalar& p, const Resource::Scalar& q) { return p.name == q.name && p.amount == q.amount; });
+}
+
+absl::StatusOr<Resource> Resource::FromList(const google::protobuf::Map<std::string, std::string>& list) {
+  Resource r;
+  for (const auto& [name, text] : list) {
+    SCHEDKIT_ASSIGN_OR_RETURN(int64_t v, api::ParseResourceQuantity(name, text));
+    if (name == "cpu") {
+      r.milli_cpu += v;
+    } else if (name == "memory") {
+      r.memory += v;
+    } else if (name == "ephemeral-storage") {
+      r.ephemeral_storage += v;
+    } else if (name == "pods") {
+      r.allowed_pod_number += v;
+    } else if (IsScalarResourceName(name)) {
+      r.AddScalar(Symbol::Intern(name), v);
+    }
+  }
+  return r;
+}
+
+bool IsHugePageResourceName(std::string_view name) { return name.starts_with("hugepages-"); }
+
+bool IsExtendedResourceName(std::string_view name) {
+  // Native resources have no domain or live under kubernetes.io; "requests."
+  // is reserved for quota.
+  if (name.find('/') == std::string_view::npos) return false;
+  if ((name.find("kubernetes.io/") != std::string_view::npos)) return false;
+  return !name.starts_with("requests.");
+}
+
+bool IsScalarResourceName(std::string_view name) {
+  return IsExtendedResourceName(name) || IsHugePageResourceName(name) ||
+         (name.find("kubernetes.io/") != std::string_view::npos) || name.starts_with("attachable-volumes-");
+}
+
+absl::StatusOr<PodRequests> ComputePodRequests(const api::v1::Pod& pod) {
+  SCHEDKIT_ASSIGN_OR_RETURN(Amounts requests, AggregatePodRequests(pod, {}));
+
+  // Scoring's non-zero view: containers missing a cpu/memory request count
+  // the defaults; with pod-level requests only what is missing overall.
+  Amounts non_missing;
+  if (PodLevelRequestsSet(pod)) {
+    if (!requests.contains("cpu")) non_missing["cpu"] = kDefaultMilliCpuRequest * kNanoPerMilli;
+    if (!requests.contains("memory")) non_missing["memory"] = kDefaultMemoryRequest * kNanoPerUnit;
+  } else {
+    non_missing["cpu"] = kDefaultMilliCpuRequest * kNanoPerMilli;
+    non_missing["memory"] = kDefaultMemoryRequest * kNanoPerUnit;
+  }
+  Amounts non_zero = requests;
+  if (!non_missing.empty()) {
+    SCHEDKIT_ASSIGN_OR_RETURN(non_zero, AggregatePodRequests(pod, non_missing));
+  }
+
+  PodRequests out;
+  for (const auto& [name, v] : requests) {
+    if (name == "cpu") {
+      out.requests.milli_cpu = RoundUp(v, kNanoPerMilli);
+    } else if (name == "memory") {
+      out.requests.memory = RoundUp(v, kNanoPerUnit);
+    } else if (name == "ephemeral-storage") {
+      out.requests.ephemeral_storage = RoundUp(v, kNanoPerUnit);
+    } else if (name == "pods") {
+      out.requests.allowed_pod_number = RoundUp(v, kNanoPerUnit);
+    } else if (IsScalarResourceName(name)) {
+      out.requests.SetScalar(Symbol::Intern(name), RoundUp(v, kNanoPerUnit));
+    }
+  }
+  if (auto it = non_zero.find("cpu"); it != non_zero.end()) out.non_zero_milli_cpu = RoundUp(it->second, kNanoPerMilli);
+  if (auto it = non_zero.find("memory"); it != non_zero.end()) out.non_zero_memory = RoundUp(it->second, kNanoPerUnit);
+  return out;
+}
+
+}  // namespace schedkit::framework

@@ -1,0 +1,322 @@
+#include "schedkit/framework/snapshot.h"
+
+#include <algorithm>
+
+#include "schedkit/api/str_cat.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/well_known.h"
+
+namespace schedkit::framework {
+
+// A NodeInfo in the most-recently-changed list.
+struct ClusterState::Item {
+  Symbol name;
+  NodeInfo info;
+  Item* prev = nullptr;
+  Item* next = nullptr;
+  std::string zone;  // zone key while the node is in the tree
+  bool in_tree = false;
+};
+
+// Nodes grouped by zone key, zones and nodes in insertion order; list()
+// interleaves zones round-robin, as upstream's nodeTree.
+class ClusterState::NodeTree {
+ public:
+  void Add(const std::string& zone, Symbol node) {
+    auto it = std::find_if(zones_.begin(), zones_.end(), [&](const Zone& z) { return z.key == zone; });
+    if (it == zones_.end()) {
+      zones_.push_back(Zone{zone, {}});
+      it = zones_.end() - 1;
+    }
+    it->nodes.push_back(node);
+  }
+
+  void Remove(const std::string& zone, Symbol node) {
+    auto it = std::find_if(zones_.begin(), zones_.end(), [&](const Zone& z) { return z.key == zone; });
+    if (it == zones_.end()) return;
+    auto n = std::find(it->nodes.begin(), it->nodes.end(), node);
+    if (n != it->nodes.end()) it->nodes.erase(n);
+    if (it->nodes.empty()) zones_.erase(it);
+  }
+
+  std::vector<Symbol> List() const {
+    std::vector<Symbol> out;
+    for (size_t index = 0;; ++index) {
+      bool any = false;
+      for (const Zone& z : zones_) {
+        if (index < z.nodes.size()) {
+          out.push_back(z.nodes[index]);
+          any = true;
+        }
+      }
+      if (!any) return out;
+    }
+  }
+
+ private:
+  struct Zone {
+    std::string key;
+    std::vector<Symbol> nodes;
+  };
+  std::vector<Zone> zones_;
+};
+
+std::string ZoneKey(const api::LabelSet& labels) {
+  auto zone = labels.Get(names::LabelTopologyZone());
+  if (!zone) zone = labels.Get(names::LabelFailureDomainZone());
+  auto region = labels.Get(names::LabelTopologyRegion());
+  if (!region) region = labels.Get(names::LabelFailureDomainRegion());
+  const std::string_view z = zone ? zone->str() : "";
+  const std::string_view r = region ? region->str() : "";
+  if (z.empty() && r.empty()) return "";
+  // The NUL keeps "a:" + "b" and "a" + ":b" apart, as upstream.
+  return schedkit::StrCat(r, std::string_view(":\0:", 3), z);
+}
+
+// ---- Snapshot ----
+
+absl::StatusOr<Snapshot> Snapshot::FromLister(const api::ClusterLister& lister) {
+  SCHEDKIT_ASSIGN_OR_RETURN(std::unique_ptr<ClusterState> state, ClusterState::FromLister(lister));
+  Snapshot s;
+  state->UpdateSnapshot(s);
+  return s;
+}
+
+const NodeInfo* Snapshot::Get(Symbol name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : nodes_[it->second];
+}
+
+const NodeInfo* Snapshot::Get(std::string_view name) const {
+  std::optional<Symbol> s = Symbol::Find(name);
+  return s ? Get(*s) : nullptr;
+}
+
+int Snapshot::IndexOf(Symbol name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? -1 : it->second;
+}
+
+int Snapshot::ImageNumNodes(Symbol image) const {
+  auto it = image_nodes_.find(image);
+  return it == image_nodes_.end() ? 0 : it->second;
+}
+
+const api::LabelSet* Snapshot::NamespaceLabels(Symbol ns) const {
+  auto it = namespaces_.find(ns);
+  return it == namespaces_.end() ? nullptr : &it->second;
+}
+
+void Snapshot::RebuildLists(const std::vector<Symbol>& order) {
+  nodes_.clear();
+  index_.clear();
+  nodes_.reserve(order.size());
+  for (Symbol name : order) {
+    auto it = infos_.find(name);
+    if (it == infos_.end()) continue;
+    index_[name] = static_cast<int>(nodes_.size());
+    nodes_.push_back(it->second.get());
+  }
+  with_affinity_.clear();
+  with_required_anti_affinity_.clear();
+  for (const NodeInfo* n : nodes_) {
+    if (!n->pods_with_affinity().empty()) with_affinity_.push_back(n);
+    if (!n->pods_with_required_anti_affinity().empty()) with_required_anti_affinity_.push_back(n);
+  }
+}
+
+// ---- ClusterState ----
+
+ClusterState::ClusterState() : tree_(std::make_unique<NodeTree>()) {}
+ClusterState::~ClusterState() = default;
+
+absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::FromLister(const api::ClusterLister& lister) {
+  auto state = std::make_unique<ClusterState>();
+  SCHEDKIT_ASSIGN_OR_RETURN(auto nodes, lister.ListNodes());
+  for (auto& n : nodes) SCHEDKIT_RETURN_IF_ERROR(state->AddNode(n));
+  SCHEDKIT_ASSIGN_OR_RETURN(auto namespaces, lister.ListNamespaces());
+  for (auto& ns : namespaces) state->SetNamespace(*ns);
+  SCHEDKIT_ASSIGN_OR_RETURN(auto pods, lister.ListPods());
+  for (auto& p : pods) {
+    if (p->spec().node_name().empty()) continue;
+    SCHEDKIT_ASSIGN_OR_RETURN(PodInfoPtr info, PodInfo::Create(p));
+    SCHEDKIT_RETURN_IF_ERROR(state->AddPod(std::move(info)));
+  }
+  return state;
+}
+
+ClusterState::Item* ClusterState::FindItem(Symbol name) const {
+  auto it = items_.find(name);
+  return it == items_.end() ? nullptr : it->second.get();
+}
+
+ClusterState::Item* ClusterState::GetOrCreateItem(Symbol name) {
+  auto [it, inserted] = items_.try_emplace(name);
+  if (inserted) {
+    it->second = std::make_unique<Item>();
+    Item* item = it->second.get();
+    item->name = name;
+    item->next = head_;
+    if (head_ != nullptr) head_->prev = item;
+    head_ = item;
+  }
+  return it->second.get();
+}
+
+void ClusterState::MoveToFront(Item* item) {
+  if (item == head_) return;
+  if (item->prev != nullptr) item->prev->next = item->next;
+  if (item->next != nullptr) item->next->prev = item->prev;
+  item->prev = nullptr;
+  item->next = head_;
+  if (head_ != nullptr) head_->prev = item;
+  head_ = item;
+}
+
+void ClusterState::DeleteItem(Item* item) {
+  if (item->prev != nullptr) item->prev->next = item->next;
+  if (item->next != nullptr) item->next->prev = item->prev;
+  if (head_ == item) head_ = item->next;
+  items_.erase(item->name);
+}
+
+absl::Status ClusterState::AddNode(std::shared_ptr<const api::v1::Node> node) {
+  const Symbol name = Symbol::Intern(node->metadata().name());
+  if (Item* existing = FindItem(name); existing != nullptr && existing->info.node() != nullptr) {
+    return absl::AlreadyExistsError(schedkit::StrCat("Node ", node->metadata().name(), " already exists"));
+  }
+  Item* item = GetOrCreateItem(name);
+  if (absl::Status s = item->info.SetNode(std::move(node)); !s.ok()) {
+    if (item->info.pods().empty()) DeleteItem(item);  // leave no trace of a bad node
+    return s;
+  }
+  MoveToFront(item);
+  item->zone = ZoneKey(item->info.labels());
+  tree_->Add(item->zone, name);
+  item->in_tree = true;
+  ++num_nodes_;
+  ++order_version_;
+  return absl::OkStatus();
+}
+
+absl::Status ClusterState::UpdateNode(std::shared_ptr<const api::v1::Node> node) {
+  const Symbol name = Symbol::Intern(node->metadata().name());
+  Item* item = FindItem(name);
+  if (item == nullptr || item->info.node() == nullptr) return AddNode(std::move(node));
+  SCHEDKIT_RETURN_IF_ERROR(item->info.SetNode(std::move(node)));
+  MoveToFront(item);
+  std::string zone = ZoneKey(item->info.labels());
+  if (zone != item->zone) {
+    tree_->Remove(item->zone, name);
+    item->zone = std::move(zone);
+    tree_->Add(item->zone, name);
+    ++order_version_;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ClusterState::RemoveNode(std::string_view name) {
+  std::optional<Symbol> sym = Symbol::Find(name);
+  Item* item = sym ? FindItem(*sym) : nullptr;
+  if (item == nullptr || item->info.node() == nullptr) {
+    return absl::NotFoundError(schedkit::StrCat("Node ", name, " not found"));
+  }
+  tree_->Remove(item->zone, *sym);
+  item->in_tree = false;
+  --num_nodes_;
+  ++order_version_;
+  if (item->info.pods().empty()) {
+    DeleteItem(item);
+  } else {
+    item->info.ClearNode();
+    MoveToFront(item);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ClusterState::AddPod(PodInfoPtr pod) {
+  if (pod->node_name().empty()) {
+    return absl::InvalidArgumentError(schedkit::StrCat("Pod ", pod->key(), " has no spec.nodeName"));
+  }
+  Item* item = GetOrCreateItem(pod->node_name());
+  item->info.AddPod(std::move(pod));
+  MoveToFront(item);
+  return absl::OkStatus();
+}
+
+absl::Status ClusterState::RemovePod(const PodInfo& pod) {
+  Item* item = FindItem(pod.node_name());
+  if (item == nullptr) {
+    return absl::NotFoundError(schedkit::StrCat("Pod ", pod.key(), ": node ", pod.node_name().str(), " not found"));
+  }
+  SCHEDKIT_RETURN_IF_ERROR(item->info.RemovePod(pod));
+  if (item->info.node() == nullptr && item->info.pods().empty()) {
+    DeleteItem(item);  // the last pod of a deleted node
+  } else {
+    MoveToFront(item);
+  }
+  return absl::OkStatus();
+}
+
+void ClusterState::SetNamespace(const api::v1::Namespace& ns) {
+  namespaces_[Symbol::Intern(ns.metadata().name())] = api::LabelSet::FromMap(ns.metadata().labels());
+  ++namespaces_version_;
+}
+
+void ClusterState::RemoveNamespace(std::string_view name) {
+  if (auto s = Symbol::Find(name)) namespaces_.erase(*s);
+  ++namespaces_version_;
+}
+
+const NodeInfo* ClusterState::GetNodeInfo(Symbol name) const {
+  Item* item = FindItem(name);
+  return item == nullptr ? nullptr : &item->info;
+}
+
+void ClusterState::UpdateSnapshot(Snapshot& snap) const {
+  snap.last_update_copies_ = 0;
+  bool membership_changed = false;
+  bool affinity_changed = false;
+  for (Item* item = head_; item != nullptr && item->info.generation() > snap.generation_; item = item->next) {
+    if (item->info.node() == nullptr) continue;  // ghosts are not schedulable
+    auto& slot = snap.infos_[item->name];
+    if (slot == nullptr) {
+      slot = std::make_unique<NodeInfo>();
+      membership_changed = true;
+    } else {
+      for (const ImageOnNode& img : slot->images()) --snap.image_nodes_[img.name];
+    }
+    const bool had_affinity = !slot->pods_with_affinity().empty();
+    const bool had_anti = !slot->pods_with_required_anti_affinity().empty();
+    *slot = item->info;
+    for (const ImageOnNode& img : slot->images()) ++snap.image_nodes_[img.name];
+    affinity_changed |= had_affinity != !slot->pods_with_affinity().empty() ||
+                        had_anti != !slot->pods_with_required_anti_affinity().empty();
+    ++snap.last_update_copies_;
+  }
+  if (head_ != nullptr) snap.generation_ = std::max(snap.generation_, head_->info.generation());
+
+  // Nodes deleted since the last update (or turned into ghosts).
+  if (snap.infos_.size() != static_cast<size_t>(num_nodes_)) {
+    for (auto it = snap.infos_.begin(); it != snap.infos_.end();) {
+      Item* item = FindItem(it->first);
+      if (item == nullptr || item->info.node() == nullptr) {
+        for (const ImageOnNode& img : it->second->images()) --snap.image_nodes_[img.name];
+        snap.infos_.erase(it++);
+        membership_changed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  if (membership_changed || affinity_changed || snap.order_version_ != order_version_) {
+    snap.RebuildLists(tree_->List());
+    snap.order_version_ = order_version_;
+  }
+  if (snap.namespaces_version_ != namespaces_version_) {
+    snap.namespaces_ = namespaces_;
+    snap.namespaces_version_ = namespaces_version_;
+  }
+}
+
+}  // namespace schedkit::framework

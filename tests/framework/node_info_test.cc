@@ -1,0 +1,134 @@
+// NodeInfo aggregation: adding then removing a pod restores the node exactly.
+#include <catch2/catch.hpp>
+
+#include "schedkit/api/symbol.h"
+#include "schedkit/framework/node_info.h"
+#include "schedkit/testing/builders.h"
+
+namespace schedkit::framework {
+namespace {
+
+using testing::AffinityKind;
+using testing::MakeNode;
+using testing::MakePod;
+
+TEST_CASE("NodeInfo reads the node once", "[node_info]") {
+  NodeInfo n = MakeNode()
+                   .Name("n1")
+                   .Capacity({{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}, {"nvidia.com/gpu", "2"}})
+                   .Label("zone", "a")
+                   .Taint("dedicated", "gpu", "NoSchedule")
+                   .Taint("soft", "", "PreferNoSchedule")
+                   .Image({"nginx:1.25", "docker.io/nginx:1.25"}, 50 << 20)
+                   .Unschedulable()
+                   .Info();
+  CHECK(n.name() == Symbol::Intern("n1"));
+  CHECK(n.allocatable().milli_cpu == 4000);
+  CHECK(n.allocatable().memory == 32LL << 30);
+  CHECK(n.allocatable().allowed_pod_number == 110);
+  CHECK(n.allocatable().GetScalar(Symbol::Intern("nvidia.com/gpu")) == 2);
+  CHECK(n.labels().Get(Symbol::Intern("zone")) == Symbol::Intern("a"));
+  REQUIRE(n.taints().size() == 2);
+  CHECK(n.taints()[1].effect == TaintEffect::kPreferNoSchedule);
+  CHECK(n.unschedulable());
+  REQUIRE(n.FindImage(Symbol::Intern("docker.io/nginx:1.25")) != nullptr);
+  CHECK(n.FindImage(Symbol::Intern("nginx:1.25"))->size_bytes == 50 << 20);
+}
+
+TEST_CASE("adding pods aggregates requests, ports and affinity lists", "[node_info]") {
+  NodeInfo n = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "10"}}).Info();
+  auto plain = MakePod().Name("a").Node("n1").Req({{"cpu", "1"}, {"memory", "1Gi"}}).HostPort(80).Info();
+  auto affine = MakePod().Name("b").Node("n1").Req({}).PodAffinityExists("app", "zone", AffinityKind::kPreferred).Info();
+  auto anti = MakePod().Name("c").Node("n1").Req({{"cpu", "500m"}}).PodAntiAffinityExists("app", "zone", AffinityKind::kRequired).Info();
+  n.AddPod(plain);
+  n.AddPod(affine);
+  n.AddPod(anti);
+  CHECK(n.num_pods() == 3);
+  CHECK(n.requested().milli_cpu == 1500);
+  CHECK(n.requested().memory == 1LL << 30);
+  CHECK(n.non_zero_requested_milli_cpu() == 1000 + 100 + 500);
+  CHECK(n.non_zero_requested_memory() == (1LL << 30) + 2 * kDefaultMemoryRequest);
+  CHECK(n.pods_with_affinity().size() == 2);
+  CHECK(n.pods_with_required_anti_affinity().size() == 1);
+  CHECK(n.used_ports().Conflicts(HostPort{Symbol::Intern("10.0.0.1"), Protocol::kTCP, 80}));
+  CHECK_FALSE(n.used_ports().Conflicts(HostPort{Symbol::Intern("10.0.0.1"), Protocol::kUDP, 80}));
+}
+
+TEST_CASE("add then remove restores the NodeInfo exactly", "[node_info]") {
+  NodeInfo base = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "10"}}).Info(
+      {MakePod().Name("existing").Node("n1").Req({{"cpu", "1"}}).HostPort(8080).Obj()});
+  const NodeInfo before = base;
+  std::vector<PodInfoPtr> pods = {
+      MakePod().Name("p1").Node("n1").Req({{"cpu", "250m"}, {"example.com/foo", "3"}}).HostPort(80, "UDP", "10.0.0.2").Info(),
+      MakePod().Name("p2").Node("n1").Req({}).InitReq({{"memory", "1Gi"}}).PodAntiAffinityExists("a", "b", AffinityKind::kRequired).Info(),
+      MakePod().Name("p3").Node("n1").SidecarReq({{"cpu", "1"}}).Req({{"cpu", "1"}}).Overhead({{"cpu", "10m"}}).Info(),
+  };
+  for (const auto& p : pods) base.AddPod(p);
+  CHECK_FALSE(base == before);
+  // Remove in reverse order: each removal is of the last pod.
+  for (auto it = pods.rbegin(); it != pods.rend(); ++it) REQUIRE(base.RemovePod(**it).ok());
+  CHECK(base == before);
+  CHECK(base.generation() > before.generation());
+  CHECK(base.requested() == before.requested());
+  CHECK(base.used_ports().ports() == before.used_ports().ports());
+}
+
+TEST_CASE("removing an unknown pod is NotFound", "[node_info]") {
+  NodeInfo n = MakeNode().Name("n1").Info();
+  auto p = MakePod().Name("ghost").Info();
+  CHECK(absl::IsNotFound(n.RemovePod(*p)));
+}
+
+TEST_CASE("host port conflicts follow HostPortInfo", "[node_info]") {
+  HostPortSet used;
+  used.Add(HostPort{Symbol::Intern("127.0.0.1"), Protocol::kTCP, 8080});
+  const Symbol any = Symbol::Intern("0.0.0.0");
+  CHECK(used.Conflicts(HostPort{any, Protocol::kTCP, 8080}));
+  CHECK(used.Conflicts(HostPort{Symbol::Intern("127.0.0.1"), Protocol::kTCP, 8080}));
+  CHECK_FALSE(used.Conflicts(HostPort{Symbol::Intern("127.0.0.2"), Protocol::kTCP, 8080}));
+  CHECK_FALSE(used.Conflicts(HostPort{any, Protocol::kTCP, 0}));
+  used.Add(HostPort{any, Protocol::kUDP, 53});
+  CHECK(used.Conflicts(HostPort{Symbol::Intern("10.1.1.1"), Protocol::kUDP, 53}));
+  used.Add(HostPort{any, Protocol::kUDP, 53});  // a set: added once
+  CHECK(used.size() == 2);
+}
+
+TEST_CASE("image names are normalized as ImageLocality does", "[pod_info]") {
+  CHECK(NormalizedImageName("nginx") == "nginx:latest");
+  CHECK(NormalizedImageName("nginx:1.2") == "nginx:1.2");
+  CHECK(NormalizedImageName("gcr.io:5000/root") == "gcr.io:5000/root:latest");
+  CHECK(NormalizedImageName("gcr.io:5000/root:v1") == "gcr.io:5000/root:v1");
+  CHECK(NormalizedImageName("repo@sha256:abc") == "repo@sha256:abc");
+}
+
+TEST_CASE("PodInfo compiles affinity terms with namespaces", "[pod_info]") {
+  api::v1::PodAffinityTerm with_ns;
+  *with_ns.mutable_label_selector() = testing::Selector({{"app", "db"}});
+  with_ns.add_namespaces("b");
+  with_ns.add_namespaces("a");
+  with_ns.set_topology_key("zone");
+  api::v1::PodAffinityTerm all_ns = with_ns;
+  all_ns.clear_namespaces();
+  all_ns.mutable_namespace_selector();
+  auto p = MakePod().Name("p").Namespace("mine")
+               .PodAffinityExists("app", "zone", testing::AffinityKind::kRequired)
+               .PodAffinity(testing::AffinityKind::kPreferred, with_ns, 7)
+               .PodAntiAffinity(testing::AffinityKind::kRequired, all_ns)
+               .Info();
+  REQUIRE(p->required_affinity_terms().size() == 1);
+  CHECK(p->required_affinity_terms()[0].HasNamespace(Symbol::Intern("mine")));
+  REQUIRE(p->preferred_affinity_terms().size() == 1);
+  CHECK(p->preferred_affinity_terms()[0].weight == 7);
+  CHECK(p->preferred_affinity_terms()[0].term.HasNamespace(Symbol::Intern("a")));
+  CHECK_FALSE(p->preferred_affinity_terms()[0].term.HasNamespace(Symbol::Intern("mine")));
+  const AffinityTerm& anti = p->required_anti_affinity_terms()[0];
+  CHECK(anti.namespaces.empty());
+  CHECK(anti.namespace_selector.IsEverything());
+  auto db = MakePod().Name("db").Namespace("other").Label("app", "db").Info();
+  CHECK(anti.Matches(*db, api::LabelSet()));
+  CHECK_FALSE(p->required_affinity_terms()[0].Matches(*db, api::LabelSet()));  // other namespace
+  CHECK(p->has_pod_affinity());
+}
+
+}  // namespace
+}  // namespace schedkit::framework

@@ -1,0 +1,159 @@
+// Snapshot and ClusterState: zone round-robin order, incremental updates that
+// copy only changed nodes, ghosts, image counts.
+#include <catch2/catch.hpp>
+
+#include "schedkit/api/lister.h"
+#include "schedkit/api/symbol.h"
+#include "schedkit/framework/snapshot.h"
+#include "schedkit/testing/builders.h"
+
+namespace schedkit::framework {
+namespace {
+
+using testing::MakeNode;
+using testing::MakePod;
+
+std::shared_ptr<const api::v1::Node> Node(const std::string& name, const std::string& zone) {
+  auto b = MakeNode().Name(name).Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "110"}});
+  if (!zone.empty()) b.Label("topology.kubernetes.io/zone", zone);
+  return b.Ptr();
+}
+
+std::vector<std::string> Names(const Snapshot& s) {
+  std::vector<std::string> out;
+  for (const NodeInfo* n : s.nodes()) out.emplace_back(n->name().str());
+  return out;
+}
+
+TEST_CASE("node order interleaves zones round-robin", "[snapshot]") {
+  // upstream node_tree_test: zone A [a1 a2 a3], zone B [b1] → a1 b1 a2 a3.
+  ClusterState state;
+  for (auto [n, z] : std::vector<std::pair<std::string, std::string>>{
+           {"a1", "A"}, {"a2", "A"}, {"b1", "B"}, {"a3", "A"}, {"c1", ""}, {"c2", ""}}) {
+    REQUIRE(state.AddNode(Node(n, z)).ok());
+  }
+  Snapshot snap;
+  state.UpdateSnapshot(snap);
+  CHECK(Names(snap) == std::vector<std::string>{"a1", "b1", "c1", "a2", "c2", "a3"});
+  CHECK(snap.NumNodes() == 6);
+  CHECK(snap.Get("b1") != nullptr);
+  CHECK(snap.IndexOf(Symbol::Intern("a2")) == 3);
+}
+
+TEST_CASE("incremental update copies only changed nodes", "[snapshot]") {
+  ClusterState state;
+  for (int i = 0; i < 50; ++i) REQUIRE(state.AddNode(Node("n" + std::to_string(i), "z" + std::to_string(i % 3))).ok());
+  Snapshot snap;
+  state.UpdateSnapshot(snap);
+  CHECK(snap.last_update_copies() == 50);
+  const NodeInfo* n7 = snap.Get("n7");
+
+  state.UpdateSnapshot(snap);
+  CHECK(snap.last_update_copies() == 0);
+
+  REQUIRE(state.AddPod(MakePod().Name("p1").Node("n7").Req({{"cpu", "1"}}).Info()).ok());
+  REQUIRE(state.AddPod(MakePod().Name("p2").Node("n9").Req({{"cpu", "1"}}).Info()).ok());
+  REQUIRE(state.AddPod(MakePod().Name("p3").Node("n7").Req({{"cpu", "1"}}).Info()).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(snap.last_update_copies() == 2);
+  CHECK(snap.Get("n7") == n7);  // updated in place: pointers stay valid
+  CHECK(n7->requested().milli_cpu == 2000);
+  CHECK(snap.Get("n9")->num_pods() == 1);
+  CHECK(snap.Get("n8")->num_pods() == 0);
+  CHECK(*snap.Get("n7") == *state.GetNodeInfo(Symbol::Intern("n7")));
+}
+
+TEST_CASE("added and removed nodes change the list; ghosts stay out", "[snapshot]") {
+  ClusterState state;
+  REQUIRE(state.AddNode(Node("a", "z1")).ok());
+  REQUIRE(state.AddNode(Node("b", "z2")).ok());
+  auto pod = MakePod().Name("p").Node("b").Info();
+  REQUIRE(state.AddPod(pod).ok());
+  Snapshot snap;
+  state.UpdateSnapshot(snap);
+  CHECK(Names(snap) == std::vector<std::string>{"a", "b"});
+
+  REQUIRE(state.RemoveNode("b").ok());  // still has a pod: becomes a ghost
+  REQUIRE(state.AddNode(Node("c", "z1")).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(Names(snap) == std::vector<std::string>{"a", "c"});
+  CHECK(snap.Get("b") == nullptr);
+  CHECK(state.NumNodes() == 2);
+  REQUIRE(state.GetNodeInfo(Symbol::Intern("b")) != nullptr);
+
+  REQUIRE(state.RemovePod(*pod).ok());  // the ghost goes with its last pod
+  CHECK(state.GetNodeInfo(Symbol::Intern("b")) == nullptr);
+  REQUIRE(state.AddNode(Node("b", "z2")).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(Names(snap) == std::vector<std::string>{"a", "b", "c"});
+  CHECK_FALSE(state.AddNode(Node("b", "z2")).ok());  // duplicate
+  CHECK(absl::IsNotFound(state.RemoveNode("zzz")));
+}
+
+TEST_CASE("a node moving zones is reordered", "[snapshot]") {
+  ClusterState state;
+  REQUIRE(state.AddNode(Node("a1", "A")).ok());
+  REQUIRE(state.AddNode(Node("a2", "A")).ok());
+  REQUIRE(state.AddNode(Node("b1", "B")).ok());
+  Snapshot snap;
+  state.UpdateSnapshot(snap);
+  CHECK(Names(snap) == std::vector<std::string>{"a1", "b1", "a2"});
+  REQUIRE(state.UpdateNode(Node("a1", "B")).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(Names(snap) == std::vector<std::string>{"a2", "b1", "a1"});
+  CHECK(snap.last_update_copies() == 1);
+}
+
+TEST_CASE("affinity lists and image counts follow pods and nodes", "[snapshot]") {
+  ClusterState state;
+  REQUIRE(state.AddNode(MakeNode().Name("n1").Image({"img:1"}, 100).Ptr()).ok());
+  REQUIRE(state.AddNode(MakeNode().Name("n2").Image({"img:1", "other:2"}, 100).Ptr()).ok());
+  Snapshot snap;
+  state.UpdateSnapshot(snap);
+  CHECK(snap.ImageNumNodes(Symbol::Intern("img:1")) == 2);
+  CHECK(snap.ImageNumNodes(Symbol::Intern("other:2")) == 1);
+  CHECK(snap.have_pods_with_affinity().empty());
+
+  auto affine = MakePod().Name("x").Node("n2").PodAntiAffinityExists("a", "b", testing::AffinityKind::kRequired).Info();
+  REQUIRE(state.AddPod(affine).ok());
+  REQUIRE(state.UpdateNode(MakeNode().Name("n1").Ptr()).ok());  // image gone
+  state.UpdateSnapshot(snap);
+  CHECK(snap.ImageNumNodes(Symbol::Intern("img:1")) == 1);
+  REQUIRE(snap.have_pods_with_affinity().size() == 1);
+  CHECK(snap.have_pods_with_required_anti_affinity()[0]->name() == Symbol::Intern("n2"));
+  REQUIRE(state.RemovePod(*affine).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(snap.have_pods_with_required_anti_affinity().empty());
+}
+
+TEST_CASE("snapshot from a lister: bound pods in, pending pods out", "[snapshot]") {
+  api::v1::Cluster c = testing::MakeCluster(
+      {MakeNode().Name("n1").Capacity({{"cpu", "2"}}).Obj(), MakeNode().Name("n2").Obj()},
+      {MakePod().Name("bound").Node("n1").Req({{"cpu", "1"}}).Obj(), MakePod().Name("pending").Req({{"cpu", "1"}}).Obj()});
+  api::v1::Namespace ns;
+  ns.mutable_metadata()->set_name("team");
+  (*ns.mutable_metadata()->mutable_labels())["tier"] = "gold";
+  *c.add_namespaces() = ns;
+  api::StaticClusterLister lister(c);
+  auto snap = Snapshot::FromLister(lister);
+  REQUIRE(snap.ok());
+  CHECK(snap->NumNodes() == 2);
+  CHECK(snap->Get("n1")->requested().milli_cpu == 1000);
+  CHECK(snap->Get("n2")->num_pods() == 0);
+  REQUIRE(snap->NamespaceLabels(Symbol::Intern("team")) != nullptr);
+  CHECK(snap->NamespaceLabels(Symbol::Intern("team"))->Get(Symbol::Intern("tier")) == Symbol::Intern("gold"));
+  CHECK(snap->NamespaceLabels(Symbol::Intern("nope")) == nullptr);
+}
+
+TEST_CASE("a node with a bad allocatable is rejected without a trace", "[snapshot]") {
+  ClusterState state;
+  auto bad = MakeNode().Name("bad").Capacity({{"cpu", "x"}}).Ptr();
+  CHECK_FALSE(state.AddNode(bad).ok());
+  CHECK(state.GetNodeInfo(Symbol::Intern("bad")) == nullptr);
+  Snapshot snap;
+  state.UpdateSnapshot(snap);
+  CHECK(snap.NumNodes() == 0);
+}
+
+}  // namespace
+}  // namespace schedkit::framework
