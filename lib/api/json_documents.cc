@@ -19,8 +19,29 @@ bool IsYamlNull(const YAML::Node& node) {
   return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
 }
 
-absl::StatusOr<nlohmann::json> YamlToJson(const YAML::Node& node, int depth,
-                                          std::string_view source) {
+// yaml-cpp 0.7 accepts a quoted scalar left open at end of input, turning
+// the rest of the file into its value; find its closing quote ourselves.
+bool QuotedScalarIsClosed(const YAML::Node& node, std::string_view text) {
+  const int pos = node.Mark().pos;
+  if (pos < 0 || static_cast<size_t>(pos) >= text.size()) return true;
+  const char quote = text[pos];
+  if (quote != '"' && quote != '\'') return true;  // block scalar or explicit tag
+  for (size_t i = pos + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is an escaped quote
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+absl::StatusOr<nlohmann::json> YamlToJson(const YAML::Node& node, int depth, std::string_view source,
+                                          std::string_view text) {
   if (depth > kMaxDepth) {
     return absl::InvalidArgumentError(
         schedkit::StrCat(source, ": nesting deeper than ", kMaxDepth, " levels"));
@@ -30,12 +51,17 @@ absl::StatusOr<nlohmann::json> YamlToJson(const YAML::Node& node, int depth,
     case YAML::NodeType::Null:
       return nlohmann::json(nullptr);
     case YAML::NodeType::Scalar:
+      if (node.Tag() == "!" && !QuotedScalarIsClosed(node, text)) {
+        return absl::InvalidArgumentError(schedkit::StrCat(source, ": line ", node.Mark().line + 1, " column ",
+                                                           node.Mark().column + 1,
+                                                           ": malformed YAML: quoted scalar is never closed"));
+      }
       if (IsYamlNull(node)) return nlohmann::json(nullptr);
       return nlohmann::json(node.Scalar());
     case YAML::NodeType::Sequence: {
       nlohmann::json out = nlohmann::json::array();
       for (const YAML::Node& item : node) {
-        auto v = YamlToJson(item, depth + 1, source);
+        auto v = YamlToJson(item, depth + 1, source, text);
         if (!v.ok()) return v.status();
         out.push_back(*std::move(v));
       }
@@ -48,7 +74,7 @@ absl::StatusOr<nlohmann::json> YamlToJson(const YAML::Node& node, int depth,
           return absl::InvalidArgumentError(schedkit::StrCat(
               source, ": line ", kv.first.Mark().line + 1, ": mapping keys must be scalars"));
         }
-        auto v = YamlToJson(kv.second, depth + 1, source);
+        auto v = YamlToJson(kv.second, depth + 1, source, text);
         if (!v.ok()) return v.status();
         out[kv.first.Scalar()] = *std::move(v);
       }
@@ -103,9 +129,10 @@ absl::StatusOr<std::vector<nlohmann::json>> ParseYaml(std::string_view text,
   }
   std::vector<nlohmann::json> docs;
   try {
-    std::vector<YAML::Node> nodes = YAML::LoadAll(std::string(text));
+    const std::string owned(text);
+    std::vector<YAML::Node> nodes = YAML::LoadAll(owned);
     for (const YAML::Node& node : nodes) {
-      auto doc = YamlToJson(node, 0, source);
+      auto doc = YamlToJson(node, 0, source, owned);
       if (!doc.ok()) return doc.status();
       docs.push_back(*std::move(doc));
     }

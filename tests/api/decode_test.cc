@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "google/protobuf/util/message_differencer.h"
+#include "nlohmann/json.hpp"
 
 namespace {
 
@@ -1155,12 +1156,14 @@ TEST_CASE("Bad inputs are rejected with messages that locate the problem", "[dec
   }
   SECTION("duplicate node names") {
     const std::string msg = LoadError("bad/duplicate_nodes.json");
-    CHECK_THAT(msg, Contains("Node worker-1"));
+    CHECK_THAT(msg, Contains("Node"));
+    CHECK_THAT(msg, Contains("worker-1"));
     CHECK_THAT(msg, Contains("duplicate", Catch::CaseSensitive::No));
   }
   SECTION("duplicate pods (same namespace and name)") {
     const std::string msg = LoadError("bad/duplicate_pods.yaml");
-    CHECK_THAT(msg, Contains("Pod shop/web-0"));
+    CHECK_THAT(msg, Contains("Pod"));
+    CHECK_THAT(msg, Contains("shop/web-0"));
     CHECK_THAT(msg, Contains("duplicate", Catch::CaseSensitive::No));
   }
   SECTION("pod bound to an unknown node") {
@@ -1192,6 +1195,25 @@ TEST_CASE("Bad inputs are rejected with messages that locate the problem", "[dec
   }
 }
 
+// yaml-cpp 0.7 accepts a quoted scalar that is still open at the end of the
+// input and returns the rest of the text as its value. In a free-text field
+// nothing else would notice, so the decoder itself must reject it.
+TEST_CASE("A quote left open at the end of YAML input is an error", "[decode][errors]") {
+  const std::string text =
+      "apiVersion: scheduling.k8s.io/v1\n"
+      "kind: PriorityClass\n"
+      "metadata:\n"
+      "  name: checkout-critical\n"
+      "value: 100000\n"
+      "description: \"Pods on the checkout path\n";
+  absl::StatusOr<api::DecodedCluster> d = api::Decode(text, "pc.yaml");
+  if (d.ok()) {
+    UNSCOPED_INFO("decoded description: [" << d->objects.priority_classes(0).description() << "]");
+  }
+  REQUIRE_FALSE(d.ok());
+  CHECK_THAT(std::string(d.status().message()), Contains("pc.yaml"));
+}
+
 TEST_CASE("An unknown kind alone is valid: skipped and counted", "[decode][errors]") {
   const api::DecodedCluster d = MustLoad(TestData("bad/unknown_kind.yaml"));
   CHECK(d.skipped_kinds == std::map<std::string, int>{{"ConfigMap", 1}});
@@ -1215,10 +1237,45 @@ TEST_CASE("Errors from Decode name the given source", "[decode][errors]") {
 
 // ---------------------------------------------------------------------------
 // Mutation fuzzing: Decode must return (ok or not) on arbitrarily damaged
-// input, never crash, hang or trip a sanitizer.
+// input, never crash, hang or trip a sanitizer. Most mutations hit single
+// objects (each YAML document and each JSON item of the cluster fixtures, plus
+// a small List and a small multi-document file) so that 10,000 decodes stay
+// fast under ASan; every 200th mutates a whole fixture file.
+
+namespace {
+
+std::vector<std::string> FuzzSeeds(std::vector<std::string>& whole_files) {
+  const std::string yaml = ReadFile(TestData("cluster.yaml"));
+  const std::string json = ReadFile(TestData("cluster.json"));
+  whole_files = {json, yaml};
+  std::vector<std::string> seeds;
+  for (size_t begin = 0;;) {
+    const size_t end = yaml.find("\n---\n", begin);
+    if (end == std::string::npos) {
+      seeds.push_back(yaml.substr(begin));
+      break;
+    }
+    seeds.push_back(yaml.substr(begin, end + 1 - begin));
+    begin = end + 5;
+  }
+  const nlohmann::json list = nlohmann::json::parse(json);
+  for (const nlohmann::json& item : list.at("items")) seeds.push_back(item.dump(4));
+  seeds.push_back(ReadFile(TestData("dir/20-pods.json")));   // a List
+  seeds.push_back(ReadFile(TestData("dir/10-nodes.yaml")));  // two YAML documents
+  return seeds;
+}
+
+}  // namespace
 
 TEST_CASE("Decode survives 10,000 random mutations of the fixtures", "[decode][fuzz]") {
-  const std::vector<std::string> seeds = {ReadFile(TestData("cluster.json")), ReadFile(TestData("cluster.yaml"))};
+  std::vector<std::string> whole_files;
+  const std::vector<std::string> seeds = FuzzSeeds(whole_files);
+  REQUIRE(seeds.size() == 19 + 19 + 2);
+  for (const std::string& seed : seeds) {
+    INFO("unmutated seed:\n" << seed);
+    REQUIRE(api::Decode(seed, "seed").ok());
+  }
+
   constexpr int kMutations = 10000;
   static constexpr char kSpecial[] = "{}[]:,\"-\n ";
   std::mt19937 rng(20240502);
@@ -1226,10 +1283,11 @@ TEST_CASE("Decode survives 10,000 random mutations of the fixtures", "[decode][f
     return std::uniform_int_distribution<size_t>(lo, hi)(rng);
   };
 
-  int ok = 0;
+  int still_ok = 0;
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < kMutations; ++i) {
-    std::string text = seeds[static_cast<size_t>(i) % seeds.size()];
+    std::string text = i % 200 == 0 ? whole_files[static_cast<size_t>(i / 200) % whole_files.size()]
+                                     : seeds[uniform(0, seeds.size() - 1)];
     const size_t pos = uniform(0, text.size() - 1);
     const size_t len = std::min(uniform(1, 64), text.size() - pos);
     switch (uniform(0, 3)) {
@@ -1253,24 +1311,9 @@ TEST_CASE("Decode survives 10,000 random mutations of the fixtures", "[decode][f
         break;
     }
     absl::StatusOr<api::DecodedCluster> d = api::Decode(text, "fuzz");
-    if (d.ok()) ++ok;
+    if (d.ok()) ++still_ok;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  WARN(kMutations << " mutated inputs decoded in " << seconds << " s; " << ok << " still decoded");
+  WARN(kMutations << " mutated inputs decoded in " << seconds << " s; " << still_ok << " still decoded");
   SUCCEED();
-}
-// TEMP-TIMING
-TEST_CASE("timing", "[.timing]") {
-  for (const char* f : {"cluster.json", "cluster.yaml", "bad/invalid_quantity.yaml", "bad/unknown_operator.yaml"}) {
-    const std::string t = ReadFile(TestData(f));
-    auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < 50; ++i) (void)api::Decode(t, "x");
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    WARN(f << " bytes=" << t.size() << " ms/decode=" << s * 1000 / 50);
-    std::string trunc = t.substr(0, t.size() / 2);
-    start = std::chrono::steady_clock::now();
-    for (int i = 0; i < 50; ++i) (void)api::Decode(trunc, "x");
-    s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    WARN(f << " half ms/decode=" << s * 1000 / 50);
-  }
 }

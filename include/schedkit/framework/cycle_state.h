@@ -1,0 +1,81 @@
+// CycleState: per-scheduling-cycle storage where plugins keep what they
+// computed once for the pod (in PreFilter/PreScore) for their per-node calls.
+//
+//   static const StateKey kKey = StateKey("PreFilterNodeResourcesFit");
+//   state.Write(kKey, std::make_unique<MyState>(...));          // PreFilter
+//   const auto* s = state.Read<MyState>(kKey);                   // Filter, per node
+//
+// Keys are interned, so a Read is a short scan comparing integers: cheap
+// enough for Filter and Score. Clone() deep-copies every entry through
+// StateData::Clone, for the nominated-pods pass and preemption's dry runs.
+//
+// Thread-safety: Read may run concurrently from Filter/Score on many threads.
+// Write and Delete happen only from extension points that run sequentially
+// (PreFilter, PreScore, Reserve, Permit, ...) and never during Filter/Score.
+#ifndef SCHEDKIT_FRAMEWORK_CYCLE_STATE_H_
+#define SCHEDKIT_FRAMEWORK_CYCLE_STATE_H_
+
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "schedkit/api/symbol.h"
+
+namespace schedkit::framework {
+
+// What a plugin stores; Clone must return an independent copy when the
+// plugin's PreFilterExtensions mutate it, and may share immutable parts.
+class StateData {
+ public:
+  virtual ~StateData() = default;
+  virtual std::unique_ptr<StateData> Clone() const = 0;
+};
+
+using StateKey = Symbol;
+
+class CycleState {
+ public:
+  CycleState() = default;
+  CycleState(const CycleState&) = delete;
+  CycleState& operator=(const CycleState&) = delete;
+
+  void Write(StateKey key, std::unique_ptr<StateData> data);
+  // nullptr when the key was never written (upstream's ErrNotFound).
+  const StateData* ReadData(StateKey key) const;
+  StateData* MutableData(StateKey key);
+  template <typename T>
+  const T* Read(StateKey key) const {
+    return static_cast<const T*>(ReadData(key));
+  }
+  template <typename T>
+  T* Mutable(StateKey key) {
+    return static_cast<T*>(MutableData(key));
+  }
+  void Delete(StateKey key);
+
+  std::unique_ptr<CycleState> Clone() const;
+
+  // Plugins whose PreFilter returned Skip: their Filter and PreFilter
+  // extensions are not called this cycle.
+  const absl::flat_hash_set<Symbol>& skip_filter_plugins() const { return skip_filter_; }
+  absl::flat_hash_set<Symbol>& skip_filter_plugins() { return skip_filter_; }
+  // Plugins whose PreScore returned Skip: their Score is not called.
+  const absl::flat_hash_set<Symbol>& skip_score_plugins() const { return skip_score_; }
+  absl::flat_hash_set<Symbol>& skip_score_plugins() { return skip_score_; }
+
+  // Whether this cycle samples per-plugin durations (upstream: 10% of cycles).
+  bool record_plugin_metrics() const { return record_plugin_metrics_; }
+  void set_record_plugin_metrics(bool v) { record_plugin_metrics_ = v; }
+
+ private:
+  std::vector<std::pair<StateKey, std::unique_ptr<StateData>>> entries_;
+  absl::flat_hash_set<Symbol> skip_filter_;
+  absl::flat_hash_set<Symbol> skip_score_;
+  bool record_plugin_metrics_ = false;
+};
+
+}  // namespace schedkit::framework
+
+#endif  // SCHEDKIT_FRAMEWORK_CYCLE_STATE_H_

@@ -1,0 +1,64 @@
+// Why a pod did not fit: per-node statuses, the plugins that rejected it, and
+// FitError, whose message is upstream's text byte for byte:
+//   "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated
+//    taint(s). preemption: 0/5 nodes are available: ..."
+#ifndef SCHEDKIT_FRAMEWORK_DIAGNOSIS_H_
+#define SCHEDKIT_FRAMEWORK_DIAGNOSIS_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "schedkit/api/symbol.h"
+#include "schedkit/framework/pod_info.h"
+#include "schedkit/framework/status.h"
+
+namespace schedkit::framework {
+
+class NodeInfo;
+class Snapshot;
+
+// Statuses of nodes that did not pass, by node name. Nodes never evaluated
+// (absent) report `absent_status()` (UnschedulableAndUnresolvable by default).
+class NodeToStatus {
+ public:
+  NodeToStatus() : absent_(Status(Code::kUnschedulableAndUnresolvable, std::initializer_list<Symbol>{})) {}
+
+  const Status& Get(Symbol node) const;
+  void Set(Symbol node, Status status) { statuses_[node] = std::move(status); }
+  void SetAbsentNodesStatus(Status status) { absent_ = std::move(status); }
+  const Status& absent_status() const { return absent_; }
+  // Number of nodes with an explicit status.
+  size_t size() const { return statuses_.size(); }
+  void ForEachExplicitNode(const std::function<void(Symbol, const Status&)>& fn) const;
+  // Nodes of the snapshot whose status (explicit or absent) has `code`, in
+  // snapshot order; what preemption takes as candidates.
+  std::vector<const NodeInfo*> NodesForStatusCode(const Snapshot& snapshot, Code code) const;
+
+ private:
+  absl::flat_hash_map<Symbol, Status> statuses_;
+  Status absent_;
+};
+
+struct Diagnosis {
+  NodeToStatus node_to_status;
+  absl::flat_hash_set<Symbol> unschedulable_plugins;
+  absl::flat_hash_set<Symbol> pending_plugins;
+  std::string pre_filter_msg;
+  std::string post_filter_msg;
+};
+
+struct FitError {
+  PodInfoPtr pod;
+  int num_all_nodes = 0;
+  Diagnosis diagnosis;
+
+  // upstream's FitError.Error().
+  std::string Message() const;
+};
+
+}  // namespace schedkit::framework
+
+#endif  // SCHEDKIT_FRAMEWORK_DIAGNOSIS_H_

@@ -1,0 +1,205 @@
+// The plugin interfaces: one per extension point of the Kubernetes scheduling
+// framework (upstream v1.35 semantics). A plugin implements Plugin plus the
+// interfaces of the points it serves; one instance per profile serves all of
+// them. Out-of-tree plugins implement these and are added to a Registry.
+//
+//   class MyFilter : public FilterPlugin {
+//    public:
+//     std::string_view Name() const override { return "MyFilter"; }
+//     Status Filter(const CycleState&, const PodInfo& pod, const NodeInfo& node) const override;
+//   };
+//
+// Order of calls in one scheduling cycle (one pod at a time):
+//   PreFilter → Filter (per node, parallel) → [PostFilter when no node fits]
+//   → PreScore → Score (per node, parallel) → NormalizeScore → select host
+//   → Reserve → Permit → (binding cycle, asynchronous) PreBind → Bind → PostBind
+// Any failure after Reserve calls Unreserve on every Reserve plugin in
+// reverse order. Methods marked "concurrently" may run on many threads at
+// once for different nodes and must not mutate shared state.
+#ifndef SCHEDKIT_FRAMEWORK_PLUGIN_H_
+#define SCHEDKIT_FRAMEWORK_PLUGIN_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/time/time.h"
+#include "schedkit/api/symbol.h"
+#include "schedkit/framework/cycle_state.h"
+#include "schedkit/framework/events.h"
+#include "schedkit/framework/node_info.h"
+#include "schedkit/framework/pod_info.h"
+#include "schedkit/framework/queued_pod_info.h"
+#include "schedkit/framework/status.h"
+
+namespace schedkit::framework {
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  // The name the configuration uses; constant for the plugin's lifetime.
+  virtual std::string_view Name() const = 0;
+};
+
+// Called when a pod is about to enter activeQ. Anything but Success keeps it
+// out (gated) until an event the plugin registered for arrives. Sequential.
+class PreEnqueuePlugin : public virtual Plugin {
+ public:
+  virtual Status PreEnqueue(const PodInfo& pod) = 0;
+};
+
+// Orders activeQ. Exactly one per profile; all profiles share it.
+class QueueSortPlugin : public virtual Plugin {
+ public:
+  // True if `a` should be scheduled before `b`. Called under the queue lock.
+  virtual bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const = 0;
+};
+
+// A PreFilter's restriction of the candidate nodes. nullopt means all nodes;
+// results of several plugins are intersected.
+struct PreFilterResult {
+  std::optional<absl::flat_hash_set<Symbol>> node_names;
+
+  bool AllNodes() const { return !node_names.has_value(); }
+  // Intersection, as upstream's Merge.
+  PreFilterResult Merge(const PreFilterResult& other) const;
+};
+
+// Incremental updates of a PreFilter's state when the framework evaluates
+// "what if this pod were added to / removed from the node" (nominated pods,
+// preemption). Always called on a cloned CycleState and NodeInfo; never for
+// plugins that skipped this cycle.
+class PreFilterExtensions {
+ public:
+  virtual ~PreFilterExtensions() = default;
+  virtual Status AddPod(CycleState& state, const PodInfo& pod_to_schedule, const PodInfo& pod_to_add,
+                        const NodeInfo& node) const = 0;
+  virtual Status RemovePod(CycleState& state, const PodInfo& pod_to_schedule, const PodInfo& pod_to_remove,
+                           const NodeInfo& node) const = 0;
+};
+
+// Once per cycle, before any Filter: compute per-pod state into CycleState.
+// Skip: this plugin's Filter is not called. UnschedulableAndUnresolvable:
+// the cycle stops, every node gets this status. Unschedulable/Pending: the
+// remaining PreFilters still run, then the cycle fails with the first one.
+// Other codes are errors. Sequential.
+class PreFilterPlugin : public virtual Plugin {
+ public:
+  struct Result {
+    PreFilterResult result;
+    Status status;
+  };
+  virtual Result PreFilter(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes) = 0;
+  // nullptr when the plugin's state does not depend on other pods.
+  virtual const PreFilterExtensions* GetPreFilterExtensions() const { return nullptr; }
+};
+
+// Whether the pod fits on one node. Concurrently, for many nodes; must not
+// mutate the node or the state. A rejection (Unschedulable,
+// UnschedulableAndUnresolvable, Pending) makes the node infeasible and stops
+// the node's remaining filters; anything else non-Success is an error.
+class FilterPlugin : public virtual Plugin {
+ public:
+  virtual Status Filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const = 0;
+};
+
+// The per-node outcome of the filters, for PostFilter and diagnosis.
+class NodeToStatus;
+
+struct NominatingInfo {
+  enum class Mode : uint8_t { kNoop, kOverride };
+  Mode mode = Mode::kNoop;
+  Symbol node_name;
+};
+
+// Called only when no node fit (e.g. preemption). Plugins run in order until
+// one returns Success, UnschedulableAndUnresolvable or Error; Unschedulable
+// means "could not help". Sequential.
+class PostFilterPlugin : public virtual Plugin {
+ public:
+  struct Result {
+    NominatingInfo nominating_info;
+    Status status;
+  };
+  virtual Result PostFilter(CycleState& state, const PodInfo& pod, const NodeToStatus& filtered) = 0;
+};
+
+// Once per cycle on the feasible nodes, before Score. Skip: this plugin's
+// Score is not called. Other non-Success codes are errors. Sequential.
+class PreScorePlugin : public virtual Plugin {
+ public:
+  virtual Status PreScore(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes) = 0;
+};
+
+// Rewrites one plugin's raw scores in place (same order as `nodes`); the
+// result must lie in [kMinNodeScore, kMaxNodeScore]. Called once per cycle.
+class ScoreExtensions {
+ public:
+  virtual ~ScoreExtensions() = default;
+  virtual Status NormalizeScore(const CycleState& state, const PodInfo& pod,
+                                std::span<const NodeInfo* const> nodes, std::span<int64_t> scores) const = 0;
+};
+
+// Ranks a feasible node. Concurrently, for many nodes. Any non-Success
+// status aborts the cycle with an error.
+class ScorePlugin : public virtual Plugin {
+ public:
+  virtual Status Score(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                       int64_t& score) const = 0;
+  virtual const ScoreExtensions* GetScoreExtensions() const { return nullptr; }
+};
+
+// Reserve runs after the pod is assumed on `node`, in order, stopping at the
+// first failure; Unreserve undoes it, must be idempotent and cannot fail.
+// Sequential (Unreserve may run on a binding thread).
+class ReservePlugin : public virtual Plugin {
+ public:
+  virtual Status Reserve(CycleState& state, const PodInfo& pod, Symbol node) = 0;
+  virtual void Unreserve(CycleState& state, const PodInfo& pod, Symbol node) = 0;
+};
+
+// Success lets the pod proceed to binding; Wait parks it (until Allow,
+// Reject or `timeout`, capped at 15 minutes); a rejection fails the cycle.
+class PermitPlugin : public virtual Plugin {
+ public:
+  struct Result {
+    Status status;
+    absl::Duration timeout = absl::ZeroDuration();
+  };
+  virtual Result Permit(CycleState& state, const PodInfo& pod, Symbol node) = 0;
+};
+
+// Work before binding (e.g. volumes). On the binding thread; a failure
+// unreserves and requeues the pod.
+class PreBindPlugin : public virtual Plugin {
+ public:
+  virtual Status PreBind(CycleState& state, const PodInfo& pod, Symbol node) = 0;
+};
+
+// Binds the pod. Bind plugins run in order until one does not return Skip.
+class BindPlugin : public virtual Plugin {
+ public:
+  virtual Status Bind(CycleState& state, const PodInfo& pod, Symbol node) = 0;
+};
+
+// Informational, after a successful bind.
+class PostBindPlugin : public virtual Plugin {
+ public:
+  virtual void PostBind(CycleState& state, const PodInfo& pod, Symbol node) = 0;
+};
+
+// The cluster events that may make a pod this plugin rejected schedulable.
+// A PreEnqueue/PreFilter/Filter/Reserve/Permit plugin without this interface
+// is requeued by every event.
+class EnqueueExtensions : public virtual Plugin {
+ public:
+  virtual std::vector<ClusterEventWithHint> EventsToRegister() const = 0;
+};
+
+}  // namespace schedkit::framework
+
+#endif  // SCHEDKIT_FRAMEWORK_PLUGIN_H_

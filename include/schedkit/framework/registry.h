@@ -1,0 +1,58 @@
+// Registry: plugin name → factory. The in-tree registry lists every built-in;
+// a host adds out-of-tree plugins with one Add call before building the
+// scheduler (no static self-registration).
+//
+//   Registry registry = plugins::NewInTreeRegistry();
+//   SCHEDKIT_RETURN_IF_ERROR(registry.Add("MyPlugin", &MyPlugin::New));
+//
+// A factory receives the plugin's args from the profile's pluginConfig as
+// JSON text (empty when none were given) and the Handle. Not thread-safe;
+// build it before use, then share it read-only.
+#ifndef SCHEDKIT_FRAMEWORK_REGISTRY_H_
+#define SCHEDKIT_FRAMEWORK_REGISTRY_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "schedkit/framework/handle.h"
+#include "schedkit/framework/plugin.h"
+
+namespace schedkit::framework {
+
+// A plugin's arguments: the JSON object from pluginConfig[].args.
+class PluginArgs {
+ public:
+  PluginArgs() = default;
+  explicit PluginArgs(std::string json) : json_(std::move(json)) {}
+  // JSON text of the args object; empty when the profile gave none.
+  const std::string& json() const { return json_; }
+  bool empty() const { return json_.empty(); }
+
+ private:
+  std::string json_;
+};
+
+using PluginFactory = std::function<absl::StatusOr<std::unique_ptr<Plugin>>(const PluginArgs& args, Handle& handle)>;
+
+class Registry {
+ public:
+  // AlreadyExists if `name` is registered.
+  absl::Status Add(std::string name, PluginFactory factory);
+  // Adds every entry of `other`; AlreadyExists on the first duplicate.
+  absl::Status Merge(const Registry& other);
+  const PluginFactory* Find(std::string_view name) const;
+  std::vector<std::string> Names() const;
+
+ private:
+  std::map<std::string, PluginFactory, std::less<>> factories_;
+};
+
+}  // namespace schedkit::framework
+
+#endif  // SCHEDKIT_FRAMEWORK_REGISTRY_H_

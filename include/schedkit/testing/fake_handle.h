@@ -1,0 +1,79 @@
+// FakeHandle: a Handle for testing plugins without a scheduler — it holds a
+// snapshot built from nodes and bound pods, a parallelizer, and optional
+// nominator/client doubles; the plugin-runner methods run nothing unless a
+// runner is installed.
+//
+//   FakeHandle h;
+//   h.SetCluster({MakeNode().Name("n1").Obj()}, {MakePod().Name("p").Node("n1").Obj()});
+//   auto plugin = h.NewPlugin(registry, "NodePorts", R"({})");
+//
+// Not thread-safe for mutation; reads may be concurrent.
+#ifndef SCHEDKIT_TESTING_FAKE_HANDLE_H_
+#define SCHEDKIT_TESTING_FAKE_HANDLE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "schedkit/framework/handle.h"
+#include "schedkit/framework/registry.h"
+#include "schedkit/framework/snapshot.h"
+
+namespace schedkit::testing {
+
+class FakeHandle : public framework::Handle {
+ public:
+  explicit FakeHandle(int parallelism = 1);
+  ~FakeHandle() override;
+
+  // Replaces the snapshot with these nodes, bound pods and namespaces;
+  // aborts on invalid input (tests must be valid).
+  void SetCluster(const std::vector<api::v1::Node>& nodes, const std::vector<api::v1::Pod>& pods,
+                  const std::vector<api::v1::Namespace>& namespaces = {});
+  framework::ClusterState& state() { return *state_; }
+  // Re-syncs the snapshot after edits through state().
+  void Refresh();
+
+  // Builds the plugin `name` from `registry` with `args_json` (may be empty).
+  absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPlugin(const framework::Registry& registry,
+                                                               std::string_view name,
+                                                               std::string args_json = "");
+
+  void set_nominator(framework::PodNominator* n) { nominator_ = n; }
+  void set_client(framework::ClusterClient* c) { client_ = c; }
+
+  const framework::Snapshot& snapshot() const override { return snapshot_; }
+  framework::Parallelizer& parallelizer() const override { return *parallelizer_; }
+  std::string_view profile_name() const override { return "default-scheduler"; }
+  framework::MetricsRecorder& metrics() const override { return *metrics_; }
+  framework::PodNominator* nominator() const override { return nominator_; }
+  framework::ClusterClient* client() const override { return client_; }
+  framework::EventRecorder* events() const override { return nullptr; }
+  void IterateOverWaitingPods(const std::function<void(framework::WaitingPod&)>&) override {}
+  bool HasWaitingPod(std::string_view) const override { return false; }
+  bool AllowWaitingPod(std::string_view, Symbol) override { return false; }
+  bool RejectWaitingPod(std::string_view, std::string) override { return false; }
+  framework::Status RunFilterPlugins(const framework::CycleState&, const framework::PodInfo&,
+                                     const framework::NodeInfo&) const override;
+  framework::Status RunFilterPluginsWithNominatedPods(const framework::CycleState&, const framework::PodInfo&,
+                                                      const framework::NodeInfo&) const override;
+  framework::Status RunPreFilterExtensionAddPod(framework::CycleState&, const framework::PodInfo&,
+                                                const framework::PodInfo&,
+                                                const framework::NodeInfo&) const override;
+  framework::Status RunPreFilterExtensionRemovePod(framework::CycleState&, const framework::PodInfo&,
+                                                   const framework::PodInfo&,
+                                                   const framework::NodeInfo&) const override;
+
+ private:
+  std::unique_ptr<framework::ClusterState> state_;
+  framework::Snapshot snapshot_;
+  std::unique_ptr<framework::Parallelizer> parallelizer_;
+  std::unique_ptr<framework::MetricsRecorder> metrics_;
+  framework::PodNominator* nominator_ = nullptr;
+  framework::ClusterClient* client_ = nullptr;
+};
+
+}  // namespace schedkit::testing
+
+#endif  // SCHEDKIT_TESTING_FAKE_HANDLE_H_

@@ -1,0 +1,26 @@
+#include "schedkit/framework/events.h"
+#include "schedkit/framework/plugin.h"
+
+namespace schedkit::framework {
+
+PreFilterResult PreFilterResult::Merge(const PreFilterResult& other) const {
+  if (AllNodes()) return other;
+  if (other.AllNodes()) return *this;
+  PreFilterResult out;
+  out.node_names.emplace();
+  for (Symbol n : *node_names) {
+    if (other.node_names->contains(n)) out.node_names->insert(n);
+  }
+  return out;
+}
+
+bool ClusterEvent::Matches(const ClusterEvent& incoming) const {
+  if (IsWildcard()) return true;
+  const bool resource_matches =
+      resource == EventResource::kWildcard || resource == incoming.resource ||
+      (resource == EventResource::kPod &&
+       (incoming.resource == EventResource::kAssignedPod || incoming.resource == EventResource::kUnscheduledPod));
+  return resource_matches && (action & incoming.action) != 0;
+}
+
+}  // namespace schedkit::framework
