@@ -12,6 +12,7 @@ endif()
 
 # Warnings are errors on our own code only; generated protobuf code gets none.
 function(schedkit_warnings target)
-  # GCC 12 reports bogus -Wrestrict on inlined std::string code at -O3 (GCC PR 105329).
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror -Wno-restrict)
+  # GCC 12 reports bogus -Wrestrict on inlined std::string code at -O3 (GCC PR
+  # 105329) and bogus -Wmaybe-uninitialized inside absl::InlinedVector.
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror -Wno-restrict -Wno-maybe-uninitialized)
 endfunction()

@@ -1,0 +1,1127 @@
+#include "schedkit/framework/framework.h"
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <map>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "schedkit/api/str_cat.h"
+
+namespace schedkit::framework {
+namespace {
+
+constexpr int kMinFeasibleNodesToFind = 100;
+constexpr int kMinFeasibleNodesPercentageToFind = 5;
+constexpr absl::Duration kMaxPermitTimeout = absl::Minutes(15);
+// Nodes per task in the filter/score fan-out: enough work per task that
+// scheduling it costs little next to running the plugins.
+constexpr int kNodesPerTask = 64;
+
+// Go's %v of a duration as upstream prints it in the Permit timeout message.
+std::string GoDuration(absl::Duration d) {
+  if (d == absl::ZeroDuration()) return "0s";
+  return absl::FormatDuration(d);
+}
+
+}  // namespace
+
+int NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
+                           int num_all_nodes) {
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  int32_t percentage = profile_percentage ? *profile_percentage : global_percentage;
+  if (percentage == 0) {
+    percentage = 50 - num_all_nodes / 125;
+    if (percentage < kMinFeasibleNodesPercentageToFind) percentage = kMinFeasibleNodesPercentageToFind;
+  }
+  const int num_nodes = static_cast<int>(static_cast<int64_t>(num_all_nodes) * percentage / 100);
+  return num_nodes < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : num_nodes;
+}
+
+// A pod parked at Permit. Allow/Reject may come from any thread (plugins,
+// timers, the host); the binding thread blocks in Wait.
+class WaitingPodImpl : public WaitingPod {
+ public:
+  WaitingPodImpl(PodInfoPtr pod, Symbol node) : pod_(std::move(pod)), node_(node) {}
+
+  const PodInfo& pod() const override { return *pod_; }
+  Symbol node() const override { return node_; }
+
+  std::vector<Symbol> pending_plugins() const override {
+    absl::MutexLock lock(&mu_);
+    std::vector<Symbol> out;
+    for (const auto& [plugin, timer] : pending_) out.push_back(plugin);
+    return out;
+  }
+
+  void AddPending(Symbol plugin, std::shared_ptr<Timer> timer) {
+    absl::MutexLock lock(&mu_);
+    pending_.emplace_back(plugin, std::move(timer));
+  }
+
+  void Allow(Symbol plugin) override {
+    absl::MutexLock lock(&mu_);
+    if (result_) return;
+    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+      if (it->first == plugin) {
+        if (it->second) it->second->Stop();
+        pending_.erase(it);
+        break;
+      }
+    }
+    if (pending_.empty()) result_ = Status();
+  }
+
+  void Reject(Symbol plugin, std::string message) override {
+    absl::MutexLock lock(&mu_);
+    if (result_) return;
+    for (auto& [p, timer] : pending_) {
+      if (timer) timer->Stop();
+    }
+    Status s = Status::WithText(Code::kUnschedulable, std::move(message));
+    s.WithPlugin(plugin);
+    result_ = std::move(s);
+  }
+
+  Status Wait() {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(
+        +[](std::optional<Status>* r) { return r->has_value(); }, &result_));
+    return *result_;
+  }
+
+ private:
+  PodInfoPtr pod_;
+  Symbol node_;
+  mutable absl::Mutex mu_;
+  std::vector<std::pair<Symbol, std::shared_ptr<Timer>>> pending_ ABSL_GUARDED_BY(mu_);
+  std::optional<Status> result_ ABSL_GUARDED_BY(mu_);
+};
+
+template <typename T>
+struct PluginList {
+  std::vector<T*> plugins;
+  std::vector<Symbol> names;
+  void Add(T* p) {
+    plugins.push_back(p);
+    names.push_back(Symbol::Intern(p->Name()));
+  }
+  size_t size() const { return plugins.size(); }
+};
+
+struct Framework::Impl {
+  std::vector<std::unique_ptr<Plugin>> owned;
+  std::map<std::string, Plugin*, std::less<>> by_name;
+  PluginList<PreEnqueuePlugin> pre_enqueue;
+  PluginList<QueueSortPlugin> queue_sort;
+  PluginList<PreFilterPlugin> pre_filter;
+  PluginList<FilterPlugin> filter;
+  PluginList<PostFilterPlugin> post_filter;
+  PluginList<PreScorePlugin> pre_score;
+  PluginList<ScorePlugin> score;
+  std::vector<int32_t> score_weights;  // parallel to score.plugins
+  PluginList<ReservePlugin> reserve;
+  PluginList<PermitPlugin> permit;
+  PluginList<PreBindPlugin> pre_bind;
+  PluginList<BindPlugin> bind;
+  PluginList<PostBindPlugin> post_bind;
+  absl::flat_hash_map<std::string, int32_t> weight_by_name;
+
+  mutable absl::Mutex waiting_mu;
+  absl::flat_hash_map<std::string, std::shared_ptr<WaitingPodImpl>> waiting ABSL_GUARDED_BY(waiting_mu);
+
+  // Cycle scratch, kept between cycles so the hot loops do not allocate.
+  std::vector<Status> node_status;
+  std::vector<uint8_t> node_passed;
+  std::vector<std::vector<int64_t>> scores;  // per active score plugin, per node
+  std::vector<std::vector<int64_t>> raw_scores;
+  std::vector<int64_t> totals;
+  std::vector<const NodeInfo*> candidates;
+  std::vector<const NodeInfo*> feasible;
+  std::vector<const NodeInfo*> one_node;
+};
+
+namespace {
+
+// The ways a profile names its extension points, and how each is checked.
+struct PointSpec {
+  const char* type_name;  // for errors, as upstream names plugin interfaces
+  const PluginSet* set;
+};
+
+template <typename T>
+bool Implements(Plugin* p) {
+  return dynamic_cast<T*>(p) != nullptr;
+}
+
+// Upstream's orderedSet: insertion order, O(1) membership.
+class OrderedNames {
+ public:
+  bool Insert(const std::string& s) {
+    if (Has(s)) return false;
+    list_.push_back(s);
+    return true;
+  }
+  bool Has(const std::string& s) const { return std::find(list_.begin(), list_.end(), s) != list_.end(); }
+  void Erase(const std::string& s) { list_.erase(std::remove(list_.begin(), list_.end(), s), list_.end()); }
+  const std::vector<std::string>& list() const { return list_; }
+
+ private:
+  std::vector<std::string> list_;
+};
+
+}  // namespace
+
+Framework::Framework(FrameworkOptions options) : options_(std::move(options)), impl_(std::make_unique<Impl>()) {
+  parallelizer_ = options_.parallelizer ? options_.parallelizer
+                                        : std::make_shared<Parallelizer>(options_.parallelism);
+  if (options_.metrics == nullptr) {
+    noop_metrics_ = std::make_unique<NoopMetricsRecorder>();
+    metrics_ = noop_metrics_.get();
+  } else {
+    metrics_ = options_.metrics;
+  }
+  if (options_.clock == nullptr) options_.clock = &Clock::Real();
+}
+
+Framework::~Framework() = default;
+
+absl::StatusOr<std::unique_ptr<Framework>> Framework::Create(const Registry& registry, const Profile& profile,
+                                                             FrameworkOptions options) {
+  std::unique_ptr<Framework> f(new Framework(std::move(options)));
+  absl::Status s = f->Build(registry, profile);
+  if (!s.ok()) {
+    return absl::InvalidArgumentError(
+        schedkit::StrCat("profile \"", profile.scheduler_name, "\": ", s.message()));
+  }
+  return f;
+}
+
+absl::Status Framework::Build(const Registry& registry, const Profile& profile) {
+  profile_name_ = profile.scheduler_name;
+  percentage_of_nodes_to_score_ = profile.percentage_of_nodes_to_score;
+  Impl& im = *impl_;
+  const ProfilePlugins& pp = profile.plugins;
+
+  // Instantiate every plugin the profile names, once, in order of first mention.
+  std::vector<const PluginSet*> sets = {&pp.pre_enqueue, &pp.queue_sort, &pp.pre_filter, &pp.filter,
+                                        &pp.post_filter, &pp.pre_score,  &pp.score,      &pp.reserve,
+                                        &pp.permit,      &pp.pre_bind,   &pp.bind,       &pp.post_bind,
+                                        &pp.multi_point};
+  for (const PluginSet* set : sets) {
+    for (const PluginRef& ref : set->enabled) {
+      if (im.by_name.contains(ref.name)) continue;
+      const PluginFactory* factory = registry.Find(ref.name);
+      if (factory == nullptr) continue;  // reported below with the extension point
+      auto args_it = profile.plugin_args.find(ref.name);
+      PluginArgs args(args_it == profile.plugin_args.end() ? "" : args_it->second);
+      auto plugin = (*factory)(args, *this);
+      if (!plugin.ok()) {
+        return absl::InvalidArgumentError(
+            schedkit::StrCat("initializing plugin \"", ref.name, "\": ", plugin.status().message()));
+      }
+      if (*plugin == nullptr) {
+        return absl::InvalidArgumentError(schedkit::StrCat("initializing plugin \"", ref.name, "\": factory returned null"));
+      }
+      im.by_name[ref.name] = plugin->get();
+      im.owned.push_back(*std::move(plugin));
+    }
+  }
+
+  // Per extension point: the explicitly configured plugins, then multiPoint
+  // expansion (upstream updatePluginList + expandMultiPointPlugins).
+  auto build_point = [&](auto& list, const PluginSet& set, const char* type_name) -> absl::Status {
+    using T = std::remove_pointer_t<typename std::decay_t<decltype(list.plugins)>::value_type>;
+    OrderedNames enabled;
+    for (const PluginRef& ref : set.enabled) {
+      auto it = im.by_name.find(ref.name);
+      if (it == im.by_name.end()) {
+        return absl::InvalidArgumentError(schedkit::StrCat(type_name, " \"", ref.name, "\" does not exist"));
+      }
+      if (!Implements<T>(it->second)) {
+        return absl::InvalidArgumentError(
+            schedkit::StrCat("plugin \"", ref.name, "\" does not extend ", type_name, " plugin"));
+      }
+      if (!enabled.Insert(ref.name)) {
+        return absl::InvalidArgumentError(
+            schedkit::StrCat("plugin \"", ref.name, "\" already registered as \"", type_name, "\""));
+      }
+    }
+    const bool all_disabled =
+        std::find(set.disabled.begin(), set.disabled.end(), "*") != set.disabled.end();
+    OrderedNames multi, overrides;
+    if (!all_disabled) {
+      for (const PluginRef& ref : pp.multi_point.enabled) {
+        auto it = im.by_name.find(ref.name);
+        if (it == im.by_name.end()) {
+          return absl::InvalidArgumentError(schedkit::StrCat(type_name, " \"", ref.name, "\" does not exist"));
+        }
+        if (!Implements<T>(it->second)) continue;
+        if (std::find(set.disabled.begin(), set.disabled.end(), ref.name) != set.disabled.end()) continue;
+        if (enabled.Has(ref.name)) {
+          overrides.Insert(ref.name);
+          continue;
+        }
+        if (!multi.Insert(ref.name)) {
+          return absl::InvalidArgumentError(
+              schedkit::StrCat("plugin \"", ref.name, "\" already registered as \"", type_name, "\""));
+        }
+      }
+    }
+    // Overrides keep their explicit order, then multiPoint, then the rest.
+    std::vector<std::string> order;
+    for (const std::string& n : enabled.list()) {
+      if (overrides.Has(n)) order.push_back(n);
+    }
+    for (const std::string& n : multi.list()) order.push_back(n);
+    for (const std::string& n : enabled.list()) {
+      if (!overrides.Has(n)) order.push_back(n);
+    }
+    for (const std::string& n : order) list.Add(dynamic_cast<T*>(im.by_name[n]));
+    return absl::OkStatus();
+  };
+  absl::Status s;
+  if (!(s = build_point(im.pre_enqueue, pp.pre_enqueue, "PreEnqueuePlugin")).ok()) return s;
+  if (!(s = build_point(im.queue_sort, pp.queue_sort, "QueueSortPlugin")).ok()) return s;
+  if (!(s = build_point(im.pre_filter, pp.pre_filter, "PreFilterPlugin")).ok()) return s;
+  if (!(s = build_point(im.filter, pp.filter, "FilterPlugin")).ok()) return s;
+  if (!(s = build_point(im.post_filter, pp.post_filter, "PostFilterPlugin")).ok()) return s;
+  if (!(s = build_point(im.pre_score, pp.pre_score, "PreScorePlugin")).ok()) return s;
+  if (!(s = build_point(im.score, pp.score, "ScorePlugin")).ok()) return s;
+  if (!(s = build_point(im.reserve, pp.reserve, "ReservePlugin")).ok()) return s;
+  if (!(s = build_point(im.permit, pp.permit, "PermitPlugin")).ok()) return s;
+  if (!(s = build_point(im.pre_bind, pp.pre_bind, "PreBindPlugin")).ok()) return s;
+  if (!(s = build_point(im.bind, pp.bind, "BindPlugin")).ok()) return s;
+  if (!(s = build_point(im.post_bind, pp.post_bind, "PostBindPlugin")).ok()) return s;
+
+  if (im.queue_sort.size() != 1) {
+    return absl::InvalidArgumentError(schedkit::StrCat(
+        "only one queue sort plugin required for profile with scheduler name \"", profile_name_, "\", but got ",
+        im.queue_sort.size()));
+  }
+  if (im.bind.size() == 0) {
+    return absl::InvalidArgumentError(schedkit::StrCat(
+        "at least one bind plugin is needed for profile with scheduler name \"", profile_name_, "\""));
+  }
+
+  // Score weights: the explicit Score entry wins over multiPoint; 0 means 1.
+  int64_t total = 0;
+  std::vector<PluginRef> weighted = pp.score.enabled;
+  weighted.insert(weighted.end(), pp.multi_point.enabled.begin(), pp.multi_point.enabled.end());
+  for (const PluginRef& ref : weighted) {
+    auto it = im.by_name.find(ref.name);
+    if (it == im.by_name.end() || !Implements<ScorePlugin>(it->second)) continue;
+    if (im.weight_by_name.contains(ref.name)) continue;
+    const int32_t w = ref.weight == 0 ? 1 : ref.weight;
+    im.weight_by_name[ref.name] = w;
+    if (static_cast<int64_t>(w) * kMaxNodeScore > std::numeric_limits<int64_t>::max() - total) {
+      return absl::InvalidArgumentError("total score of Score plugins could overflow");
+    }
+    total += static_cast<int64_t>(w) * kMaxNodeScore;
+  }
+  for (ScorePlugin* p : im.score.plugins) {
+    auto it = im.weight_by_name.find(std::string(p->Name()));
+    if (it == im.weight_by_name.end() || it->second == 0) {
+      return absl::InvalidArgumentError(
+          schedkit::StrCat("score plugin \"", p->Name(), "\" is not configured with weight"));
+    }
+    im.score_weights.push_back(it->second);
+  }
+
+  // Queueing registrations of the plugins that can reject a pod.
+  for (const auto& owned : im.owned) {
+    Plugin* p = owned.get();
+    const bool can_reject = Implements<PreEnqueuePlugin>(p) || Implements<PreFilterPlugin>(p) ||
+                            Implements<FilterPlugin>(p) || Implements<ReservePlugin>(p) ||
+                            Implements<PermitPlugin>(p);
+    if (!can_reject) continue;
+    PluginEvents pe;
+    pe.plugin = Symbol::Intern(p->Name());
+    if (auto* ext = dynamic_cast<EnqueueExtensions*>(p)) {
+      pe.events = ext->EventsToRegister();
+    } else {
+      pe.events.push_back(ClusterEventWithHint{ClusterEvent{EventResource::kWildcard, kActionAll, "*"}, {}});
+    }
+    enqueue_events_.push_back(std::move(pe));
+  }
+  return absl::OkStatus();
+}
+
+std::vector<std::string> Framework::PluginNames(ExtensionPoint point) const {
+  const Impl& im = *impl_;
+  auto names = [](const std::vector<Symbol>& syms) {
+    std::vector<std::string> out;
+    for (Symbol s : syms) out.emplace_back(s.str());
+    return out;
+  };
+  switch (point) {
+    case ExtensionPoint::kPreEnqueue: return names(im.pre_enqueue.names);
+    case ExtensionPoint::kPreFilter:
+    case ExtensionPoint::kPreFilterExtensionAddPod:
+    case ExtensionPoint::kPreFilterExtensionRemovePod: return names(im.pre_filter.names);
+    case ExtensionPoint::kFilter: return names(im.filter.names);
+    case ExtensionPoint::kPostFilter: return names(im.post_filter.names);
+    case ExtensionPoint::kPreScore: return names(im.pre_score.names);
+    case ExtensionPoint::kScore:
+    case ExtensionPoint::kScoreExtensionNormalize: return names(im.score.names);
+    case ExtensionPoint::kReserve:
+    case ExtensionPoint::kUnreserve: return names(im.reserve.names);
+    case ExtensionPoint::kPermit: return names(im.permit.names);
+    case ExtensionPoint::kPreBind: return names(im.pre_bind.names);
+    case ExtensionPoint::kBind: return names(im.bind.names);
+    case ExtensionPoint::kPostBind: return names(im.post_bind.names);
+  }
+  return {};
+}
+
+int32_t Framework::ScoreWeight(std::string_view plugin) const {
+  for (size_t i = 0; i < impl_->score.size(); ++i) {
+    if (impl_->score.names[i].str() == plugin) return impl_->score_weights[i];
+  }
+  return 0;
+}
+
+bool Framework::HasFilterPlugins() const { return impl_->filter.size() > 0; }
+bool Framework::HasScorePlugins() const { return impl_->score.size() > 0; }
+bool Framework::HasPostFilterPlugins() const { return impl_->post_filter.size() > 0; }
+const QueueSortPlugin& Framework::queue_sort() const { return *impl_->queue_sort.plugins[0]; }
+
+Plugin* Framework::GetPlugin(std::string_view name) const {
+  auto it = impl_->by_name.find(name);
+  return it == impl_->by_name.end() ? nullptr : it->second;
+}
+
+const Snapshot& Framework::snapshot() const {
+  static const Snapshot* empty = new Snapshot();
+  return snapshot_ != nullptr ? *snapshot_ : *empty;
+}
+
+// ---------------------------------------------------------------- extension points
+
+Status Framework::RunPreEnqueuePlugins(const PodInfo& pod) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  Status result;
+  for (size_t i = 0; i < im.pre_enqueue.size(); ++i) {
+    Status s = im.pre_enqueue.plugins[i]->PreEnqueue(pod);
+    if (s.IsSuccess()) continue;
+    s.WithPlugin(im.pre_enqueue.names[i]);
+    if (!s.IsRejected()) {
+      result = Status::Error(schedkit::StrCat("running PreEnqueue plugin \"", im.pre_enqueue.names[i].str(),
+                                              "\": ", s.Message()));
+      result.WithPlugin(im.pre_enqueue.names[i]);
+    } else {
+      result = std::move(s);
+    }
+    break;
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kPreEnqueue, result.code(), profile_name_, absl::Now() - start);
+  return result;
+}
+
+PreFilterPlugin::Result Framework::RunPreFilterPlugins(CycleState& state, const PodInfo& pod,
+                                                       absl::flat_hash_set<Symbol>* plugins_with_nodes) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  std::span<const NodeInfo* const> nodes = snapshot().nodes();
+  auto& skip = state.skip_filter_plugins();
+  skip.clear();
+  PreFilterPlugin::Result out;
+  std::optional<Status> rejection;
+  std::vector<Symbol> narrowing;  // plugins whose result restricted the nodes
+  for (size_t i = 0; i < im.pre_filter.size(); ++i) {
+    const Symbol name = im.pre_filter.names[i];
+    PreFilterPlugin::Result r = im.pre_filter.plugins[i]->PreFilter(state, pod, nodes);
+    if (r.status.IsSkip()) {
+      skip.insert(name);
+      continue;
+    }
+    if (!r.status.IsSuccess()) {
+      r.status.WithPlugin(name);
+      if (r.status.code() == Code::kUnschedulableAndUnresolvable) {
+        out.status = std::move(r.status);
+        out.result = PreFilterResult();
+        rejection.reset();
+        narrowing.clear();
+        break;
+      }
+      if (r.status.code() == Code::kUnschedulable) {
+        // Later PreFilters still run: preemption needs their state.
+        if (!rejection) rejection = std::move(r.status);
+        continue;
+      }
+      out.status = Status::Error(
+          schedkit::StrCat("running PreFilter plugin \"", name.str(), "\": ", r.status.Message()));
+      out.status.WithPlugin(name);
+      out.result = PreFilterResult();
+      rejection.reset();
+      narrowing.clear();
+      break;
+    }
+    if (!r.result.AllNodes()) narrowing.push_back(name);
+    out.result = out.result.Merge(r.result);
+    if (!out.result.AllNodes() && out.result.node_names->empty()) {
+      std::vector<std::string> sorted;
+      for (Symbol n : narrowing) sorted.emplace_back(n.str());
+      std::sort(sorted.begin(), sorted.end());
+      sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+      std::string msg;
+      if (sorted.size() == 1) {
+        msg = schedkit::StrCat("node(s) didn't satisfy plugin ", sorted[0]);
+      } else {
+        msg = "node(s) didn't satisfy plugin(s) [";
+        for (size_t k = 0; k < sorted.size(); ++k) schedkit::StrAppend(&msg, k ? " " : "", sorted[k]);
+        msg += "] simultaneously";
+      }
+      out.status = Status::WithText(Code::kUnschedulableAndUnresolvable, std::move(msg));
+      break;
+    }
+  }
+  if (out.status.IsSuccess() && rejection) out.status = std::move(*rejection);
+  if (plugins_with_nodes != nullptr) {
+    plugins_with_nodes->clear();
+    plugins_with_nodes->insert(narrowing.begin(), narrowing.end());
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kPreFilter, out.status.code(), profile_name_,
+                                  absl::Now() - start);
+  return out;
+}
+
+Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  const Impl& im = *impl_;
+  const auto& skip = state.skip_filter_plugins();
+  const bool any_skip = !skip.empty();
+  for (size_t i = 0; i < im.filter.size(); ++i) {
+    if (any_skip && skip.contains(im.filter.names[i])) continue;
+    Status s = im.filter.plugins[i]->Filter(state, pod, node);
+    if (s.IsSuccess()) continue;
+    if (!s.IsRejected()) {
+      s = Status::Error(schedkit::StrCat("running \"", im.filter.names[i].str(), "\" filter plugin: ", s.Message()));
+    }
+    s.WithPlugin(im.filter.names[i]);
+    return s;
+  }
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const PodInfo& pod, const PodInfo& to_add,
+                                              const NodeInfo& node) const {
+  const Impl& im = *impl_;
+  for (size_t i = 0; i < im.pre_filter.size(); ++i) {
+    const PreFilterExtensions* ext = im.pre_filter.plugins[i]->GetPreFilterExtensions();
+    if (ext == nullptr || state.skip_filter_plugins().contains(im.pre_filter.names[i])) continue;
+    Status s = ext->AddPod(state, pod, to_add, node);
+    if (!s.IsSuccess()) {
+      return Status::Error(schedkit::StrCat("running AddPod on PreFilter plugin \"", im.pre_filter.names[i].str(),
+                                            "\": ", s.Message()));
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const PodInfo& pod, const PodInfo& to_remove,
+                                                 const NodeInfo& node) const {
+  const Impl& im = *impl_;
+  for (size_t i = 0; i < im.pre_filter.size(); ++i) {
+    const PreFilterExtensions* ext = im.pre_filter.plugins[i]->GetPreFilterExtensions();
+    if (ext == nullptr || state.skip_filter_plugins().contains(im.pre_filter.names[i])) continue;
+    Status s = ext->RemovePod(state, pod, to_remove, node);
+    if (!s.IsSuccess()) {
+      return Status::Error(schedkit::StrCat("running RemovePod on PreFilter plugin \"",
+                                            im.pre_filter.names[i].str(), "\": ", s.Message()));
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const PodInfo& pod,
+                                                    const NodeInfo& node) const {
+  // Pass 1 with the nominated pods of equal or higher priority added; pass 2
+  // without them, because those pods may never land (e.g. pod affinity could
+  // pass only because of them).
+  PodNominator* nom = options_.nominator;
+  std::vector<PodInfoPtr> nominated;
+  if (nom != nullptr) nominated = nom->NominatedPodsForNode(node.name());
+  if (nominated.empty()) return RunFilterPlugins(state, pod, node);
+
+  std::unique_ptr<CycleState> state_out;
+  std::optional<NodeInfo> node_out;
+  for (const PodInfoPtr& p : nominated) {
+    if (p->priority() < pod.priority() || p->uid() == pod.uid()) continue;
+    if (!state_out) {
+      state_out = state.Clone();
+      node_out.emplace(node);
+    }
+    node_out->AddPod(p);
+    Status s = RunPreFilterExtensionAddPod(*state_out, pod, *p, *node_out);
+    if (!s.IsSuccess()) return s;
+  }
+  if (!state_out) return RunFilterPlugins(state, pod, node);
+  Status first = RunFilterPlugins(*state_out, pod, *node_out);
+  if (!first.IsSuccess()) return first;
+  return RunFilterPlugins(state, pod, node);
+}
+
+PostFilterPlugin::Result Framework::RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
+                                                         const NodeToStatus& statuses) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  PostFilterPlugin::Result out;
+  std::vector<Symbol> reason_syms;
+  std::vector<std::string> reasons;
+  Symbol rejector;
+  bool done = false;
+  for (size_t i = 0; i < im.post_filter.size() && !done; ++i) {
+    const Symbol name = im.post_filter.names[i];
+    PostFilterPlugin::Result r = im.post_filter.plugins[i]->PostFilter(state, pod, statuses);
+    if (r.status.IsSuccess()) {
+      out = std::move(r);
+      done = true;
+    } else if (r.status.code() == Code::kUnschedulableAndUnresolvable) {
+      r.status.WithPlugin(name);
+      out = std::move(r);
+      done = true;
+    } else if (!r.status.IsRejected()) {
+      out.nominating_info = NominatingInfo();
+      out.status = Status::WithText(Code::kError, r.status.Message());
+      out.status.WithPlugin(name);
+      done = true;
+    } else {
+      if (r.nominating_info.mode != NominatingInfo::Mode::kNoop) out.nominating_info = r.nominating_info;
+      for (std::string& reason : r.status.Reasons()) reasons.push_back(std::move(reason));
+      if (rejector.empty()) rejector = name;
+    }
+  }
+  if (!done) {
+    // Every plugin declined: Unschedulable with all their reasons.
+    std::string joined;
+    for (size_t k = 0; k < reasons.size(); ++k) schedkit::StrAppend(&joined, k ? ", " : "", reasons[k]);
+    out.status = reasons.empty() ? Status::WithReasons(Code::kUnschedulable, {})
+                                 : Status::WithText(Code::kUnschedulable, std::move(joined));
+    out.status.WithPlugin(rejector);
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kPostFilter, out.status.code(), profile_name_,
+                                  absl::Now() - start);
+  return out;
+}
+
+Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  auto& skip = state.skip_score_plugins();
+  skip.clear();
+  Status result;
+  for (size_t i = 0; i < im.pre_score.size(); ++i) {
+    Status s = im.pre_score.plugins[i]->PreScore(state, pod, nodes);
+    if (s.IsSkip()) {
+      skip.insert(im.pre_score.names[i]);
+      continue;
+    }
+    if (!s.IsSuccess()) {
+      result = Status::Error(
+          schedkit::StrCat("running PreScore plugin \"", im.pre_score.names[i].str(), "\": ", s.Message()));
+      break;
+    }
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kPreScore, result.code(), profile_name_, absl::Now() - start);
+  return result;
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
+                                  std::span<const NodeInfo* const> nodes, std::vector<int64_t>& totals,
+                                  CycleTrace* trace) {
+  Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  const int n = static_cast<int>(nodes.size());
+  // Active plugins this cycle (PreScore may have skipped some).
+  std::vector<size_t> active;
+  active.reserve(im.score.size());
+  for (size_t i = 0; i < im.score.size(); ++i) {
+    if (!state.skip_score_plugins().contains(im.score.names[i])) active.push_back(i);
+  }
+  if (im.scores.size() < active.size()) im.scores.resize(active.size());
+  for (size_t a = 0; a < active.size(); ++a) im.scores[a].assign(n, 0);
+
+  // Score: each task takes a run of nodes and asks every active plugin.
+  std::atomic<bool> failed{false};
+  std::vector<Status> errors(active.size());
+  parallelizer_->ForRanges(n, kNodesPerTask, [&](int begin, int end) {
+    for (int i = begin; i < end && !failed.load(std::memory_order_relaxed); ++i) {
+      for (size_t a = 0; a < active.size(); ++a) {
+        int64_t score = 0;
+        Status s = im.score.plugins[active[a]]->Score(state, pod, *nodes[i], score);
+        if (!s.IsSuccess()) {
+          if (!failed.exchange(true)) errors[a] = std::move(s);
+          return;
+        }
+        im.scores[a][i] = score;
+      }
+    }
+  });
+  Status result;
+  for (size_t a = 0; a < active.size() && failed.load(); ++a) {
+    if (errors[a].code() != Code::kSuccess) {
+      result = Status::Error(schedkit::StrCat("running Score plugins: plugin \"", im.score.names[active[a]].str(),
+                                              "\" failed with: ", errors[a].Message()));
+      break;
+    }
+  }
+  if (trace != nullptr && result.IsSuccess()) {
+    im.raw_scores.assign(im.scores.begin(), im.scores.begin() + static_cast<long>(active.size()));
+  }
+  // NormalizeScore, one plugin at a time (each call is over all nodes).
+  for (size_t a = 0; a < active.size() && result.IsSuccess(); ++a) {
+    const ScoreExtensions* ext = im.score.plugins[active[a]]->GetScoreExtensions();
+    if (ext == nullptr) continue;
+    Status s = ext->NormalizeScore(state, pod, nodes, std::span<int64_t>(im.scores[a].data(), n));
+    if (!s.IsSuccess()) {
+      result = Status::Error(schedkit::StrCat("running Normalize on Score plugins: plugin \"",
+                                              im.score.names[active[a]].str(), "\" failed with: ", s.Message()));
+    }
+  }
+  // Weights and totals, with upstream's range check.
+  if (result.IsSuccess()) {
+    totals.assign(n, 0);
+    for (size_t a = 0; a < active.size() && result.IsSuccess(); ++a) {
+      const int64_t weight = im.score_weights[active[a]];
+      const std::vector<int64_t>& scores = im.scores[a];
+      for (int i = 0; i < n; ++i) {
+        const int64_t s = scores[i];
+        if (s > kMaxNodeScore || s < kMinNodeScore) {
+          result = Status::Error(schedkit::StrCat(
+              "applying score defaultWeights on Score plugins: plugin \"", im.score.names[active[a]].str(),
+              "\" returns an invalid score ", s, ", it should in the range of [", kMinNodeScore, ", ",
+              kMaxNodeScore, "] after normalizing"));
+          break;
+        }
+        totals[i] += s * weight;
+      }
+    }
+  }
+  if (trace != nullptr && result.IsSuccess()) {
+    trace->scores.clear();
+    for (int i = 0; i < n; ++i) {
+      CycleTrace::NodeScore ns;
+      ns.node = nodes[i]->name();
+      ns.total = totals[i];
+      for (size_t a = 0; a < active.size(); ++a) {
+        ns.plugins.push_back(CycleTrace::PluginScore{im.score.names[active[a]], im.raw_scores[a][i],
+                                                     im.scores[a][i], im.score_weights[active[a]]});
+      }
+      trace->scores.push_back(std::move(ns));
+    }
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kScore, result.code(), profile_name_, absl::Now() - start);
+  return result;
+}
+
+Status Framework::RunReservePluginsReserve(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  Status result;
+  for (size_t i = 0; i < im.reserve.size(); ++i) {
+    Status s = im.reserve.plugins[i]->Reserve(state, pod, node);
+    if (s.IsSuccess()) continue;
+    if (s.IsRejected()) {
+      result = std::move(s);
+    } else {
+      result = Status::Error(
+          schedkit::StrCat("running Reserve plugin \"", im.reserve.names[i].str(), "\": ", s.Message()));
+    }
+    result.WithPlugin(im.reserve.names[i]);
+    break;
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kReserve, result.code(), profile_name_, absl::Now() - start);
+  return result;
+}
+
+void Framework::RunReservePluginsUnreserve(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  for (size_t i = im.reserve.size(); i-- > 0;) im.reserve.plugins[i]->Unreserve(state, pod, node);
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kUnreserve, Code::kSuccess, profile_name_, absl::Now() - start);
+}
+
+Status Framework::RunPermitPlugins(CycleState& state, const PodInfoPtr& pod_ptr, Symbol node) {
+  const Impl& im = *impl_;
+  const PodInfo& pod = *pod_ptr;
+  const absl::Time start = absl::Now();
+  std::vector<std::pair<Symbol, absl::Duration>> waits;
+  Status result;
+  for (size_t i = 0; i < im.permit.size(); ++i) {
+    const Symbol name = im.permit.names[i];
+    PermitPlugin::Result r = im.permit.plugins[i]->Permit(state, pod, node);
+    if (r.status.IsSuccess()) continue;
+    if (r.status.IsRejected()) {
+      result = std::move(r.status);
+      result.WithPlugin(name);
+      waits.clear();
+      break;
+    }
+    if (r.status.IsWait()) {
+      waits.emplace_back(name, std::min(r.timeout, kMaxPermitTimeout));
+      continue;
+    }
+    result = Status::Error(schedkit::StrCat("running Permit plugin \"", name.str(), "\": ", r.status.Message()));
+    result.WithPlugin(name);
+    waits.clear();
+    break;
+  }
+  if (result.IsSuccess() && !waits.empty()) {
+    // Park the pod: one timer per waiting plugin rejects it on expiry.
+    auto wp = std::make_shared<WaitingPodImpl>(pod_ptr, node);
+    std::weak_ptr<WaitingPodImpl> weak = wp;
+    for (const auto& [plugin, timeout] : waits) {
+      auto timer = options_.clock->AfterFunc(timeout, [weak, plugin = plugin, timeout = timeout] {
+        if (auto p = weak.lock()) {
+          p->Reject(plugin, schedkit::StrCat("rejected due to timeout after waiting ", GoDuration(timeout),
+                                             " at plugin ", plugin.str()));
+        }
+      });
+      wp->AddPending(plugin, std::move(timer));
+    }
+    {
+      absl::MutexLock lock(&impl_->waiting_mu);
+      impl_->waiting[pod.uid()] = wp;
+    }
+    result = Status::WithText(Code::kWait, schedkit::StrCat("one or more plugins asked to wait and no plugin "
+                                                            "rejected pod \"", pod.name().str(), "\""));
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kPermit, result.code(), profile_name_, absl::Now() - start);
+  return result;
+}
+
+Status Framework::WaitOnPermit(const PodInfo& pod) {
+  std::shared_ptr<WaitingPodImpl> wp;
+  {
+    absl::MutexLock lock(&impl_->waiting_mu);
+    auto it = impl_->waiting.find(pod.uid());
+    if (it == impl_->waiting.end()) return Status();
+    wp = it->second;
+  }
+  const absl::Time start = options_.clock->Now();
+  Status s = wp->Wait();
+  {
+    absl::MutexLock lock(&impl_->waiting_mu);
+    impl_->waiting.erase(pod.uid());
+  }
+  metrics_->ObservePermitWait(CodeName(s.code()), options_.clock->Now() - start);
+  if (s.IsSuccess()) return s;
+  if (s.IsRejected()) return s;
+  Status err = Status::Error(schedkit::StrCat("waiting on permit for pod: ", s.Message()));
+  err.WithPlugin(s.plugin());
+  return err;
+}
+
+void Framework::IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) {
+  std::vector<std::shared_ptr<WaitingPodImpl>> pods;
+  {
+    absl::MutexLock lock(&impl_->waiting_mu);
+    for (auto& [uid, wp] : impl_->waiting) pods.push_back(wp);
+  }
+  for (auto& wp : pods) fn(*wp);
+}
+
+bool Framework::HasWaitingPod(std::string_view uid) const {
+  absl::MutexLock lock(&impl_->waiting_mu);
+  return impl_->waiting.contains(std::string(uid));
+}
+
+bool Framework::AllowWaitingPod(std::string_view uid, Symbol plugin) {
+  std::shared_ptr<WaitingPodImpl> wp;
+  {
+    absl::MutexLock lock(&impl_->waiting_mu);
+    auto it = impl_->waiting.find(std::string(uid));
+    if (it == impl_->waiting.end()) return false;
+    wp = it->second;
+  }
+  wp->Allow(plugin);
+  return true;
+}
+
+bool Framework::RejectWaitingPod(std::string_view uid, std::string message) {
+  std::shared_ptr<WaitingPodImpl> wp;
+  {
+    absl::MutexLock lock(&impl_->waiting_mu);
+    auto it = impl_->waiting.find(std::string(uid));
+    if (it == impl_->waiting.end()) return false;
+    wp = it->second;
+  }
+  wp->Reject(Symbol(), std::move(message));
+  return true;
+}
+
+Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  Status result;
+  for (size_t i = 0; i < im.pre_bind.size(); ++i) {
+    Status s = im.pre_bind.plugins[i]->PreBind(state, pod, node);
+    if (s.IsSuccess() || s.IsSkip()) continue;
+    if (s.IsRejected()) {
+      result = std::move(s);
+    } else {
+      result = Status::Error(
+          schedkit::StrCat("running PreBind plugin \"", im.pre_bind.names[i].str(), "\": ", s.Message()));
+    }
+    result.WithPlugin(im.pre_bind.names[i]);
+    break;
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kPreBind, result.code(), profile_name_, absl::Now() - start);
+  return result;
+}
+
+Status Framework::RunBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  Status result = Status::Skip();
+  for (size_t i = 0; i < im.bind.size(); ++i) {
+    Status s = im.bind.plugins[i]->Bind(state, pod, node);
+    if (s.IsSkip()) continue;
+    if (s.IsSuccess()) {
+      result = Status();
+    } else if (s.IsRejected()) {
+      result = std::move(s);
+      result.WithPlugin(im.bind.names[i]);
+    } else {
+      result = Status::Error(
+          schedkit::StrCat("running Bind plugin \"", im.bind.names[i].str(), "\": ", s.Message()));
+      result.WithPlugin(im.bind.names[i]);
+    }
+    break;
+  }
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kBind, result.code(), profile_name_, absl::Now() - start);
+  return result;
+}
+
+void Framework::RunPostBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const absl::Time start = absl::Now();
+  for (PostBindPlugin* p : im.post_bind.plugins) p->PostBind(state, pod, node);
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kPostBind, Code::kSuccess, profile_name_, absl::Now() - start);
+}
+
+// ---------------------------------------------------------------- the algorithm
+
+Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInfo& pod,
+                                           std::span<const NodeInfo* const> nodes, int start,
+                                           Diagnosis& diagnosis, std::vector<const NodeInfo*>& feasible,
+                                           int& processed, CycleTrace* trace) {
+  Impl& im = *impl_;
+  const int n = static_cast<int>(nodes.size());
+  feasible.clear();
+  processed = 0;
+  if (n == 0) return Status();
+  int to_find = NumFeasibleNodesToFind(percentage_of_nodes_to_score_, options_.percentage_of_nodes_to_score, n);
+  if (!HasScorePlugins()) to_find = 1;
+
+  if (!HasFilterPlugins()) {
+    for (int i = 0; i < to_find; ++i) feasible.push_back(nodes[(start + i) % n]);
+    processed = to_find;
+    if (trace != nullptr) {
+      for (const NodeInfo* node : feasible) trace->filter.push_back({node->name(), Status()});
+    }
+    return Status();
+  }
+
+  // Filter in rounds over the rotated order. Each round evaluates a batch in
+  // parallel (results by position); a sequential scan then stops at the
+  // to_find-th feasible node, so the outcome equals a one-by-one scan.
+  im.node_status.resize(n);
+  im.node_passed.assign(n, 0);
+  const bool with_nominated = options_.nominator != nullptr;
+  int done = 0;
+  int found = 0;
+  int batch = std::max(to_find, kNodesPerTask);
+  int stop_at = -1;  // position of the to_find-th feasible node
+  while (done < n && stop_at < 0) {
+    const int end = std::min(n, done + batch);
+    std::atomic<bool> errored{false};
+    parallelizer_->ForRanges(end - done, kNodesPerTask, [&](int b, int e) {
+      for (int k = b; k < e; ++k) {
+        if (errored.load(std::memory_order_relaxed)) return;
+        const int pos = done + k;
+        const NodeInfo& node = *nodes[(start + pos) % n];
+        Status s = with_nominated ? RunFilterPluginsWithNominatedPods(state, pod, node)
+                                  : RunFilterPlugins(state, pod, node);
+        if (s.IsSuccess()) {
+          im.node_passed[pos] = 1;
+        } else {
+          if (s.IsError()) errored.store(true, std::memory_order_relaxed);
+          im.node_status[pos] = std::move(s);
+        }
+      }
+    });
+    for (int pos = done; pos < end; ++pos) {
+      if (im.node_passed[pos]) {
+        if (++found == to_find) {
+          stop_at = pos;
+          break;
+        }
+      } else if (im.node_status[pos].IsError()) {
+        processed = pos + 1;
+        return im.node_status[pos];
+      }
+    }
+    done = end;
+    batch *= 2;
+  }
+  const int last = stop_at >= 0 ? stop_at + 1 : n;
+  processed = last;
+  for (int pos = 0; pos < last; ++pos) {
+    const NodeInfo* node = nodes[(start + pos) % n];
+    if (im.node_passed[pos]) {
+      feasible.push_back(node);
+      if (trace != nullptr) trace->filter.push_back({node->name(), Status()});
+    } else {
+      Status& s = im.node_status[pos];
+      if (s.code() == Code::kPending) {
+        diagnosis.pending_plugins.insert(s.plugin());
+      } else {
+        diagnosis.unschedulable_plugins.insert(s.plugin());
+      }
+      if (trace != nullptr) trace->filter.push_back({node->name(), s});
+      diagnosis.node_to_status.Set(node->name(), std::move(s));
+    }
+  }
+  return Status();
+}
+
+Symbol Framework::SelectHost(std::span<const NodeInfo* const> nodes, const std::vector<int64_t>& totals,
+                             SelectionState& selection) const {
+  int best = 0;
+  int ties = 1;
+  for (int i = 1; i < static_cast<int>(nodes.size()); ++i) {
+    if (totals[i] > totals[best]) {
+      best = i;
+      ties = 1;
+    } else if (totals[i] == totals[best]) {
+      if (selection.tie_break == TieBreak::kLowestName) {
+        if (nodes[i]->name().str() < nodes[best]->name().str()) best = i;
+      } else {
+        // Reservoir sampling: the k-th tie replaces the choice with probability 1/k.
+        ++ties;
+        if (std::uniform_int_distribution<int>(0, ties - 1)(selection.rng) == 0) best = i;
+      }
+    }
+  }
+  return nodes[best]->name();
+}
+
+ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_ptr, const Snapshot& snap,
+                                       SelectionState& selection, CycleTrace* trace) {
+  Impl& im = *impl_;
+  const PodInfo& pod = *pod_ptr;
+  SetSnapshot(&snap);
+  ScheduleOutcome out;
+  if (snap.NumNodes() == 0) {
+    out.status = Status::WithText(Code::kUnschedulableAndUnresolvable, "no nodes available to schedule pods");
+    return out;
+  }
+  auto fit_error = std::make_unique<FitError>();
+  fit_error->pod = pod_ptr;
+  fit_error->num_all_nodes = snap.NumNodes();
+  Diagnosis& diagnosis = fit_error->diagnosis;
+
+  absl::flat_hash_set<Symbol> narrowing;
+  PreFilterPlugin::Result pre = RunPreFilterPlugins(state, pod, &narrowing);
+  diagnosis.unschedulable_plugins = narrowing;
+  if (!pre.status.IsSuccess()) {
+    if (!pre.status.IsRejected()) {
+      out.status = pre.status;
+      return out;
+    }
+    diagnosis.pre_filter_msg = pre.status.Message();
+    if (pre.status.code() == Code::kPending) {
+      diagnosis.pending_plugins.insert(pre.status.plugin());
+    } else if (!pre.status.plugin().empty()) {
+      diagnosis.unschedulable_plugins.insert(pre.status.plugin());
+    }
+    if (trace != nullptr) {
+      for (const NodeInfo* node : snap.nodes()) trace->filter.push_back({node->name(), pre.status});
+    }
+    diagnosis.node_to_status.SetAbsentNodesStatus(std::move(pre.status));
+    out.status = Status(Code::kUnschedulable, std::initializer_list<Symbol>{});
+    out.fit_error = std::move(fit_error);
+    return out;
+  }
+
+  // A node nominated by an earlier preemption is tried alone first.
+  const Symbol nominated = pod.nominated_node_name();
+  if (!nominated.empty()) {
+    if (const NodeInfo* n = snap.Get(nominated)) {
+      im.one_node.assign(1, n);
+      Diagnosis scratch;
+      std::vector<const NodeInfo*> feasible;
+      int processed = 0;
+      Status s = FindNodesThatPassFilters(state, pod, im.one_node, 0, scratch, feasible, processed, nullptr);
+      if (s.IsSuccess() && !feasible.empty()) {
+        if (trace != nullptr) trace->filter.push_back({n->name(), Status()});
+        out.result = ScheduleResult{n->name(), 1, 1};
+        return out;
+      }
+    }
+  }
+
+  std::span<const NodeInfo* const> candidates = snap.nodes();
+  if (!pre.result.AllNodes()) {
+    im.candidates.clear();
+    for (const NodeInfo* n : snap.nodes()) {
+      if (pre.result.node_names->contains(n->name())) im.candidates.push_back(n);
+    }
+    candidates = im.candidates;
+    std::vector<std::string> sorted;
+    for (Symbol s : narrowing) sorted.emplace_back(s.str());
+    std::sort(sorted.begin(), sorted.end());
+    std::string msg = "node(s) didn't satisfy plugin(s) [";
+    for (size_t k = 0; k < sorted.size(); ++k) schedkit::StrAppend(&msg, k ? " " : "", sorted[k]);
+    msg += "]";
+    diagnosis.node_to_status.SetAbsentNodesStatus(Status::WithText(Code::kUnschedulableAndUnresolvable, msg));
+    if (trace != nullptr) {
+      for (const NodeInfo* n : snap.nodes()) {
+        if (!pre.result.node_names->contains(n->name())) {
+          trace->filter.push_back({n->name(), diagnosis.node_to_status.absent_status()});
+        }
+      }
+    }
+  }
+
+  const absl::Time filter_start = absl::Now();
+  int processed = 0;
+  const int start = candidates.empty() ? 0 : selection.next_start_node_index % static_cast<int>(candidates.size());
+  Status fs = FindNodesThatPassFilters(state, pod, candidates, start, diagnosis, im.feasible, processed, trace);
+  metrics_->ObserveExtensionPoint(ExtensionPoint::kFilter, fs.code(), profile_name_, absl::Now() - filter_start);
+  selection.next_start_node_index = (selection.next_start_node_index + processed) % snap.NumNodes();
+  if (!fs.IsSuccess()) {
+    out.status = fs;
+    return out;
+  }
+  if (im.feasible.empty()) {
+    out.status = Status(Code::kUnschedulable, std::initializer_list<Symbol>{});
+    out.fit_error = std::move(fit_error);
+    return out;
+  }
+  if (im.feasible.size() == 1) {
+    out.result = ScheduleResult{im.feasible[0]->name(),
+                                1 + static_cast<int>(diagnosis.node_to_status.size()), 1};
+    return out;
+  }
+
+  if (!HasScorePlugins()) {
+    im.totals.assign(im.feasible.size(), 1);
+  } else {
+    Status s = RunPreScorePlugins(state, pod, im.feasible);
+    if (s.IsSuccess()) s = RunScorePlugins(state, pod, im.feasible, im.totals, trace);
+    if (!s.IsSuccess()) {
+      out.status = s;
+      return out;
+    }
+  }
+  out.result = ScheduleResult{SelectHost(im.feasible, im.totals, selection),
+                              static_cast<int>(im.feasible.size() + diagnosis.node_to_status.size()),
+                              static_cast<int>(im.feasible.size())};
+  return out;
+}
+
+}  // namespace schedkit::framework
