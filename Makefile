@@ -41,10 +41,14 @@ $(TSAN_BUILD)/build.ninja: | deps
 test-tsan: deps $(TSAN_BUILD)/build.ninja
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-	  ctest --test-dir $(TSAN_BUILD) --output-on-failure -j $(JOBS) -L tsan
+	  ctest --test-dir $(TSAN_BUILD) --output-on-failure -j $(JOBS)
 
 bench: build
 	bash bench/run.sh $(BUILD)
+
+# Builds the simulator and runs it on the bundled demo cluster.
+demo: build
+	$(BUILD)/examples/schedkit-sim --output table
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

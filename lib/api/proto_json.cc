@@ -7,7 +7,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "schedkit/api/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include <condition_variable>
+#include <mutex>
+
+#include "absl/base/thread_annotations.h"
 #include "api/json_documents.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/reflection.h"
@@ -24,9 +27,9 @@ using nlohmann::json;
 // JSON name → field, built once per message type.
 const FieldDescriptor* FindField(const Descriptor* d, std::string_view json_name) {
   using Index = absl::flat_hash_map<std::string, const FieldDescriptor*>;
-  static absl::Mutex mu;
+  static std::mutex mu;
   static auto* indexes = new absl::flat_hash_map<const Descriptor*, Index>();
-  absl::MutexLock lock(&mu);
+  std::lock_guard<std::mutex> lock(mu);
   auto [it, inserted] = indexes->try_emplace(d);
   if (inserted) {
     for (int i = 0; i < d->field_count(); ++i) {

@@ -6,7 +6,10 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
+#include <condition_variable>
+#include <mutex>
+
+#include "absl/base/thread_annotations.h"
 
 namespace schedkit {
 namespace {
@@ -46,13 +49,13 @@ class SymbolTable {
   SymbolTable() { Append(""); }
 
   uint32_t Intern(std::string_view text) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (auto it = index_.find(text); it != index_.end()) return it->second;
     return Append(text);
   }
 
   std::optional<uint32_t> Find(std::string_view text) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (auto it = index_.find(text); it != index_.end()) return it->second;
     return std::nullopt;
   }
@@ -79,7 +82,7 @@ class SymbolTable {
     return id;
   }
 
-  absl::Mutex mu_;
+  std::mutex mu_;
   absl::flat_hash_map<std::string_view, uint32_t> index_ ABSL_GUARDED_BY(mu_);
   uint32_t size_ ABSL_GUARDED_BY(mu_) = 0;
   std::array<std::atomic<Entry*>, kMaxChunks> chunks_{};

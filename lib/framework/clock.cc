@@ -4,7 +4,11 @@
 #include <thread>
 #include <utility>
 
-#include "absl/synchronization/mutex.h"
+#include <condition_variable>
+#include <mutex>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/time/clock.h"
 
 namespace schedkit::framework {
 namespace {
@@ -24,14 +28,14 @@ class TimerQueue {
   std::shared_ptr<Timer> Add(absl::Time due, std::function<void()> fn) {
     auto e = std::make_shared<Entry>(this);
     e->fn = std::move(fn);
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     e->it = timers_.emplace(std::make_pair(due, next_++), e);
     e->pending = true;
     return e;
   }
 
   bool Cancel(Entry* e) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (!e->pending) return false;
     e->pending = false;
     timers_.erase(e->it);
@@ -40,7 +44,7 @@ class TimerQueue {
 
   // Removes and returns the earliest timer due at or before `now`.
   std::shared_ptr<Entry> PopDue(absl::Time now) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (timers_.empty() || timers_.begin()->first.first > now) return nullptr;
     auto e = timers_.begin()->second;
     timers_.erase(timers_.begin());
@@ -49,14 +53,14 @@ class TimerQueue {
   }
 
   absl::Time Next() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return timers_.empty() ? absl::InfiniteFuture() : timers_.begin()->first.first;
   }
 
-  absl::Mutex& mu() const { return mu_; }
+  std::mutex& mu() const { return mu_; }
 
  private:
-  mutable absl::Mutex mu_;
+  mutable std::mutex mu_;
   std::multimap<std::pair<absl::Time, uint64_t>, std::shared_ptr<Entry>> timers_;
   uint64_t next_ = 0;
 };
@@ -70,8 +74,11 @@ class RealClock : public Clock {
 
   std::shared_ptr<Timer> AfterFunc(absl::Duration delay, std::function<void()> fn) override {
     auto t = queue_.Add(absl::Now() + delay, std::move(fn));
-    absl::MutexLock lock(&wake_mu_);
-    ++wakeups_;
+    {
+      std::lock_guard<std::mutex> lock(wake_mu_);
+      ++wakeups_;
+    }
+    wake_cv_.notify_all();
     return t;
   }
 
@@ -79,16 +86,21 @@ class RealClock : public Clock {
   void Loop() {
     for (;;) {
       while (auto e = queue_.PopDue(absl::Now())) e->fn();
-      absl::MutexLock lock(&wake_mu_);
+      std::unique_lock<std::mutex> lock(wake_mu_);
       const uint64_t seen = wakeups_;
       const absl::Time next = queue_.Next();
       auto changed = [&] { return wakeups_ != seen; };
-      wake_mu_.AwaitWithDeadline(absl::Condition(&changed), next);
+      if (next == absl::InfiniteFuture()) {
+        wake_cv_.wait(lock, changed);
+      } else {
+        wake_cv_.wait_until(lock, absl::ToChronoTime(next), changed);
+      }
     }
   }
 
   TimerQueue queue_;
-  absl::Mutex wake_mu_;
+  std::mutex wake_mu_;
+  std::condition_variable wake_cv_;
   uint64_t wakeups_ ABSL_GUARDED_BY(wake_mu_) = 0;
   std::thread thread_;
 };
@@ -96,7 +108,7 @@ class RealClock : public Clock {
 }  // namespace
 
 struct FakeClock::State {
-  mutable absl::Mutex mu;
+  mutable std::mutex mu;
   absl::Time now ABSL_GUARDED_BY(mu);
   TimerQueue queue;
 };
@@ -107,14 +119,14 @@ Clock& Clock::Real() {
 }
 
 FakeClock::FakeClock(absl::Time start) : state_(std::make_shared<State>()) {
-  absl::MutexLock lock(&state_->mu);
+  std::lock_guard<std::mutex> lock(state_->mu);
   state_->now = start;
 }
 
 FakeClock::~FakeClock() = default;
 
 absl::Time FakeClock::Now() const {
-  absl::MutexLock lock(&state_->mu);
+  std::lock_guard<std::mutex> lock(state_->mu);
   return state_->now;
 }
 
@@ -125,7 +137,7 @@ std::shared_ptr<Timer> FakeClock::AfterFunc(absl::Duration delay, std::function<
 void FakeClock::Advance(absl::Duration d) {
   absl::Time target;
   {
-    absl::MutexLock lock(&state_->mu);
+    std::lock_guard<std::mutex> lock(state_->mu);
     target = state_->now + d;
   }
   // Step through due timers so each sees Now() equal to its due time.
@@ -133,12 +145,12 @@ void FakeClock::Advance(absl::Duration d) {
     const absl::Time next = state_->queue.Next();
     if (next > target) break;
     {
-      absl::MutexLock lock(&state_->mu);
+      std::lock_guard<std::mutex> lock(state_->mu);
       if (next > state_->now) state_->now = next;
     }
     if (auto e = state_->queue.PopDue(next)) e->fn();
   }
-  absl::MutexLock lock(&state_->mu);
+  std::lock_guard<std::mutex> lock(state_->mu);
   state_->now = target;
 }
 

@@ -6,7 +6,11 @@
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
+#include <condition_variable>
+#include <mutex>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/time/clock.h"
 #include "schedkit/api/str_cat.h"
 
 namespace schedkit::framework {
@@ -49,19 +53,19 @@ class WaitingPodImpl : public WaitingPod {
   Symbol node() const override { return node_; }
 
   std::vector<Symbol> pending_plugins() const override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     std::vector<Symbol> out;
     for (const auto& [plugin, timer] : pending_) out.push_back(plugin);
     return out;
   }
 
   void AddPending(Symbol plugin, std::shared_ptr<Timer> timer) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     pending_.emplace_back(plugin, std::move(timer));
   }
 
   void Allow(Symbol plugin) override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (result_) return;
     for (auto it = pending_.begin(); it != pending_.end(); ++it) {
       if (it->first == plugin) {
@@ -70,11 +74,14 @@ class WaitingPodImpl : public WaitingPod {
         break;
       }
     }
-    if (pending_.empty()) result_ = Status();
+    if (pending_.empty()) {
+      result_ = Status();
+      cv_.notify_all();
+    }
   }
 
   void Reject(Symbol plugin, std::string message) override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (result_) return;
     for (auto& [p, timer] : pending_) {
       if (timer) timer->Stop();
@@ -82,19 +89,20 @@ class WaitingPodImpl : public WaitingPod {
     Status s = Status::WithText(Code::kUnschedulable, std::move(message));
     s.WithPlugin(plugin);
     result_ = std::move(s);
+    cv_.notify_all();
   }
 
   Status Wait() {
-    absl::MutexLock lock(&mu_);
-    mu_.Await(absl::Condition(
-        +[](std::optional<Status>* r) { return r->has_value(); }, &result_));
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return result_.has_value(); });
     return *result_;
   }
 
  private:
   PodInfoPtr pod_;
   Symbol node_;
-  mutable absl::Mutex mu_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
   std::vector<std::pair<Symbol, std::shared_ptr<Timer>>> pending_ ABSL_GUARDED_BY(mu_);
   std::optional<Status> result_ ABSL_GUARDED_BY(mu_);
 };
@@ -128,7 +136,7 @@ struct Framework::Impl {
   PluginList<PostBindPlugin> post_bind;
   absl::flat_hash_map<std::string, int32_t> weight_by_name;
 
-  mutable absl::Mutex waiting_mu;
+  mutable std::mutex waiting_mu;
   absl::flat_hash_map<std::string, std::shared_ptr<WaitingPodImpl>> waiting ABSL_GUARDED_BY(waiting_mu);
 
   // Cycle scratch, kept between cycles so the hot loops do not allocate.
@@ -782,7 +790,7 @@ Status Framework::RunPermitPlugins(CycleState& state, const PodInfoPtr& pod_ptr,
       wp->AddPending(plugin, std::move(timer));
     }
     {
-      absl::MutexLock lock(&impl_->waiting_mu);
+      std::lock_guard<std::mutex> lock(impl_->waiting_mu);
       impl_->waiting[pod.uid()] = wp;
     }
     result = Status::WithText(Code::kWait, schedkit::StrCat("one or more plugins asked to wait and no plugin "
@@ -795,7 +803,7 @@ Status Framework::RunPermitPlugins(CycleState& state, const PodInfoPtr& pod_ptr,
 Status Framework::WaitOnPermit(const PodInfo& pod) {
   std::shared_ptr<WaitingPodImpl> wp;
   {
-    absl::MutexLock lock(&impl_->waiting_mu);
+    std::lock_guard<std::mutex> lock(impl_->waiting_mu);
     auto it = impl_->waiting.find(pod.uid());
     if (it == impl_->waiting.end()) return Status();
     wp = it->second;
@@ -803,7 +811,7 @@ Status Framework::WaitOnPermit(const PodInfo& pod) {
   const absl::Time start = options_.clock->Now();
   Status s = wp->Wait();
   {
-    absl::MutexLock lock(&impl_->waiting_mu);
+    std::lock_guard<std::mutex> lock(impl_->waiting_mu);
     impl_->waiting.erase(pod.uid());
   }
   metrics_->ObservePermitWait(CodeName(s.code()), options_.clock->Now() - start);
@@ -817,21 +825,21 @@ Status Framework::WaitOnPermit(const PodInfo& pod) {
 void Framework::IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) {
   std::vector<std::shared_ptr<WaitingPodImpl>> pods;
   {
-    absl::MutexLock lock(&impl_->waiting_mu);
+    std::lock_guard<std::mutex> lock(impl_->waiting_mu);
     for (auto& [uid, wp] : impl_->waiting) pods.push_back(wp);
   }
   for (auto& wp : pods) fn(*wp);
 }
 
 bool Framework::HasWaitingPod(std::string_view uid) const {
-  absl::MutexLock lock(&impl_->waiting_mu);
+  std::lock_guard<std::mutex> lock(impl_->waiting_mu);
   return impl_->waiting.contains(std::string(uid));
 }
 
 bool Framework::AllowWaitingPod(std::string_view uid, Symbol plugin) {
   std::shared_ptr<WaitingPodImpl> wp;
   {
-    absl::MutexLock lock(&impl_->waiting_mu);
+    std::lock_guard<std::mutex> lock(impl_->waiting_mu);
     auto it = impl_->waiting.find(std::string(uid));
     if (it == impl_->waiting.end()) return false;
     wp = it->second;
@@ -843,7 +851,7 @@ bool Framework::AllowWaitingPod(std::string_view uid, Symbol plugin) {
 bool Framework::RejectWaitingPod(std::string_view uid, std::string message) {
   std::shared_ptr<WaitingPodImpl> wp;
   {
-    absl::MutexLock lock(&impl_->waiting_mu);
+    std::lock_guard<std::mutex> lock(impl_->waiting_mu);
     auto it = impl_->waiting.find(std::string(uid));
     if (it == impl_->waiting.end()) return false;
     wp = it->second;
@@ -930,7 +938,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   // to_find-th feasible node, so the outcome equals a one-by-one scan.
   im.node_status.resize(n);
   im.node_passed.assign(n, 0);
-  const bool with_nominated = options_.nominator != nullptr;
+  const bool with_nominated = options_.nominator != nullptr && options_.nominator->HasNominatedPods();
   int done = 0;
   int found = 0;
   int batch = std::max(to_find, kNodesPerTask);

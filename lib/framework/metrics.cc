@@ -4,7 +4,11 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "absl/synchronization/mutex.h"
+#include <condition_variable>
+#include <mutex>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/time/clock.h"
 #include "schedkit/api/str_cat.h"
 
 namespace schedkit::framework {
@@ -91,13 +95,13 @@ std::string_view ExtensionPointName(ExtensionPoint point) {
 }
 
 struct PrometheusRecorder::Impl {
-  mutable absl::Mutex mu;
+  mutable std::mutex mu;
   std::map<std::string, HistogramFamily> histograms ABSL_GUARDED_BY(mu);
   std::map<std::string, ScalarFamily> scalars ABSL_GUARDED_BY(mu);
 };
 
 PrometheusRecorder::PrometheusRecorder() : impl_(std::make_unique<Impl>()) {
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   auto& h = impl_->histograms;
   h["scheduler_framework_extension_point_duration_seconds"] = {
       "Latency for running all plugins of a specific extension point.", ExponentialBuckets(0.0001, 2, 12), {}};
@@ -125,7 +129,7 @@ void PrometheusRecorder::ObserveExtensionPoint(ExtensionPoint point, Code status
                                                absl::Duration d) {
   const Labels l = schedkit::StrCat(Label("extension_point", ExtensionPointName(point)), ",",
                                     Label("profile", profile), ",", Label("status", CodeName(status)));
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->histograms["scheduler_framework_extension_point_duration_seconds"].Observe(l, absl::ToDoubleSeconds(d));
 }
 
@@ -133,37 +137,37 @@ void PrometheusRecorder::ObservePlugin(std::string_view plugin, ExtensionPoint p
                                        absl::Duration d) {
   const Labels l = schedkit::StrCat(Label("extension_point", ExtensionPointName(point)), ",",
                                     Label("plugin", plugin), ",", Label("status", CodeName(status)));
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->histograms["scheduler_plugin_execution_duration_seconds"].Observe(l, absl::ToDoubleSeconds(d));
 }
 
 void PrometheusRecorder::ObserveScheduleAttempt(std::string_view result, std::string_view profile,
                                                 absl::Duration d) {
   const Labels l = schedkit::StrCat(Label("profile", profile), ",", Label("result", result));
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->histograms["scheduler_scheduling_attempt_duration_seconds"].Observe(l, absl::ToDoubleSeconds(d));
   impl_->scalars["scheduler_schedule_attempts_total"].series[l] += 1;
 }
 
 void PrometheusRecorder::SetPendingPods(std::string_view queue, int64_t count) {
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->scalars["scheduler_pending_pods"].series[Label("queue", queue)] = static_cast<double>(count);
 }
 
 void PrometheusRecorder::ObservePreemption(int victims) {
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->scalars["scheduler_preemption_attempts_total"].series[""] += 1;
   impl_->histograms["scheduler_preemption_victims"].Observe("", victims);
 }
 
 void PrometheusRecorder::ObservePermitWait(std::string_view result, absl::Duration d) {
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->histograms["scheduler_permit_wait_duration_seconds"].Observe(Label("result", result),
                                                                       absl::ToDoubleSeconds(d));
 }
 
 std::string PrometheusRecorder::Render() const {
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   std::string out;
   auto braces = [](const std::string& labels, const std::string& extra) {
     std::string all = labels;

@@ -110,6 +110,24 @@ absl::StatusOr<PodInfoPtr> PodInfo::Create(std::shared_ptr<const api::v1::Pod> p
   return PodInfoPtr(std::move(info));
 }
 
+PodInfoPtr PodInfo::WithNodeName(std::string_view node) const {
+  auto pod = std::make_shared<api::v1::Pod>(*pod_);
+  pod->mutable_spec()->set_node_name(std::string(node));
+  std::shared_ptr<PodInfo> out(new PodInfo(*this));
+  out->pod_ = std::move(pod);
+  out->node_name_ = Symbol::Intern(node);
+  return out;
+}
+
+PodInfoPtr PodInfo::WithNominatedNodeName(std::string_view node) const {
+  auto pod = std::make_shared<api::v1::Pod>(*pod_);
+  pod->mutable_status()->set_nominated_node_name(std::string(node));
+  std::shared_ptr<PodInfo> out(new PodInfo(*this));
+  out->pod_ = std::move(pod);
+  out->nominated_node_name_ = Symbol::Intern(node);
+  return out;
+}
+
 absl::Status PodInfo::Init() {
   const api::v1::Pod& pod = *pod_;
   const api::v1::PodSpec& spec = pod.spec();
@@ -136,13 +154,19 @@ absl::Status PodInfo::Init() {
     tolerations_.push_back(Toleration{Symbol::Intern(t.key()), t.operator_() == "Exists",
                                       Symbol::Intern(t.value()), ParseEffect(t.effect())});
   }
-  for (const auto& c : spec.containers()) {
+  // Host ports of everything that runs for the pod's lifetime: sidecars
+  // (restartable init containers) first, then containers, as upstream's GetHostPorts.
+  auto add_ports = [&](const api::v1::Container& c) {
     for (const auto& p : c.ports()) {
       if (p.host_port() <= 0) continue;
       host_ports_.push_back(HostPort{p.host_ip().empty() ? names::IpAny() : Symbol::Intern(p.host_ip()),
                                      ParseProtocol(p.protocol()), p.host_port()});
     }
+  };
+  for (const auto& c : spec.init_containers()) {
+    if (c.restart_policy() == "Always") add_ports(c);
   }
+  for (const auto& c : spec.containers()) add_ports(c);
   for (const auto& c : spec.init_containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
   for (const auto& c : spec.containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
   num_containers_ = spec.init_containers_size() + spec.containers_size();

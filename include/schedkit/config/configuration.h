@@ -35,7 +35,10 @@ struct SchedulerConfiguration {
   std::vector<framework::Profile> profiles;
 };
 
-// Upstream v1.35's default plugin set (multiPoint, in order, with weights).
+// Upstream v1.35's default plugin set (multiPoint, in order, with weights),
+// with the feature gates at their v1.35 defaults: DynamicResources (weight 2)
+// sits before DefaultPreemption; the alpha NodeDeclaredFeatures and
+// GangScheduling plugins are absent.
 framework::ProfilePlugins DefaultPlugins();
 
 // The configuration an empty KubeSchedulerConfiguration defaults to: one
@@ -43,18 +46,31 @@ framework::ProfilePlugins DefaultPlugins();
 SchedulerConfiguration DefaultConfiguration();
 
 // Parses a KubeSchedulerConfiguration document (JSON or YAML), applies
-// defaults and validates it. Errors name `source` and the field path
-// ("sched.yaml: profiles[1].schedulerName: duplicate value \"x\"").
+// defaults and validates it. apiVersion and kind are optional but must be
+// kubescheduler.config.k8s.io/v1 and KubeSchedulerConfiguration when given;
+// an empty document is DefaultConfiguration(). YAML scalars are typed as
+// kube-scheduler types them (`10` a number, `"10"` a string), which matters
+// for pluginConfig args, kept as compact JSON text in Profile::plugin_args.
+// The other v1 fields (leaderElection, clientConnection, enableProfiling,
+// enableContentionProfiling, delayCacheUntilActive) are type-checked and
+// ignored; a non-empty extenders list is an error. Errors are
+// InvalidArgument naming `source` and the field path
+// ("sched.yaml: profiles[1].schedulerName: Duplicate value: \"x\"");
+// unknown fields are errors, and validation errors are all reported, "; "-joined.
 absl::StatusOr<SchedulerConfiguration> ParseConfiguration(std::string_view text,
                                                           std::string_view source = "<config>");
 absl::StatusOr<SchedulerConfiguration> LoadConfiguration(const std::string& path);
 
 // Checks what needs no plugin code: percentages in [0, 100], parallelism > 0,
 // backoffs > 0 with max ≥ initial, at least one profile, schedulerNames
-// non-empty and unique, score weights in range, one queueSort plugin shared
-// by all profiles, pluginConfig names unique per profile. (Unknown plugins and
-// plugins enabled at points they do not implement are found when the
-// Framework builds a profile against a Registry.)
+// non-empty and unique, score/multiPoint weights not negative (a schedkit
+// rule; upstream accepts them) and their total × 100 within int64, the same
+// explicit queueSort set and queueSort args in all profiles, no plugins
+// removed by v1 (EBSLimits, GCEPDLimits, AzureDiskLimits, CinderLimits).
+// pluginConfig names given twice are rejected by ParseConfiguration, as
+// plugin_args cannot hold them. (Unknown plugins, plugins enabled at points
+// they do not implement and plugin args are checked when the Framework
+// builds a profile against a Registry.)
 absl::Status ValidateConfiguration(const SchedulerConfiguration& config);
 
 }  // namespace schedkit::config

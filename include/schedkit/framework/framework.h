@@ -133,6 +133,10 @@ class Framework final : public Handle {
   const std::vector<PluginEvents>& enqueue_events() const { return enqueue_events_; }
   Plugin* GetPlugin(std::string_view name) const;
 
+  // The nominator consulted by the two-pass filter (the scheduling queue,
+  // which is built after the frameworks whose QueueSort it uses).
+  void SetPodNominator(PodNominator* nominator) { options_.nominator = nominator; }
+
   // The snapshot plugins see through snapshot(); set before each cycle.
   void SetSnapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }
 

@@ -55,6 +55,9 @@ class PodNominator {
   virtual std::vector<PodInfoPtr> NominatedPodsForNode(Symbol node) const = 0;
   virtual void AddNominatedPod(PodInfoPtr pod, Symbol node) = 0;
   virtual void DeleteNominatedPodIfExists(const PodInfo& pod) = 0;
+  // Whether any pod is nominated anywhere; lets the filter loop skip the
+  // per-node nominated-pods pass in the common case. Conservative default.
+  virtual bool HasNominatedPods() const { return true; }
 };
 
 // The framework's way to the host: binding and eviction, as upstream plugins

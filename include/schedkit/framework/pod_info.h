@@ -104,6 +104,11 @@ class PodInfo {
   static absl::StatusOr<PodInfoPtr> Create(std::shared_ptr<const api::v1::Pod> pod);
   static absl::StatusOr<PodInfoPtr> Create(const api::v1::Pod& pod);
 
+  // Copies with spec.nodeName / status.nominatedNodeName changed, without
+  // re-parsing (assume and nomination make these on the hot path).
+  PodInfoPtr WithNodeName(std::string_view node) const;
+  PodInfoPtr WithNominatedNodeName(std::string_view node) const;
+
   const api::v1::Pod& pod() const { return *pod_; }
   const std::shared_ptr<const api::v1::Pod>& pod_ptr() const { return pod_; }
 
@@ -129,7 +134,7 @@ class PodInfo {
   int64_t non_zero_memory() const { return non_zero_memory_; }
 
   const std::vector<Toleration>& tolerations() const { return tolerations_; }
-  // Host ports of the pod's containers with hostPort > 0.
+  // Host ports (hostPort > 0) of the pod's sidecars and containers.
   const std::vector<HostPort>& host_ports() const { return host_ports_; }
   // Normalized image names of init and regular containers, in that order.
   const std::vector<Symbol>& images() const { return images_; }

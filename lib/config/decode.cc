@@ -1,0 +1,367 @@
+// Strict decoding of the KubeSchedulerConfiguration v1 shape: every field
+// kube-scheduler v1.35 knows is accepted (the ones schedkit has no use for
+// are type-checked and dropped), anything else is an error naming its path.
+
+#include "config/decode.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "api/json_documents.h"
+#include "config/default_plugins.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::config::internal {
+namespace {
+
+using nlohmann::json;
+
+// A profile as written, before defaulting: absent fields stay absent,
+// because upstream's defaults depend on it (a missing schedulerName is
+// filled in only when there is a single profile; missing plugins take the
+// default set untouched).
+struct WrittenProfile {
+  std::optional<std::string> scheduler_name;
+  std::optional<int32_t> percentage_of_nodes_to_score;
+  std::optional<framework::ProfilePlugins> plugins;
+  std::map<std::string, std::string> plugin_args;
+};
+
+std::string Child(std::string_view path, std::string_view key) {
+  return path.empty() ? std::string(key) : schedkit::StrCat(path, ".", key);
+}
+
+std::string Index(std::string_view path, size_t i) { return schedkit::StrCat(path, "[", i, "]"); }
+
+absl::Status Error(std::string_view path, std::string_view problem) {
+  return absl::InvalidArgumentError(schedkit::StrCat(path, ": ", problem));
+}
+
+absl::Status TypeError(std::string_view path, std::string_view want, const json& got) {
+  return Error(path, schedkit::StrCat("expected ", want, ", got ", api::internal::DescribeType(got)));
+}
+
+// The value of `key` in `obj`, or nullptr when it is absent or null (which
+// upstream's decoder treats alike for every field here).
+const json* Field(const json& obj, std::string_view key) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+absl::Status CheckObject(const json& value, std::string_view path,
+                         std::initializer_list<std::string_view> known) {
+  if (!value.is_object()) return TypeError(path, "an object", value);
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    bool ok = false;
+    for (std::string_view k : known) ok = ok || it.key() == k;
+    if (!ok) return Error(Child(path, it.key()), "unknown field");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadInteger(const json& value, std::string_view path, int64_t min, int64_t max,
+                         std::string_view type_name, int64_t& out) {
+  if (!value.is_number_integer()) return TypeError(path, "an integer", value);
+  const bool fits = value.is_number_unsigned() ? value.get<uint64_t>() <= static_cast<uint64_t>(max)
+                                               : value.get<int64_t>() >= min && value.get<int64_t>() <= max;
+  if (!fits) return Error(path, schedkit::StrCat("value ", value.dump(), " does not fit in ", type_name));
+  out = value.get<int64_t>();
+  return absl::OkStatus();
+}
+
+absl::Status ReadInt32(const json& value, std::string_view path, int32_t& out) {
+  int64_t v = 0;
+  SCHEDKIT_RETURN_IF_ERROR(ReadInteger(value, path, std::numeric_limits<int32_t>::min(),
+                                       std::numeric_limits<int32_t>::max(), "int32", v));
+  out = static_cast<int32_t>(v);
+  return absl::OkStatus();
+}
+
+absl::Status ReadInt64(const json& value, std::string_view path, int64_t& out) {
+  return ReadInteger(value, path, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+                     "int64", out);
+}
+
+absl::Status ReadString(const json& value, std::string_view path, std::string& out) {
+  if (!value.is_string()) return TypeError(path, "a string", value);
+  out = value.get<std::string>();
+  return absl::OkStatus();
+}
+
+// Type checks for fields that are accepted and then ignored.
+absl::Status CheckString(const json& obj, std::string_view path, std::string_view key) {
+  const json* v = Field(obj, key);
+  if (v != nullptr && !v->is_string()) return TypeError(Child(path, key), "a string", *v);
+  return absl::OkStatus();
+}
+
+absl::Status CheckBool(const json& obj, std::string_view path, std::string_view key) {
+  const json* v = Field(obj, key);
+  if (v != nullptr && !v->is_boolean()) return TypeError(Child(path, key), "a boolean", *v);
+  return absl::OkStatus();
+}
+
+absl::Status CheckLeaderElection(const json& value, std::string_view path) {
+  SCHEDKIT_RETURN_IF_ERROR(CheckObject(value, path,
+                                       {"leaderElect", "leaseDuration", "renewDeadline", "retryPeriod",
+                                        "resourceLock", "resourceName", "resourceNamespace"}));
+  SCHEDKIT_RETURN_IF_ERROR(CheckBool(value, path, "leaderElect"));
+  // Durations are Go duration strings ("15s").
+  for (std::string_view key : {"leaseDuration", "renewDeadline", "retryPeriod", "resourceLock",
+                               "resourceName", "resourceNamespace"}) {
+    SCHEDKIT_RETURN_IF_ERROR(CheckString(value, path, key));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckClientConnection(const json& value, std::string_view path) {
+  SCHEDKIT_RETURN_IF_ERROR(
+      CheckObject(value, path, {"kubeconfig", "acceptContentTypes", "contentType", "qps", "burst"}));
+  for (std::string_view key : {"kubeconfig", "acceptContentTypes", "contentType"}) {
+    SCHEDKIT_RETURN_IF_ERROR(CheckString(value, path, key));
+  }
+  if (const json* qps = Field(value, "qps"); qps != nullptr && !qps->is_number()) {
+    return TypeError(Child(path, "qps"), "a number", *qps);
+  }
+  if (const json* burst = Field(value, "burst"); burst != nullptr) {
+    int32_t ignored = 0;
+    SCHEDKIT_RETURN_IF_ERROR(ReadInt32(*burst, Child(path, "burst"), ignored));
+  }
+  return absl::OkStatus();
+}
+
+// enabled[] and disabled[] entries are both upstream's Plugin {name, weight};
+// a weight on a disabled entry means nothing and is dropped.
+absl::Status ReadPluginRef(const json& value, std::string_view path, framework::PluginRef& out) {
+  SCHEDKIT_RETURN_IF_ERROR(CheckObject(value, path, {"name", "weight"}));
+  const json* name = Field(value, "name");
+  if (name == nullptr) return Error(Child(path, "name"), "Required value");
+  SCHEDKIT_RETURN_IF_ERROR(ReadString(*name, Child(path, "name"), out.name));
+  if (out.name.empty()) return Error(Child(path, "name"), "Required value");
+  if (const json* weight = Field(value, "weight"); weight != nullptr) {
+    SCHEDKIT_RETURN_IF_ERROR(ReadInt32(*weight, Child(path, "weight"), out.weight));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadPluginSet(const json& value, std::string_view path, framework::PluginSet& out) {
+  SCHEDKIT_RETURN_IF_ERROR(CheckObject(value, path, {"enabled", "disabled"}));
+  if (const json* enabled = Field(value, "enabled"); enabled != nullptr) {
+    const std::string list_path = Child(path, "enabled");
+    if (!enabled->is_array()) return TypeError(list_path, "a list", *enabled);
+    for (size_t i = 0; i < enabled->size(); ++i) {
+      framework::PluginRef ref;
+      SCHEDKIT_RETURN_IF_ERROR(ReadPluginRef((*enabled)[i], Index(list_path, i), ref));
+      out.enabled.push_back(std::move(ref));
+    }
+  }
+  if (const json* disabled = Field(value, "disabled"); disabled != nullptr) {
+    const std::string list_path = Child(path, "disabled");
+    if (!disabled->is_array()) return TypeError(list_path, "a list", *disabled);
+    for (size_t i = 0; i < disabled->size(); ++i) {
+      framework::PluginRef ref;
+      SCHEDKIT_RETURN_IF_ERROR(ReadPluginRef((*disabled)[i], Index(list_path, i), ref));
+      out.disabled.push_back(std::move(ref.name));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadPlugins(const json& value, std::string_view path, framework::ProfilePlugins& out) {
+  if (!value.is_object()) return TypeError(path, "an object", value);
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    const ExtensionPoint* point = nullptr;
+    for (const ExtensionPoint& p : kExtensionPoints) {
+      if (it.key() == p.field) point = &p;
+    }
+    const std::string point_path = Child(path, it.key());
+    if (point == nullptr) return Error(point_path, "unknown field");
+    if (it->is_null()) continue;
+    SCHEDKIT_RETURN_IF_ERROR(ReadPluginSet(*it, point_path, out.*point->set));
+  }
+  return absl::OkStatus();
+}
+
+// In-tree plugins whose args upstream decodes into a typed <Name>Args; for
+// them an explicit apiVersion or kind inside the args must match. Args of
+// any other plugin pass through untouched.
+bool HasTypedArgs(std::string_view plugin) {
+  namespace names = plugins::names;
+  for (std::string_view p : {names::kDefaultPreemption, names::kDynamicResources, names::kInterPodAffinity,
+                             names::kNodeAffinity, names::kNodeResourcesBalancedAllocation,
+                             names::kNodeResourcesFit, names::kPodTopologySpread, names::kVolumeBinding}) {
+    if (plugin == p) return true;
+  }
+  return false;
+}
+
+absl::Status CheckArgsType(const json& args, std::string_view path, std::string_view plugin) {
+  if (const json* api_version = Field(args, "apiVersion"); api_version != nullptr) {
+    std::string v;
+    SCHEDKIT_RETURN_IF_ERROR(ReadString(*api_version, Child(path, "apiVersion"), v));
+    if (v != kApiVersion) {
+      return Error(Child(path, "apiVersion"), schedkit::StrCat("Invalid value: \"", v, "\": args for plugin ",
+                                                               plugin, " must be version ", kApiVersion));
+    }
+  }
+  if (const json* kind = Field(args, "kind"); kind != nullptr) {
+    std::string v;
+    SCHEDKIT_RETURN_IF_ERROR(ReadString(*kind, Child(path, "kind"), v));
+    if (v != schedkit::StrCat(plugin, "Args")) {
+      return Error(Child(path, "kind"), schedkit::StrCat("Invalid value: \"", v, "\": args for plugin ",
+                                                         plugin, " must be of kind ", plugin, "Args"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadPluginConfig(const json& value, std::string_view path,
+                              std::map<std::string, std::string>& out) {
+  if (!value.is_array()) return TypeError(path, "a list", value);
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string entry_path = Index(path, i);
+    const json& entry = value[i];
+    SCHEDKIT_RETURN_IF_ERROR(CheckObject(entry, entry_path, {"name", "args"}));
+    std::string name;
+    const json* name_value = Field(entry, "name");
+    if (name_value == nullptr) return Error(Child(entry_path, "name"), "Required value");
+    SCHEDKIT_RETURN_IF_ERROR(ReadString(*name_value, Child(entry_path, "name"), name));
+    if (name.empty()) return Error(Child(entry_path, "name"), "Required value");
+    // Checked here, not in ValidateConfiguration: the map in Profile cannot
+    // hold the second entry.
+    if (out.contains(name)) return Error(entry_path, schedkit::StrCat("Duplicate value: \"", name, "\""));
+
+    std::string args_text = "{}";
+    if (const json* args = Field(entry, "args"); args != nullptr) {
+      const std::string args_path = Child(entry_path, "args");
+      if (!args->is_object()) return TypeError(args_path, "an object", *args);
+      if (HasTypedArgs(name)) SCHEDKIT_RETURN_IF_ERROR(CheckArgsType(*args, args_path, name));
+      args_text = args->dump();
+    }
+    out.emplace(std::move(name), std::move(args_text));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadProfile(const json& value, std::string_view path, WrittenProfile& out) {
+  SCHEDKIT_RETURN_IF_ERROR(
+      CheckObject(value, path, {"schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig"}));
+  if (const json* name = Field(value, "schedulerName"); name != nullptr) {
+    out.scheduler_name.emplace();
+    SCHEDKIT_RETURN_IF_ERROR(ReadString(*name, Child(path, "schedulerName"), *out.scheduler_name));
+  }
+  if (const json* pct = Field(value, "percentageOfNodesToScore"); pct != nullptr) {
+    out.percentage_of_nodes_to_score.emplace();
+    SCHEDKIT_RETURN_IF_ERROR(
+        ReadInt32(*pct, Child(path, "percentageOfNodesToScore"), *out.percentage_of_nodes_to_score));
+  }
+  if (const json* plugins = Field(value, "plugins"); plugins != nullptr) {
+    out.plugins.emplace();
+    SCHEDKIT_RETURN_IF_ERROR(ReadPlugins(*plugins, Child(path, "plugins"), *out.plugins));
+  }
+  if (const json* config = Field(value, "pluginConfig"); config != nullptr) {
+    SCHEDKIT_RETURN_IF_ERROR(ReadPluginConfig(*config, Child(path, "pluginConfig"), out.plugin_args));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<SchedulerConfiguration> DecodeConfiguration(const nlohmann::json& doc) {
+  static const json kEmpty = json::object();
+  const json& root = doc.is_null() ? kEmpty : doc;
+  if (!root.is_object()) {
+    return absl::InvalidArgumentError(
+        schedkit::StrCat("expected a ", kKind, " object, got ", api::internal::DescribeType(root)));
+  }
+  SCHEDKIT_RETURN_IF_ERROR(CheckObject(
+      root, "",
+      {"apiVersion", "kind", "parallelism", "leaderElection", "clientConnection", "enableProfiling",
+       "enableContentionProfiling", "percentageOfNodesToScore", "podInitialBackoffSeconds",
+       "podMaxBackoffSeconds", "profiles", "extenders", "delayCacheUntilActive"}));
+
+  if (const json* v = Field(root, "apiVersion"); v != nullptr) {
+    std::string api_version;
+    SCHEDKIT_RETURN_IF_ERROR(ReadString(*v, "apiVersion", api_version));
+    if (api_version != kApiVersion) {
+      return Error("apiVersion", schedkit::StrCat("Unsupported value: \"", api_version,
+                                                  "\": supported values: \"", kApiVersion, "\""));
+    }
+  }
+  if (const json* v = Field(root, "kind"); v != nullptr) {
+    std::string kind;
+    SCHEDKIT_RETURN_IF_ERROR(ReadString(*v, "kind", kind));
+    if (kind != kKind) {
+      return Error("kind",
+                   schedkit::StrCat("Unsupported value: \"", kind, "\": supported values: \"", kKind, "\""));
+    }
+  }
+
+  SchedulerConfiguration config;
+  if (const json* v = Field(root, "parallelism"); v != nullptr) {
+    SCHEDKIT_RETURN_IF_ERROR(ReadInt32(*v, "parallelism", config.parallelism));
+  }
+  if (const json* v = Field(root, "percentageOfNodesToScore"); v != nullptr) {
+    SCHEDKIT_RETURN_IF_ERROR(ReadInt32(*v, "percentageOfNodesToScore", config.percentage_of_nodes_to_score));
+  }
+  if (const json* v = Field(root, "podInitialBackoffSeconds"); v != nullptr) {
+    SCHEDKIT_RETURN_IF_ERROR(ReadInt64(*v, "podInitialBackoffSeconds", config.pod_initial_backoff_seconds));
+  }
+  if (const json* v = Field(root, "podMaxBackoffSeconds"); v != nullptr) {
+    SCHEDKIT_RETURN_IF_ERROR(ReadInt64(*v, "podMaxBackoffSeconds", config.pod_max_backoff_seconds));
+  }
+
+  // Fields of a full kube-scheduler that schedkit has no use for.
+  if (const json* v = Field(root, "leaderElection"); v != nullptr) {
+    SCHEDKIT_RETURN_IF_ERROR(CheckLeaderElection(*v, "leaderElection"));
+  }
+  if (const json* v = Field(root, "clientConnection"); v != nullptr) {
+    SCHEDKIT_RETURN_IF_ERROR(CheckClientConnection(*v, "clientConnection"));
+  }
+  for (std::string_view key : {"enableProfiling", "enableContentionProfiling", "delayCacheUntilActive"}) {
+    SCHEDKIT_RETURN_IF_ERROR(CheckBool(root, "", key));
+  }
+  if (const json* v = Field(root, "extenders"); v != nullptr) {
+    if (!v->is_array()) return TypeError("extenders", "a list", *v);
+    if (!v->empty()) return Error("extenders", "extenders are not supported");
+  }
+
+  std::vector<WrittenProfile> written;
+  if (const json* v = Field(root, "profiles"); v != nullptr) {
+    if (!v->is_array()) return TypeError("profiles", "a list", *v);
+    written.resize(v->size());
+    for (size_t i = 0; i < v->size(); ++i) {
+      SCHEDKIT_RETURN_IF_ERROR(ReadProfile((*v)[i], Index("profiles", i), written[i]));
+    }
+  }
+
+  // Upstream v1 defaulting.
+  if (written.empty()) written.emplace_back();
+  const bool single = written.size() == 1;
+  const framework::ProfilePlugins defaults = DefaultPlugins();
+  for (WrittenProfile& w : written) {
+    framework::Profile profile;
+    // With several profiles a missing name stays empty, for validation to
+    // reject.
+    profile.scheduler_name = w.scheduler_name.value_or(single ? "default-scheduler" : "");
+    profile.percentage_of_nodes_to_score = w.percentage_of_nodes_to_score;
+    profile.plugins = MergePlugins(defaults, w.plugins ? &*w.plugins : nullptr);
+    profile.plugin_args = std::move(w.plugin_args);
+    config.profiles.push_back(std::move(profile));
+  }
+  return config;
+}
+
+}  // namespace schedkit::config::internal

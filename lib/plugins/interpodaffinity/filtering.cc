@@ -1,0 +1,201 @@
+// InterPodAffinity's filter side: PreFilter counts, the PreFilter extensions
+// and Filter.
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "plugins/interpodaffinity/inter_pod_affinity.h"
+#include "plugins/interpodaffinity/matching.h"
+#include "schedkit/api/str_cat.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::AffinityTerm;
+using framework::Code;
+using framework::CycleState;
+using framework::NodeInfo;
+using framework::PodInfo;
+using framework::Status;
+using interpodaffinity::Hit;
+using interpodaffinity::PreFilterState;
+using interpodaffinity::TopologyCounts;
+
+const framework::StateKey kPreFilterStateKey = Symbol::Intern("PreFilterInterPodAffinity");
+
+const Symbol kReasonExistingAntiAffinityRulesNotMatch =
+    Symbol::Intern("node(s) didn't satisfy existing pods anti-affinity rules");
+const Symbol kReasonAffinityRulesNotMatch = Symbol::Intern("node(s) didn't match pod affinity rules");
+const Symbol kReasonAntiAffinityRulesNotMatch =
+    Symbol::Intern("node(s) didn't match pod anti-affinity rules");
+
+Status StateNotFound() {
+  return Status::Error(
+      schedkit::StrCat("error reading \"", kPreFilterStateKey.str(), "\" from cycleState: not found"));
+}
+
+// Appends a hit at the node's value of `key`, if the node has that label.
+void AppendAt(const api::LabelSet& node_labels, Symbol key, std::vector<Hit>& out) {
+  if (std::optional<Symbol> value = node_labels.Get(key)) out.push_back(Hit{key, *value, 1});
+}
+
+// Upstream satisfyPodAffinity.
+bool SatisfiesPodAffinity(const PreFilterState& s, const PodInfo& pod, const api::LabelSet& node_labels) {
+  bool pods_exist = true;
+  for (const AffinityTerm& term : pod.required_affinity_terms()) {
+    const std::optional<Symbol> value = node_labels.Get(term.topology_key);
+    if (!value) return false;  // every topology key must be on the node
+    if (s.affinity.Get(term.topology_key, *value) <= 0) pods_exist = false;
+  }
+  if (pods_exist) return true;
+  // No pod anywhere matches yet: the pod may still go where all the topology
+  // keys exist, if it would match its own terms.
+  return s.affinity.empty() && s.matches_own_affinity;
+}
+
+// Upstream satisfyPodAntiAffinity.
+bool SatisfiesPodAntiAffinity(const PreFilterState& s, const PodInfo& pod, const api::LabelSet& node_labels) {
+  if (s.anti_affinity.empty()) return true;
+  for (const AffinityTerm& term : pod.required_anti_affinity_terms()) {
+    const std::optional<Symbol> value = node_labels.Get(term.topology_key);
+    if (value && s.anti_affinity.Get(term.topology_key, *value) > 0) return false;
+  }
+  return true;
+}
+
+// Upstream satisfyExistingPodsAntiAffinity, which walks every node label; only
+// labels whose key has an entry can hit, so probing those keys is the same.
+bool SatisfiesExistingPodsAntiAffinity(const PreFilterState& s, const api::LabelSet& node_labels) {
+  if (s.existing_anti_affinity.empty()) return true;
+  for (Symbol key : s.existing_anti_affinity.keys()) {
+    const std::optional<Symbol> value = node_labels.Get(key);
+    if (value && s.existing_anti_affinity.Get(key, *value) > 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TopologyCounts InterPodAffinity::ExistingAntiAffinityCounts(const PodInfo& pod,
+                                                            const api::LabelSet& namespace_labels,
+                                                            std::span<const NodeInfo* const> nodes) const {
+  auto chunks = interpodaffinity::ForEachNodeChunk<std::vector<Hit>>(
+      handle_.parallelizer(), nodes, [&](const NodeInfo& node, std::vector<Hit>& out) {
+        for (const framework::PodInfoPtr& existing : node.pods_with_required_anti_affinity()) {
+          for (const AffinityTerm& term : existing->required_anti_affinity_terms()) {
+            if (term.Matches(pod, namespace_labels)) AppendAt(node.labels(), term.topology_key, out);
+          }
+        }
+      });
+  TopologyCounts counts;
+  for (const auto& chunk : chunks) {
+    for (const Hit& h : chunk) counts.Add(h.key, h.value, h.delta);
+  }
+  return counts;
+}
+
+std::pair<TopologyCounts, TopologyCounts> InterPodAffinity::IncomingAffinityCounts(
+    const PodInfo& pod, std::span<const NodeInfo* const> nodes) const {
+  std::pair<TopologyCounts, TopologyCounts> result;
+  const auto& affinity_terms = pod.required_affinity_terms();
+  const auto& anti_terms = pod.required_anti_affinity_terms();
+  if (affinity_terms.empty() && anti_terms.empty()) return result;
+
+  const framework::Snapshot& snapshot = handle_.snapshot();
+  struct Hits {
+    std::vector<Hit> affinity, anti_affinity;
+  };
+  auto chunks = interpodaffinity::ForEachNodeChunk<Hits>(
+      handle_.parallelizer(), nodes, [&](const NodeInfo& node, Hits& out) {
+        for (const framework::PodInfoPtr& existing : node.pods()) {
+          if (interpodaffinity::MatchesAllIncomingTerms(affinity_terms, *existing, snapshot)) {
+            for (const AffinityTerm& t : affinity_terms)
+              AppendAt(node.labels(), t.topology_key, out.affinity);
+          }
+          for (const AffinityTerm& t : anti_terms) {
+            if (interpodaffinity::IncomingTermMatches(t, *existing, snapshot)) {
+              AppendAt(node.labels(), t.topology_key, out.anti_affinity);
+            }
+          }
+        }
+      });
+  for (const Hits& chunk : chunks) {
+    for (const Hit& h : chunk.affinity) result.first.Add(h.key, h.value, h.delta);
+    for (const Hit& h : chunk.anti_affinity) result.second.Add(h.key, h.value, h.delta);
+  }
+  return result;
+}
+
+framework::PreFilterPlugin::Result InterPodAffinity::PreFilter(CycleState& state, const PodInfo& pod,
+                                                               std::span<const NodeInfo* const> nodes) {
+  const framework::Snapshot& snapshot = handle_.snapshot();
+  auto s = std::make_unique<PreFilterState>();
+  s->namespace_labels = interpodaffinity::NamespaceLabelsOf(snapshot, pod.namespace_());
+  s->existing_anti_affinity =
+      ExistingAntiAffinityCounts(pod, s->namespace_labels, snapshot.have_pods_with_required_anti_affinity());
+  std::tie(s->affinity, s->anti_affinity) = IncomingAffinityCounts(pod, nodes);
+
+  if (s->existing_anti_affinity.empty() && pod.required_affinity_terms().empty() &&
+      pod.required_anti_affinity_terms().empty()) {
+    return {{}, Status::Skip()};
+  }
+  s->matches_own_affinity =
+      interpodaffinity::MatchesAllIncomingTerms(pod.required_affinity_terms(), pod, snapshot);
+  state.Write(kPreFilterStateKey, std::move(s));
+  return {};
+}
+
+void InterPodAffinity::UpdateWithPod(PreFilterState& s, const PodInfo& pod_to_schedule, const PodInfo& pod,
+                                     const NodeInfo& node, int64_t multiplier) const {
+  const api::LabelSet& node_labels = node.labels();
+  const framework::Snapshot& snapshot = handle_.snapshot();
+  auto update_at = [&](TopologyCounts& counts, Symbol key) {
+    if (std::optional<Symbol> value = node_labels.Get(key)) counts.Update(key, *value, multiplier);
+  };
+  for (const AffinityTerm& t : pod.required_anti_affinity_terms()) {
+    if (t.Matches(pod_to_schedule, s.namespace_labels)) update_at(s.existing_anti_affinity, t.topology_key);
+  }
+  const auto& affinity_terms = pod_to_schedule.required_affinity_terms();
+  if (interpodaffinity::MatchesAllIncomingTerms(affinity_terms, pod, snapshot)) {
+    for (const AffinityTerm& t : affinity_terms) update_at(s.affinity, t.topology_key);
+  }
+  for (const AffinityTerm& t : pod_to_schedule.required_anti_affinity_terms()) {
+    if (interpodaffinity::IncomingTermMatches(t, pod, snapshot)) update_at(s.anti_affinity, t.topology_key);
+  }
+}
+
+Status InterPodAffinity::AddPod(CycleState& state, const PodInfo& pod_to_schedule, const PodInfo& pod_to_add,
+                                const NodeInfo& node) const {
+  auto* s = state.Mutable<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return StateNotFound();
+  UpdateWithPod(*s, pod_to_schedule, pod_to_add, node, 1);
+  return Status();
+}
+
+Status InterPodAffinity::RemovePod(CycleState& state, const PodInfo& pod_to_schedule,
+                                   const PodInfo& pod_to_remove, const NodeInfo& node) const {
+  auto* s = state.Mutable<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return StateNotFound();
+  UpdateWithPod(*s, pod_to_schedule, pod_to_remove, node, -1);
+  return Status();
+}
+
+Status InterPodAffinity::Filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  const auto* s = state.Read<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return StateNotFound();
+  const api::LabelSet& labels = node.labels();
+  if (!SatisfiesPodAffinity(*s, pod, labels)) {
+    return Status(Code::kUnschedulableAndUnresolvable, kReasonAffinityRulesNotMatch);
+  }
+  if (!SatisfiesPodAntiAffinity(*s, pod, labels)) {
+    return Status(Code::kUnschedulable, kReasonAntiAffinityRulesNotMatch);
+  }
+  if (!SatisfiesExistingPodsAntiAffinity(*s, labels)) {
+    return Status(Code::kUnschedulable, kReasonExistingAntiAffinityRulesNotMatch);
+  }
+  return Status();
+}
+
+}  // namespace schedkit::plugins

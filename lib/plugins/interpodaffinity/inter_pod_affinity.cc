@@ -1,0 +1,191 @@
+// InterPodAffinity: args, construction, topology counts and queueing hints.
+#include "plugins/interpodaffinity/inter_pod_affinity.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "plugins/internal/args.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::AffinityTerm;
+using framework::EventObjects;
+using framework::QueueingHint;
+
+constexpr std::string_view kName = names::kInterPodAffinity;
+constexpr int64_t kMinHardPodAffinityWeight = 0;
+constexpr int64_t kMaxHardPodAffinityWeight = 100;
+
+// Upstream podMatchesAllAffinityTerms on an event's pod object, with the
+// terms as compiled from the pod spec and no namespace labels.
+bool MatchesAllTerms(const std::vector<AffinityTerm>& terms, const api::v1::Pod& pod) {
+  if (terms.empty()) return false;
+  static const api::LabelSet kNoLabels;
+  const Symbol ns = Symbol::Intern(pod.metadata().namespace_());
+  const api::LabelSet labels = api::LabelSet::FromMap(pod.metadata().labels());
+  for (const AffinityTerm& t : terms) {
+    const bool namespace_ok = t.HasNamespace(ns) || t.namespace_selector.Matches(kNoLabels);
+    if (!namespace_ok || !t.selector.Matches(labels)) return false;
+  }
+  return true;
+}
+
+// The value of label `key` on `node`, if present.
+const std::string* NodeLabel(const api::v1::Node& node, Symbol key) {
+  const auto& labels = node.metadata().labels();
+  auto it = labels.find(std::string(key.str()));
+  return it == labels.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+namespace interpodaffinity {
+
+void TopologyCounts::NoteKey(Symbol key) {
+  if (std::find(keys_.begin(), keys_.end(), key) == keys_.end()) keys_.push_back(key);
+}
+
+void TopologyCounts::Add(Symbol key, Symbol value, int64_t delta) {
+  auto [it, inserted] = counts_.try_emplace(Pack(key, value), Entry{key, value, 0});
+  it->second.count += delta;
+  if (inserted) NoteKey(key);
+}
+
+void TopologyCounts::Update(Symbol key, Symbol value, int64_t delta) {
+  Add(key, value, delta);
+  if (auto it = counts_.find(Pack(key, value)); it->second.count == 0) counts_.erase(it);
+}
+
+std::map<std::pair<std::string, std::string>, int64_t> TopologyCounts::ToMap() const {
+  std::map<std::pair<std::string, std::string>, int64_t> out;
+  for (const auto& [packed, e] : counts_) {
+    out[{std::string(e.key.str()), std::string(e.value.str())}] = e.count;
+  }
+  return out;
+}
+
+bool operator==(const TopologyCounts& a, const TopologyCounts& b) {
+  if (a.counts_.size() != b.counts_.size()) return false;
+  for (const auto& [packed, e] : a.counts_) {
+    auto it = b.counts_.find(packed);
+    if (it == b.counts_.end() || it->second.count != e.count) return false;
+  }
+  return true;
+}
+
+}  // namespace interpodaffinity
+
+absl::StatusOr<InterPodAffinityArgs> ParseInterPodAffinityArgs(const framework::PluginArgs& args) {
+  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json j, internal::ParseArgs(args, kName));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(
+      j, kName, "", {"hardPodAffinityWeight", "ignorePreferredTermsOfExistingPods"}));
+  int64_t weight = 1;
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadInt(j, kName, "", "hardPodAffinityWeight", weight));
+  InterPodAffinityArgs out;
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadBool(j, kName, "", "ignorePreferredTermsOfExistingPods",
+                                              out.ignore_preferred_terms_of_existing_pods));
+  if (weight < kMinHardPodAffinityWeight || weight > kMaxHardPodAffinityWeight) {
+    return internal::ArgsError(
+        kName, "hardPodAffinityWeight",
+        schedkit::StrCat("Invalid value: ", weight, ": not in valid range [", kMinHardPodAffinityWeight, ", ",
+                         kMaxHardPodAffinityWeight, "]"));
+  }
+  out.hard_pod_affinity_weight = static_cast<int32_t>(weight);
+  return out;
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewInterPodAffinity(const framework::PluginArgs& args,
+                                                                       framework::Handle& handle) {
+  SCHEDKIT_ASSIGN_OR_RETURN(InterPodAffinityArgs parsed, ParseInterPodAffinityArgs(args));
+  return std::make_unique<InterPodAffinity>(parsed, handle);
+}
+
+std::string_view InterPodAffinity::Name() const { return kName; }
+
+std::vector<framework::ClusterEventWithHint> InterPodAffinity::EventsToRegister() const {
+  // Queueing hints are on in v1.35 (locked), so nodes register Add and label
+  // updates only, without the taint updates that the pre-hint path needed.
+  return {
+      // An assigned pod added (may satisfy affinity), relabelled, or deleted
+      // (may lift anti-affinity).
+      {{framework::EventResource::kPod,
+        framework::kActionAdd | framework::kActionUpdatePodLabel | framework::kActionDelete, "Pod"},
+       &InterPodAffinity::IsSchedulableAfterPodChange},
+      {{framework::EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"},
+       &InterPodAffinity::IsSchedulableAfterNodeChange},
+  };
+}
+
+absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterPodChange(const framework::PodInfo& pod,
+                                                                           const EventObjects& event) {
+  const api::v1::Pod* original = event.old_pod;
+  const api::v1::Pod* modified = event.new_pod;
+  if (original == nullptr && modified == nullptr) {
+    return absl::InvalidArgumentError("InterPodAffinity: pod event without a pod");
+  }
+  // A pod that is not on a node cannot change where this one fits.
+  if ((modified != nullptr && modified->spec().node_name().empty()) ||
+      (original != nullptr && original->spec().node_name().empty())) {
+    return QueueingHint::kSkip;
+  }
+  const auto& terms = pod.required_affinity_terms();
+  const auto& anti_terms = pod.required_anti_affinity_terms();
+
+  if (original != nullptr && modified != nullptr) {
+    // One existing pod must satisfy all the affinity terms, so an update helps
+    // only when the pod starts matching them all, or stops matching the
+    // anti-affinity terms.
+    if (!MatchesAllTerms(terms, *original) && MatchesAllTerms(terms, *modified)) return QueueingHint::kQueue;
+    if (MatchesAllTerms(anti_terms, *original) && !MatchesAllTerms(anti_terms, *modified)) {
+      return QueueingHint::kQueue;
+    }
+    return QueueingHint::kSkip;
+  }
+  if (modified != nullptr) {
+    return MatchesAllTerms(terms, *modified) ? QueueingHint::kQueue : QueueingHint::kSkip;
+  }
+  return MatchesAllTerms(anti_terms, *original) ? QueueingHint::kQueue : QueueingHint::kSkip;
+}
+
+absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterNodeChange(const framework::PodInfo& pod,
+                                                                            const EventObjects& event) {
+  const api::v1::Node* original = event.old_node;
+  const api::v1::Node* modified = event.new_node;
+  if (modified == nullptr)
+    return absl::InvalidArgumentError("InterPodAffinity: node event without a new node");
+
+  // Affinity: a node that gains the topology key, or moves to another
+  // domain of it, may now be next to a matching pod.
+  for (const AffinityTerm& term : pod.required_affinity_terms()) {
+    const std::string* modified_value = NodeLabel(*modified, term.topology_key);
+    if (original == nullptr) {
+      if (modified_value != nullptr) return QueueingHint::kQueue;
+      continue;
+    }
+    const std::string* original_value = NodeLabel(*original, term.topology_key);
+    if (original_value == nullptr && modified_value != nullptr) return QueueingHint::kQueue;
+    if (original_value != nullptr && modified_value != nullptr && *original_value != *modified_value) {
+      return QueueingHint::kQueue;
+    }
+  }
+
+  // Anti-affinity: any new node may help (a node without the key always
+  // accepts); so may a node that loses the key or changes domain.
+  for (const AffinityTerm& term : pod.required_anti_affinity_terms()) {
+    if (original == nullptr) return QueueingHint::kQueue;
+    const std::string* original_value = NodeLabel(*original, term.topology_key);
+    const std::string* modified_value = NodeLabel(*modified, term.topology_key);
+    if (original_value != nullptr && modified_value == nullptr) return QueueingHint::kQueue;
+    if (original_value != nullptr && modified_value != nullptr && *original_value != *modified_value) {
+      return QueueingHint::kQueue;
+    }
+  }
+  return QueueingHint::kSkip;
+}
+
+}  // namespace schedkit::plugins

@@ -1,0 +1,411 @@
+#include "plugins/nodeaffinity/node_affinity.h"
+
+#include <cassert>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "api/proto_json.h"
+#include "plugins/internal/args.h"
+#include "plugins/internal/normalize_score.h"
+#include "plugins/nodeaffinity/term_errors.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::Code;
+using framework::EventObjects;
+using framework::QueueingHint;
+using nodeaffinity_internal::AggregateMessage;
+using nodeaffinity_internal::AppendTermErrors;
+using nodeaffinity_internal::IsEmptyTerm;
+
+constexpr std::string_view kPluginName = names::kNodeAffinity;
+
+const framework::StateKey& PreFilterStateKey() {
+  static const framework::StateKey key = Symbol::Intern("PreFilterNodeAffinity");
+  return key;
+}
+
+const framework::StateKey& PreScoreStateKey() {
+  static const framework::StateKey key = Symbol::Intern("PreScoreNodeAffinity");
+  return key;
+}
+
+// Which of the pod's compiled required terms upstream can parse, by position
+// in required_node_affinity().terms(); empty when all of them can.
+struct TermMask {
+  std::vector<bool> parses;
+  bool Parses(size_t i) const { return parses.empty() || parses[i]; }
+};
+
+// Not changed by other pods; clones copy the (usually empty) mask.
+struct PreFilterState final : framework::StateData {
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<PreFilterState>(*this);
+  }
+  TermMask mask;
+};
+
+// Written when the pod's preferred terms all parse; Score reads no more.
+struct PreScoreState final : framework::StateData {
+  std::unique_ptr<framework::StateData> Clone() const override { return std::make_unique<PreScoreState>(); }
+};
+
+const api::v1::NodeSelector& RawRequired(const framework::PodInfo& pod) {
+  return pod.pod().spec().affinity().node_affinity().required_during_scheduling_ignored_during_execution();
+}
+
+// PodInfo compiles the required terms minus the empty ones, in order, as
+// upstream's lazy parser keeps them; walk the API terms the same way.
+// `errors`, when given, collects the parse errors.
+TermMask RequiredTermMask(const framework::PodInfo& pod, std::vector<std::string>* errors) {
+  TermMask mask;
+  if (!pod.has_required_node_affinity()) return mask;
+  const auto& terms = RawRequired(pod).node_selector_terms();
+  bool all_parse = true;
+  std::vector<std::string> term_errors;
+  for (int i = 0; i < terms.size(); ++i) {
+    if (IsEmptyTerm(terms[i])) continue;
+    term_errors.clear();
+    AppendTermErrors(terms[i], schedkit::StrCat("nodeSelectorTerms[", i, "]"), term_errors);
+    all_parse = all_parse && term_errors.empty();
+    mask.parses.push_back(term_errors.empty());
+    if (errors != nullptr) errors->insert(errors->end(), term_errors.begin(), term_errors.end());
+  }
+  assert(mask.parses.size() == pod.required_node_affinity().terms().size());
+  if (all_parse) mask.parses.clear();
+  return mask;
+}
+
+// Parse errors of the pod's preferred terms that upstream keeps (a weight and
+// a non-empty preference), with upstream's "[i]" paths.
+std::vector<std::string> PreferredTermErrors(const framework::PodInfo& pod) {
+  std::vector<std::string> errors;
+  const auto& terms =
+      pod.pod().spec().affinity().node_affinity().preferred_during_scheduling_ignored_during_execution();
+  for (int i = 0; i < terms.size(); ++i) {
+    if (terms[i].weight() == 0 || IsEmptyTerm(terms[i].preference())) continue;
+    AppendTermErrors(terms[i].preference(), schedkit::StrCat("[", i, "]"), errors);
+  }
+  return errors;
+}
+
+// A term's label requirements, and its metadata.name fields when the node has
+// a name (upstream matches fields only against a non-empty field set).
+bool TermMatches(const api::NodeSelector::Term& term, const api::LabelSet& labels, Symbol node_name) {
+  for (const api::LabelRequirement& r : term.labels) {
+    if (!r.Matches(labels)) return false;
+  }
+  if (node_name.empty()) return true;
+  for (const auto& [op, name] : term.name_fields) {
+    if ((op == api::SelectorOp::kIn) != (node_name == name)) return false;
+  }
+  return true;
+}
+
+bool SelectorMatches(const api::NodeSelector& selector, const api::LabelSet& labels, Symbol node_name) {
+  for (const api::NodeSelector::Term& t : selector.terms()) {
+    if (TermMatches(t, labels, node_name)) return true;
+  }
+  return false;
+}
+
+enum class RequiredMatch { kMatch, kNoMatch, kNoMatchWithParseErrors };
+
+// component-helpers' RequiredNodeAffinity.Match: the nodeSelector map, then
+// the required terms ORed, skipping those that do not parse. Reports whether
+// a skipped term could have been the one to match.
+RequiredMatch MatchRequired(const framework::PodInfo& pod, const TermMask& mask, const api::LabelSet& labels,
+                            Symbol node_name) {
+  if (pod.has_node_selector() && !SelectorMatches(pod.node_selector(), labels, node_name)) {
+    return RequiredMatch::kNoMatch;
+  }
+  if (!pod.has_required_node_affinity()) return RequiredMatch::kMatch;
+  const auto& terms = pod.required_node_affinity().terms();
+  bool skipped = false;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (!mask.Parses(i)) {
+      skipped = true;
+    } else if (TermMatches(terms[i], labels, node_name)) {
+      return RequiredMatch::kMatch;
+    }
+  }
+  return skipped ? RequiredMatch::kNoMatchWithParseErrors : RequiredMatch::kNoMatch;
+}
+
+// util.As[*v1.Node]: the event must carry nodes, and a new one.
+absl::Status CheckNodeEvent(const EventObjects& e) {
+  if (e.new_node == nullptr || e.old_pod != nullptr || e.new_pod != nullptr) {
+    return absl::InvalidArgumentError("expected a Node event");
+  }
+  return absl::OkStatus();
+}
+
+// --- args ---
+
+absl::Status CheckTermFields(const nlohmann::json& term, const std::string& path) {
+  if (!term.is_object()) return absl::OkStatus();  // the proto decoder reports the type
+  SCHEDKIT_RETURN_IF_ERROR(
+      internal::CheckKnownFields(term, kPluginName, path, {"matchExpressions", "matchFields"}));
+  for (const char* list : {"matchExpressions", "matchFields"}) {
+    auto it = term.find(list);
+    if (it == term.end() || !it->is_array()) continue;
+    for (size_t i = 0; i < it->size(); ++i) {
+      const nlohmann::json& r = (*it)[i];
+      if (!r.is_object()) continue;
+      SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(
+          r, kPluginName, schedkit::StrCat(path, ".", list, "[", i, "]"), {"key", "operator", "values"}));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckAddedAffinityFields(const nlohmann::json& added) {
+  static constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+  static constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
+  if (!added.is_object()) return absl::OkStatus();
+  SCHEDKIT_RETURN_IF_ERROR(
+      internal::CheckKnownFields(added, kPluginName, "addedAffinity", {kRequired, kPreferred}));
+  if (auto it = added.find(std::string(kRequired)); it != added.end() && it->is_object()) {
+    const std::string path = schedkit::StrCat("addedAffinity.", kRequired);
+    SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(*it, kPluginName, path, {"nodeSelectorTerms"}));
+    if (auto terms = it->find("nodeSelectorTerms"); terms != it->end() && terms->is_array()) {
+      for (size_t i = 0; i < terms->size(); ++i) {
+        SCHEDKIT_RETURN_IF_ERROR(
+            CheckTermFields((*terms)[i], schedkit::StrCat(path, ".nodeSelectorTerms[", i, "]")));
+      }
+    }
+  }
+  if (auto it = added.find(std::string(kPreferred)); it != added.end() && it->is_array()) {
+    for (size_t i = 0; i < it->size(); ++i) {
+      const nlohmann::json& p = (*it)[i];
+      if (!p.is_object()) continue;
+      const std::string path = schedkit::StrCat("addedAffinity.", kPreferred, "[", i, "]");
+      SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(p, kPluginName, path, {"weight", "preference"}));
+      if (auto pref = p.find("preference"); pref != p.end()) {
+        SCHEDKIT_RETURN_IF_ERROR(CheckTermFields(*pref, schedkit::StrCat(path, ".preference")));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+NodeAffinity::NodeAffinity(std::optional<api::NodeSelector> added_required, bool has_added_preferred,
+                           std::vector<WeightedTerm> added_preferred)
+    : added_required_(std::move(added_required)),
+      has_added_preferred_(has_added_preferred),
+      added_preferred_(std::move(added_preferred)) {}
+
+std::string_view NodeAffinity::Name() const { return kPluginName; }
+
+NodeAffinity::Result NodeAffinity::PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
+                                             std::span<const framework::NodeInfo* const>) {
+  static const Symbol kConflict = Symbol::Intern(kErrReasonConflict);
+  if (!pod.has_required_node_affinity() && !added_required_ && !pod.has_node_selector()) {
+    return {framework::PreFilterResult{}, framework::Status::Skip()};
+  }
+  auto s = std::make_unique<PreFilterState>();
+  s->mask = RequiredTermMask(pod, nullptr);
+  state.Write(PreFilterStateKey(), std::move(s));
+  if (!pod.has_required_node_affinity()) return {};
+
+  // Node names a required term pins with matchFields metadata.name In (the
+  // requirements of a term intersect, the terms unite). Read from the API
+  // object: upstream looks at every term, empty ones included, and at every
+  // value of an In.
+  const auto& terms = RawRequired(pod).node_selector_terms();
+  if (terms.empty()) return {};
+  absl::flat_hash_set<Symbol> node_names;
+  for (const api::v1::NodeSelectorTerm& term : terms) {
+    std::optional<absl::flat_hash_set<Symbol>> term_names;
+    for (const api::v1::NodeSelectorRequirement& r : term.match_fields()) {
+      if (r.key() != "metadata.name" || r.operator_() != "In") continue;
+      absl::flat_hash_set<Symbol> values;
+      for (const std::string& v : r.values()) values.insert(Symbol::Intern(v));
+      if (!term_names) {
+        term_names = std::move(values);
+      } else {
+        absl::erase_if(*term_names, [&](Symbol n) { return !values.contains(n); });
+      }
+    }
+    // A term that does not pin names lets any node through the OR.
+    if (!term_names) return {};
+    node_names.insert(term_names->begin(), term_names->end());
+  }
+  if (node_names.empty()) {
+    return {framework::PreFilterResult{}, framework::Status(Code::kUnschedulableAndUnresolvable, kConflict)};
+  }
+  framework::PreFilterResult result;
+  result.node_names = std::move(node_names);
+  return {std::move(result), framework::Status()};
+}
+
+framework::Status NodeAffinity::Filter(const framework::CycleState& state, const framework::PodInfo& pod,
+                                       const framework::NodeInfo& node) const {
+  static const Symbol kEnforced = Symbol::Intern(kErrReasonEnforced);
+  static const Symbol kPod = Symbol::Intern(kErrReasonPod);
+  if (added_required_ && !SelectorMatches(*added_required_, node.labels(), node.name())) {
+    return framework::Status(Code::kUnschedulableAndUnresolvable, kEnforced);
+  }
+  const auto* s = state.Read<PreFilterState>(PreFilterStateKey());
+  // Without PreFilter (a profile that disables it) work the mask out here, as
+  // upstream re-parses the pod's terms.
+  const TermMask mask = s != nullptr ? TermMask{} : RequiredTermMask(pod, nullptr);
+  // Parse errors are ignored here, as upstream does: the node just does not match.
+  if (MatchRequired(pod, s != nullptr ? s->mask : mask, node.labels(), node.name()) !=
+      RequiredMatch::kMatch) {
+    return framework::Status(Code::kUnschedulableAndUnresolvable, kPod);
+  }
+  return framework::Status();
+}
+
+framework::Status NodeAffinity::PreScore(framework::CycleState& state, const framework::PodInfo& pod,
+                                         std::span<const framework::NodeInfo* const>) {
+  const bool pod_has_preferred = !pod.preferred_node_affinity().empty();
+  if (pod_has_preferred) {
+    if (std::vector<std::string> errors = PreferredTermErrors(pod); !errors.empty()) {
+      return framework::Status::Error(AggregateMessage(errors));
+    }
+  }
+  if (!pod_has_preferred && !has_added_preferred_) return framework::Status::Skip();
+  state.Write(PreScoreStateKey(), std::make_unique<PreScoreState>());
+  return framework::Status();
+}
+
+framework::Status NodeAffinity::Score(const framework::CycleState& state, const framework::PodInfo& pod,
+                                      const framework::NodeInfo& node, int64_t& score) const {
+  int64_t count = 0;
+  for (const WeightedTerm& t : added_preferred_) {
+    if (TermMatches(t.term, node.labels(), node.name())) count += t.weight;
+  }
+  if (state.ReadData(PreScoreStateKey()) == nullptr) {
+    // PreScore did not run: check the pod's terms here, as upstream re-parses them.
+    if (std::vector<std::string> errors = PreferredTermErrors(pod); !errors.empty()) {
+      return framework::Status::Error(AggregateMessage(errors));
+    }
+  }
+  for (const framework::PodInfo::PreferredNodeTerm& t : pod.preferred_node_affinity()) {
+    // Upstream drops terms without weight and empty preferences (which would
+    // otherwise match every node).
+    if (t.weight == 0 || (t.term.labels.empty() && t.term.name_fields.empty())) continue;
+    if (TermMatches(t.term, node.labels(), node.name())) count += t.weight;
+  }
+  score = count;
+  return framework::Status();
+}
+
+framework::Status NodeAffinity::NormalizeScore(const framework::CycleState&, const framework::PodInfo&,
+                                               std::span<const framework::NodeInfo* const>,
+                                               std::span<int64_t> scores) const {
+  internal::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/false, scores);
+  return framework::Status();
+}
+
+absl::StatusOr<QueueingHint> NodeAffinity::IsSchedulableAfterNodeChange(const framework::PodInfo& pod,
+                                                                        const EventObjects& e) const {
+  SCHEDKIT_RETURN_IF_ERROR(CheckNodeEvent(e));
+  const api::LabelSet new_labels = api::LabelSet::FromMap(e.new_node->metadata().labels());
+  const Symbol new_name = Symbol::Intern(e.new_node->metadata().name());
+  if (added_required_ && !SelectorMatches(*added_required_, new_labels, new_name)) return QueueingHint::kSkip;
+
+  std::vector<std::string> errors;
+  const TermMask mask = RequiredTermMask(pod, &errors);
+  auto match = [&](const api::LabelSet& labels, Symbol name) -> absl::StatusOr<bool> {
+    switch (MatchRequired(pod, mask, labels, name)) {
+      case RequiredMatch::kMatch:
+        return true;
+      case RequiredMatch::kNoMatch:
+        return false;
+      case RequiredMatch::kNoMatchWithParseErrors:
+        break;
+    }
+    return absl::InvalidArgumentError(AggregateMessage(errors));
+  };
+  SCHEDKIT_ASSIGN_OR_RETURN(const bool matches_now, match(new_labels, new_name));
+  if (!matches_now) return QueueingHint::kSkip;
+  if (e.old_node == nullptr) return QueueingHint::kQueue;
+  // An update helps only if the node did not match before.
+  SCHEDKIT_ASSIGN_OR_RETURN(const bool matched_before,
+                            match(api::LabelSet::FromMap(e.old_node->metadata().labels()),
+                                  Symbol::Intern(e.old_node->metadata().name())));
+  return matched_before ? QueueingHint::kSkip : QueueingHint::kQueue;
+}
+
+std::vector<framework::ClusterEventWithHint> NodeAffinity::EventsToRegister() const {
+  return {
+      {{framework::EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"},
+       [this](const framework::PodInfo& pod, const EventObjects& e) {
+         return IsSchedulableAfterNodeChange(pod, e);
+       }}};
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeAffinity(const framework::PluginArgs& args,
+                                                                   framework::Handle&) {
+  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, kPluginName));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, kPluginName, "", {"addedAffinity"}));
+  auto added_it = obj.find("addedAffinity");
+  if (added_it == obj.end() || added_it->is_null()) {
+    return std::make_unique<NodeAffinity>(std::nullopt, false, std::vector<NodeAffinity::WeightedTerm>{});
+  }
+  SCHEDKIT_RETURN_IF_ERROR(CheckAddedAffinityFields(*added_it));
+  api::v1::NodeAffinity added;
+  if (absl::Status s = api::internal::JsonToMessage(*added_it, added); !s.ok()) {
+    return internal::ArgsError(kPluginName, "", schedkit::StrCat("addedAffinity.", s.message()));
+  }
+  auto required_it = added_it->find("requiredDuringSchedulingIgnoredDuringExecution");
+  const bool has_required = required_it != added_it->end() && !required_it->is_null();
+  const auto& preferred = added.preferred_during_scheduling_ignored_during_execution();
+
+  // ValidateNodeAffinityArgs: every term must parse.
+  std::vector<std::string> errors;
+  const auto& required_terms =
+      added.required_during_scheduling_ignored_during_execution().node_selector_terms();
+  for (int i = 0; has_required && i < required_terms.size(); ++i) {
+    if (IsEmptyTerm(required_terms[i])) continue;
+    AppendTermErrors(
+        required_terms[i],
+        schedkit::StrCat("addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[", i,
+                         "]"),
+        errors);
+  }
+  for (int i = 0; i < preferred.size(); ++i) {
+    if (preferred[i].weight() == 0 || IsEmptyTerm(preferred[i].preference())) continue;
+    AppendTermErrors(
+        preferred[i].preference(),
+        schedkit::StrCat("addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[", i, "]"), errors);
+  }
+  if (!errors.empty()) return internal::ArgsError(kPluginName, "", AggregateMessage(errors));
+
+  std::optional<api::NodeSelector> added_required;
+  if (has_required) {
+    auto compiled = api::NodeSelector::Compile(added.required_during_scheduling_ignored_during_execution());
+    if (!compiled.ok()) {
+      return internal::ArgsError(kPluginName, "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution",
+                                 std::string(compiled.status().message()));
+    }
+    added_required = *std::move(compiled);
+  }
+  std::vector<NodeAffinity::WeightedTerm> added_preferred;
+  for (int i = 0; i < preferred.size(); ++i) {
+    if (preferred[i].weight() == 0 || IsEmptyTerm(preferred[i].preference())) continue;
+    auto term = api::NodeSelector::CompileTerm(preferred[i].preference());
+    if (!term.ok()) {
+      return internal::ArgsError(
+          kPluginName,
+          schedkit::StrCat("addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[", i, "]"),
+          std::string(term.status().message()));
+    }
+    added_preferred.push_back({*std::move(term), preferred[i].weight()});
+  }
+  return std::make_unique<NodeAffinity>(std::move(added_required), !preferred.empty(),
+                                        std::move(added_preferred));
+}
+
+}  // namespace schedkit::plugins

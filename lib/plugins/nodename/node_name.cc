@@ -1,0 +1,33 @@
+#include "plugins/nodename/node_name.h"
+
+#include "plugins/internal/args.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+
+std::string_view NodeName::Name() const { return names::kNodeName; }
+
+bool NodeNameFits(const framework::PodInfo& pod, const framework::NodeInfo& node) {
+  return pod.node_name().empty() || pod.node_name() == node.name();
+}
+
+framework::Status NodeName::Filter(const framework::CycleState&, const framework::PodInfo& pod,
+                                   const framework::NodeInfo& node) const {
+  static const Symbol kReason = Symbol::Intern(kErrReason);
+  if (NodeNameFits(pod, node)) return framework::Status();
+  return framework::Status(framework::Code::kUnschedulableAndUnresolvable, kReason);
+}
+
+std::vector<framework::ClusterEventWithHint> NodeName::EventsToRegister() const {
+  return {{{framework::EventResource::kNode, framework::kActionAdd, "NodeAdd"}, nullptr}};
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeName(const framework::PluginArgs& args,
+                                                               framework::Handle&) {
+  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, names::kNodeName));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, names::kNodeName, "", {}));
+  return std::make_unique<NodeName>();
+}
+
+}  // namespace schedkit::plugins

@@ -1,0 +1,126 @@
+#include "plugins/nodeports/node_ports.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "plugins/internal/args.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/well_known.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::EventObjects;
+using framework::HostPort;
+using framework::QueueingHint;
+
+const framework::StateKey& PreFilterStateKey() {
+  static const framework::StateKey key = Symbol::Intern("PreFilterNodePorts");
+  return key;
+}
+
+// The wanted ports never change with other pods, so the state is shared
+// read-only by every clone.
+struct PreFilterState final : framework::StateData {
+  explicit PreFilterState(std::shared_ptr<const std::vector<HostPort>> p) : ports(std::move(p)) {}
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<PreFilterState>(ports);
+  }
+  std::shared_ptr<const std::vector<HostPort>> ports;
+};
+
+framework::Protocol ParseProtocol(const std::string& p) {
+  if (p == "UDP") return framework::Protocol::kUDP;
+  if (p == "SCTP") return framework::Protocol::kSCTP;
+  return framework::Protocol::kTCP;
+}
+
+void AppendHostPorts(const api::v1::Container& c, std::vector<HostPort>& out) {
+  for (const api::v1::ContainerPort& p : c.ports()) {
+    if (p.host_port() <= 0) continue;
+    out.push_back(HostPort{p.host_ip().empty() ? schedkit::names::IpAny() : Symbol::Intern(p.host_ip()),
+                           ParseProtocol(p.protocol()), p.host_port()});
+  }
+}
+
+// The deleted pod freed ports on its node only if it was bound or nominated
+// there, and only ports the rejected pod wants matter.
+absl::StatusOr<QueueingHint> IsSchedulableAfterPodDeleted(const framework::PodInfo& pod,
+                                                          const EventObjects& e) {
+  if (e.old_pod == nullptr || e.old_node != nullptr || e.new_node != nullptr) {
+    return absl::InvalidArgumentError("expected a deleted Pod");
+  }
+  const api::v1::Pod& deleted = *e.old_pod;
+  if (deleted.spec().node_name().empty() && deleted.status().nominated_node_name().empty()) {
+    return QueueingHint::kSkip;
+  }
+  const std::vector<HostPort> freed = WantedHostPorts(deleted);
+  if (freed.empty()) return QueueingHint::kSkip;
+  framework::HostPortSet in_use;
+  for (const HostPort& p : freed) in_use.Add(p);
+  return FitsPorts(WantedHostPorts(pod.pod()), in_use) ? QueueingHint::kSkip : QueueingHint::kQueue;
+}
+
+}  // namespace
+
+std::vector<HostPort> WantedHostPorts(const api::v1::Pod& pod) {
+  std::vector<HostPort> out;
+  // Init containers that run to completion have released their ports before
+  // the pod's containers start; sidecars keep theirs for the pod's lifetime.
+  for (const api::v1::Container& c : pod.spec().init_containers()) {
+    if (c.restart_policy() == "Always") AppendHostPorts(c, out);
+  }
+  for (const api::v1::Container& c : pod.spec().containers()) AppendHostPorts(c, out);
+  return out;
+}
+
+bool FitsPorts(std::span<const HostPort> wanted, const framework::HostPortSet& used) {
+  for (const HostPort& p : wanted) {
+    if (used.Conflicts(p)) return false;
+  }
+  return true;
+}
+
+bool NodePortsFit(const framework::PodInfo& pod, const framework::NodeInfo& node) {
+  return FitsPorts(WantedHostPorts(pod.pod()), node.used_ports());
+}
+
+std::string_view NodePorts::Name() const { return names::kNodePorts; }
+
+NodePorts::Result NodePorts::PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
+                                       std::span<const framework::NodeInfo* const>) {
+  auto ports = std::make_shared<const std::vector<HostPort>>(WantedHostPorts(pod.pod()));
+  if (ports->empty()) return {framework::PreFilterResult{}, framework::Status::Skip()};
+  state.Write(PreFilterStateKey(), std::make_unique<PreFilterState>(std::move(ports)));
+  return {};
+}
+
+framework::Status NodePorts::Filter(const framework::CycleState& state, const framework::PodInfo&,
+                                    const framework::NodeInfo& node) const {
+  static const Symbol kReason = Symbol::Intern(kErrReason);
+  const auto* s = state.Read<PreFilterState>(PreFilterStateKey());
+  if (s == nullptr)
+    return framework::Status::Error("reading \"PreFilterNodePorts\" from cycleState: not found");
+  if (FitsPorts(*s->ports, node.used_ports())) return framework::Status();
+  return framework::Status(framework::Code::kUnschedulable, kReason);
+}
+
+std::vector<framework::ClusterEventWithHint> NodePorts::EventsToRegister() const {
+  using framework::EventResource;
+  return {
+      // Container ports are immutable, so pod updates cannot free a port.
+      {{EventResource::kPod, framework::kActionDelete, "PodDelete"}, IsSchedulableAfterPodDeleted},
+      {{EventResource::kNode, framework::kActionAdd, "NodeAdd"}, nullptr},
+  };
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodePorts(const framework::PluginArgs& args,
+                                                                framework::Handle&) {
+  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, names::kNodePorts));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, names::kNodePorts, "", {}));
+  return std::make_unique<NodePorts>();
+}
+
+}  // namespace schedkit::plugins

@@ -1,0 +1,100 @@
+#include "plugins/nodeunschedulable/node_unschedulable.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "plugins/internal/args.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/well_known.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::EventObjects;
+using framework::QueueingHint;
+
+constexpr std::string_view kUnschedulableTaintKey = "node.kubernetes.io/unschedulable";
+
+// v1.Toleration.ToleratesTaint on the API object, with the alpha
+// TaintTolerationComparisonOperators gate off (its v1.35 default): Lt/Gt and
+// unknown operators tolerate nothing. Only hints use it, off the hot path.
+bool ToleratesUnschedulableTaint(const api::v1::Toleration& t) {
+  if (!t.effect().empty() && t.effect() != "NoSchedule") return false;
+  if (!t.key().empty() && t.key() != kUnschedulableTaintKey) return false;
+  const std::string& op = t.operator_();
+  if (op.empty() || op == "Equal") return t.value().empty();
+  return op == "Exists";
+}
+
+// util.As[*v1.Node]: the event must carry nodes, and a new one.
+absl::Status CheckNodeEvent(const EventObjects& e) {
+  if (e.new_node == nullptr || e.old_pod != nullptr || e.new_pod != nullptr) {
+    return absl::InvalidArgumentError("expected a Node event");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPodEvent(const EventObjects& e) {
+  if (e.new_pod == nullptr || e.old_node != nullptr || e.new_node != nullptr) {
+    return absl::InvalidArgumentError("expected a Pod event");
+  }
+  return absl::OkStatus();
+}
+
+// Queue when a node is added schedulable, or turns from unschedulable to
+// schedulable.
+absl::StatusOr<QueueingHint> IsSchedulableAfterNodeChange(const framework::PodInfo&, const EventObjects& e) {
+  SCHEDKIT_RETURN_IF_ERROR(CheckNodeEvent(e));
+  const bool now_schedulable = !e.new_node->spec().unschedulable();
+  const bool was_unschedulable = e.old_node == nullptr || e.old_node->spec().unschedulable();
+  return now_schedulable && was_unschedulable ? QueueingHint::kQueue : QueueingHint::kSkip;
+}
+
+// Queue when the rejected pod itself gained a toleration of the
+// unschedulable taint. Tolerations can only be added, so the old pod need not
+// be looked at: had it tolerated the taint, this plugin would not have
+// rejected it.
+absl::StatusOr<QueueingHint> IsSchedulableAfterPodTolerationChange(const framework::PodInfo& pod,
+                                                                   const EventObjects& e) {
+  SCHEDKIT_RETURN_IF_ERROR(CheckPodEvent(e));
+  if (pod.uid() != e.new_pod->metadata().uid()) return QueueingHint::kSkip;
+  for (const api::v1::Toleration& t : e.new_pod->spec().tolerations()) {
+    if (ToleratesUnschedulableTaint(t)) return QueueingHint::kQueue;
+  }
+  return QueueingHint::kSkip;
+}
+
+}  // namespace
+
+std::string_view NodeUnschedulable::Name() const { return names::kNodeUnschedulable; }
+
+framework::Status NodeUnschedulable::Filter(const framework::CycleState&, const framework::PodInfo& pod,
+                                            const framework::NodeInfo& node) const {
+  static const Symbol kReason = Symbol::Intern(kErrReasonUnschedulable);
+  static const framework::Taint kUnschedulableTaint{schedkit::names::TaintNodeUnschedulable(), Symbol(),
+                                                    framework::TaintEffect::kNoSchedule};
+  if (!node.unschedulable()) return framework::Status();
+  // A pod that tolerates the taint also tolerates spec.unschedulable.
+  if (framework::TolerationsTolerate(pod.tolerations(), kUnschedulableTaint)) return framework::Status();
+  return framework::Status(framework::Code::kUnschedulableAndUnresolvable, kReason);
+}
+
+std::vector<framework::ClusterEventWithHint> NodeUnschedulable::EventsToRegister() const {
+  using framework::EventResource;
+  return {
+      {{EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeTaint, "Node"},
+       IsSchedulableAfterNodeChange},
+      {{EventResource::kPod, framework::kActionUpdatePodToleration, "PodUpdatePodToleration"},
+       IsSchedulableAfterPodTolerationChange},
+  };
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(const framework::PluginArgs& args,
+                                                                        framework::Handle&) {
+  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, names::kNodeUnschedulable));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, names::kNodeUnschedulable, "", {}));
+  return std::make_unique<NodeUnschedulable>();
+}
+
+}  // namespace schedkit::plugins

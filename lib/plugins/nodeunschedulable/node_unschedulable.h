@@ -1,0 +1,43 @@
+// NodeUnschedulable: a node with spec.unschedulable (cordoned) takes only
+// pods that tolerate the node.kubernetes.io/unschedulable:NoSchedule taint
+// (upstream pkg/scheduler/framework/plugins/nodeunschedulable, v1.35).
+//
+//   auto plugin = NewNodeUnschedulable(framework::PluginArgs(), handle);
+//   filter->Filter(state, pod, node);   // UnschedulableAndUnresolvable when cordoned
+//
+// Stateless; Filter may run concurrently.
+#ifndef SCHEDKIT_LIB_PLUGINS_NODEUNSCHEDULABLE_NODE_UNSCHEDULABLE_H_
+#define SCHEDKIT_LIB_PLUGINS_NODEUNSCHEDULABLE_NODE_UNSCHEDULABLE_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "schedkit/framework/handle.h"
+#include "schedkit/framework/plugin.h"
+#include "schedkit/framework/registry.h"
+
+namespace schedkit::plugins {
+
+class NodeUnschedulable final : public framework::FilterPlugin, public framework::EnqueueExtensions {
+ public:
+  // Upstream's ErrReasonUnschedulable.
+  static constexpr std::string_view kErrReasonUnschedulable = "node(s) were unschedulable";
+
+  std::string_view Name() const override;
+  framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
+                           const framework::NodeInfo& node) const override;
+  // Node/Add|UpdateNodeTaint (queue when a node is added schedulable or
+  // becomes schedulable) and Pod/UpdatePodToleration (queue when the
+  // rejected pod itself now tolerates the unschedulable taint).
+  std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
+};
+
+// Takes no args; any given are rejected by field.
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(const framework::PluginArgs& args,
+                                                                        framework::Handle& handle);
+
+}  // namespace schedkit::plugins
+
+#endif  // SCHEDKIT_LIB_PLUGINS_NODEUNSCHEDULABLE_NODE_UNSCHEDULABLE_H_

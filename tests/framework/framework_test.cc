@@ -1,0 +1,652 @@
+// Framework runtime: extension-point semantics with small test plugins,
+// node selection arithmetic, tie-breaking and FitError text.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <thread>
+
+#include "schedkit/api/str_cat.h"
+#include "schedkit/framework/framework.h"
+#include "schedkit/testing/builders.h"
+
+namespace schedkit::framework {
+namespace {
+
+using testing::MakeNode;
+using testing::MakePod;
+
+// Shared log of calls, to check order.
+struct CallLog {
+  std::vector<std::string> calls;
+  std::mutex mu;
+  void Add(std::string s) {
+    std::lock_guard<std::mutex> lock(mu);
+    calls.push_back(std::move(s));
+  }
+};
+
+// A plugin whose behaviour at each point is a table entry.
+struct Behaviour {
+  Status pre_filter;
+  std::optional<std::vector<std::string>> pre_filter_nodes;
+  std::map<std::string, Status> filter;  // by node name; others Success
+  Status post_filter = Status(Code::kUnschedulable, Symbol::Intern("cannot help"));
+  Symbol nominate;
+  Status pre_score;
+  std::map<std::string, int64_t> score;  // by node name
+  bool normalize_double = false;
+  Status reserve;
+  PermitPlugin::Result permit;
+  Status bind = Status::Skip();
+};
+
+class TestPlugin : public PreFilterPlugin,
+                   public FilterPlugin,
+                   public PostFilterPlugin,
+                   public PreScorePlugin,
+                   public ScorePlugin,
+                   public ScoreExtensions,
+                   public ReservePlugin,
+                   public PermitPlugin,
+                   public BindPlugin,
+                   public PostBindPlugin {
+ public:
+  TestPlugin(std::string name, Behaviour b, CallLog* log) : name_(std::move(name)), b_(std::move(b)), log_(log) {}
+  std::string_view Name() const override { return name_; }
+
+  PreFilterPlugin::Result PreFilter(CycleState&, const PodInfo&, std::span<const NodeInfo* const>) override {
+    log_->Add(name_ + ".PreFilter");
+    PreFilterPlugin::Result r;
+    r.status = b_.pre_filter;
+    if (b_.pre_filter_nodes) {
+      r.result.node_names.emplace();
+      for (const auto& n : *b_.pre_filter_nodes) r.result.node_names->insert(Symbol::Intern(n));
+    }
+    return r;
+  }
+  Status Filter(const CycleState&, const PodInfo&, const NodeInfo& node) const override {
+    log_->Add(name_ + ".Filter");
+    auto it = b_.filter.find(std::string(node.name().str()));
+    return it == b_.filter.end() ? Status() : it->second;
+  }
+  PostFilterPlugin::Result PostFilter(CycleState&, const PodInfo&, const NodeToStatus&) override {
+    log_->Add(name_ + ".PostFilter");
+    PostFilterPlugin::Result r;
+    r.status = b_.post_filter;
+    if (!b_.nominate.empty()) r.nominating_info = {NominatingInfo::Mode::kOverride, b_.nominate};
+    return r;
+  }
+  Status PreScore(CycleState&, const PodInfo&, std::span<const NodeInfo* const>) override {
+    log_->Add(name_ + ".PreScore");
+    return b_.pre_score;
+  }
+  Status Score(const CycleState&, const PodInfo&, const NodeInfo& node, int64_t& score) const override {
+    auto it = b_.score.find(std::string(node.name().str()));
+    score = it == b_.score.end() ? 0 : it->second;
+    return Status();
+  }
+  const ScoreExtensions* GetScoreExtensions() const override { return b_.normalize_double ? this : nullptr; }
+  Status NormalizeScore(const CycleState&, const PodInfo&, std::span<const NodeInfo* const>,
+                        std::span<int64_t> scores) const override {
+    for (int64_t& s : scores) s *= 2;
+    return Status();
+  }
+  Status Reserve(CycleState&, const PodInfo&, Symbol) override {
+    log_->Add(name_ + ".Reserve");
+    return b_.reserve;
+  }
+  void Unreserve(CycleState&, const PodInfo&, Symbol) override { log_->Add(name_ + ".Unreserve"); }
+  PermitPlugin::Result Permit(CycleState&, const PodInfo&, Symbol) override {
+    log_->Add(name_ + ".Permit");
+    return b_.permit;
+  }
+  Status Bind(CycleState&, const PodInfo&, Symbol) override {
+    log_->Add(name_ + ".Bind");
+    return b_.bind;
+  }
+  void PostBind(CycleState&, const PodInfo&, Symbol) override { log_->Add(name_ + ".PostBind"); }
+
+ private:
+  std::string name_;
+  Behaviour b_;
+  CallLog* log_;
+};
+
+class SortPlugin : public QueueSortPlugin {
+ public:
+  std::string_view Name() const override { return "Sort"; }
+  bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const override { return a.sequence < b.sequence; }
+};
+
+class BinderPlugin : public BindPlugin {
+ public:
+  explicit BinderPlugin(CallLog* log) : log_(log) {}
+  std::string_view Name() const override { return "Binder"; }
+  Status Bind(CycleState&, const PodInfo&, Symbol node) override {
+    log_->Add(schedkit::StrCat("Binder.Bind:", node.str()));
+    return Status();
+  }
+
+ private:
+  CallLog* log_;
+};
+
+// A test world: nodes n0..n{k-1}, a registry of TestPlugins and a profile.
+struct World {
+  CallLog log;
+  Registry registry;
+  Profile profile;
+  ClusterState state;
+  Snapshot snapshot;
+  FakeClock clock;
+
+  explicit World(int nodes) {
+    REQUIRE(registry.Add("Sort", [](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      return std::make_unique<SortPlugin>();
+    }).ok());
+    REQUIRE(registry.Add("Binder", [this](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      return std::make_unique<BinderPlugin>(&log);
+    }).ok());
+    profile.plugins.queue_sort.enabled = {{"Sort"}};
+    profile.plugins.bind.enabled = {{"Binder"}};
+    for (int i = 0; i < nodes; ++i) {
+      REQUIRE(state.AddNode(MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "4"}, {"pods", "10"}}).Ptr()).ok());
+    }
+    state.UpdateSnapshot(snapshot);
+  }
+
+  // Registers a TestPlugin and enables it at every point it is listed for
+  // through multiPoint (weight for Score).
+  void AddPlugin(const std::string& name, Behaviour b, int32_t weight = 1) {
+    REQUIRE(registry.Add(name, [this, name, b](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<framework::Plugin>> {
+      return std::make_unique<TestPlugin>(name, b, &log);
+    }).ok());
+    profile.plugins.multi_point.enabled.push_back({name, weight});
+  }
+
+  std::unique_ptr<Framework> Build(int parallelism = 1) {
+    FrameworkOptions o;
+    o.parallelism = parallelism;
+    o.clock = &clock;
+    auto f = Framework::Create(registry, profile, std::move(o));
+    INFO(f.status().ToString());
+    REQUIRE(f.ok());
+    return *std::move(f);
+  }
+};
+
+Symbol S(std::string_view s) { return Symbol::Intern(s); }
+
+TEST_CASE("numFeasibleNodesToFind follows upstream's examples", "[framework]") {
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 10) == 10);
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 99) == 99);
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 100) == 100);
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 1000) == 420);
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 5000) == 500);
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 6000) == 300);
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 10000) == 500);
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 40, 1000) == 400);  // upstream: explicit 40% of 1000
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 10, 500) == 100);   // never fewer than 100
+  CHECK(NumFeasibleNodesToFind(50, 10, 1000) == 500);            // profile wins over global
+  CHECK(NumFeasibleNodesToFind(std::nullopt, 100, 15000) == 15000);
+}
+
+TEST_CASE("multiPoint expands to implemented points; config errors name the plugin", "[framework]") {
+  World w(1);
+  w.AddPlugin("A", {});
+  auto f = w.Build();
+  CHECK(f->PluginNames(ExtensionPoint::kFilter) == std::vector<std::string>{"A"});
+  CHECK(f->PluginNames(ExtensionPoint::kBind) == std::vector<std::string>{"A", "Binder"});
+  CHECK(f->PluginNames(ExtensionPoint::kPreEnqueue).empty());
+  CHECK(f->ScoreWeight("A") == 1);
+
+  World bad(1);
+  bad.profile.plugins.filter.enabled = {{"Nope"}};
+  auto err = Framework::Create(bad.registry, bad.profile, {});
+  REQUIRE_FALSE(err.ok());
+  CHECK_THAT(std::string(err.status().message()), Catch::Contains("FilterPlugin \"Nope\" does not exist"));
+
+  World wrong(1);
+  wrong.profile.plugins.filter.enabled = {{"Sort"}};
+  err = Framework::Create(wrong.registry, wrong.profile, {});
+  REQUIRE_FALSE(err.ok());
+  CHECK_THAT(std::string(err.status().message()), Catch::Contains("plugin \"Sort\" does not extend FilterPlugin plugin"));
+
+  World twice(1);
+  twice.profile.plugins.bind.enabled = {{"Binder"}, {"Binder"}};
+  CHECK_FALSE(Framework::Create(twice.registry, twice.profile, {}).ok());
+
+  World nosort(1);
+  nosort.profile.plugins.queue_sort.enabled.clear();
+  err = Framework::Create(nosort.registry, nosort.profile, {});
+  REQUIRE_FALSE(err.ok());
+  CHECK_THAT(std::string(err.status().message()), Catch::Contains("only one queue sort plugin required"));
+}
+
+TEST_CASE("multiPoint ordering: explicit overrides first, then multiPoint, then the rest", "[framework]") {
+  // upstream TestNewFrameworkMultiPointExpansion "Reorder plugins".
+  World w(1);
+  w.AddPlugin("A", {});
+  w.AddPlugin("B", {});
+  w.AddPlugin("C", {});
+  w.profile.plugins.filter.enabled = {{"C"}, {"Binder"}};  // Binder is not a filter → error
+  CHECK_FALSE(Framework::Create(w.registry, w.profile, {}).ok());
+  w.profile.plugins.filter.enabled = {{"C"}};
+  w.profile.plugins.score.enabled = {{"B", 7}};
+  w.profile.plugins.pre_score.disabled = {"A"};
+  w.profile.plugins.permit.disabled = {"*"};
+  auto f = w.Build();
+  CHECK(f->PluginNames(ExtensionPoint::kFilter) == std::vector<std::string>{"C", "A", "B"});
+  CHECK(f->PluginNames(ExtensionPoint::kScore) == std::vector<std::string>{"B", "A", "C"});
+  CHECK(f->ScoreWeight("B") == 7);  // the explicit Score weight wins
+  CHECK(f->PluginNames(ExtensionPoint::kPreScore) == std::vector<std::string>{"B", "C"});
+  CHECK(f->PluginNames(ExtensionPoint::kPermit).empty());
+}
+
+TEST_CASE("PreFilter: Skip drops the plugin's Filter; results intersect", "[framework]") {
+  World w(4);
+  Behaviour skip;
+  skip.pre_filter = Status::Skip();
+  skip.filter["n0"] = Status(Code::kUnschedulable, S("never called"));
+  w.AddPlugin("Skipper", skip);
+  Behaviour a;
+  a.pre_filter_nodes = std::vector<std::string>{"n1", "n2", "n3"};
+  w.AddPlugin("A", a);
+  Behaviour b;
+  b.pre_filter_nodes = std::vector<std::string>{"n0", "n2", "n3"};
+  b.score = {{"n2", 10}, {"n3", 50}};
+  w.AddPlugin("B", b);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  CycleTrace trace;
+  auto pod = MakePod().Name("p").Info();
+  auto out = f->SchedulePod(state, pod, w.snapshot, sel, &trace);
+  REQUIRE(out.status.IsSuccess());
+  CHECK(out.result.suggested_host == S("n3"));
+  CHECK(out.result.feasible_nodes == 2);
+  CHECK(state.skip_filter_plugins().contains(S("Skipper")));
+  // Nodes outside the intersection carry the absent-node status.
+  REQUIRE(trace.filter.size() == 4);
+  bool saw_absent = false;
+  for (const auto& e : trace.filter) {
+    if (e.node == S("n0") || e.node == S("n1")) {
+      CHECK(e.status.code() == Code::kUnschedulableAndUnresolvable);
+      CHECK(e.status.Message() == "node(s) didn't satisfy plugin(s) [A B]");
+      saw_absent = true;
+    }
+  }
+  CHECK(saw_absent);
+}
+
+TEST_CASE("PreFilter: an empty intersection is unresolvable with upstream's text", "[framework]") {
+  World w(3);
+  Behaviour a;
+  a.pre_filter_nodes = std::vector<std::string>{"n1"};
+  w.AddPlugin("A", a);
+  Behaviour b;
+  b.pre_filter_nodes = std::vector<std::string>{"n2"};
+  w.AddPlugin("B", b);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel);
+  REQUIRE(out.fit_error != nullptr);
+  CHECK(out.fit_error->Message() == "0/3 nodes are available: node(s) didn't satisfy plugin(s) [A B] simultaneously.");
+
+  World one(2);
+  Behaviour only;
+  only.pre_filter_nodes = std::vector<std::string>{};
+  one.AddPlugin("Only", only);
+  auto f1 = one.Build();
+  CycleState s1;
+  auto out1 = f1->SchedulePod(s1, MakePod().Name("p").Info(), one.snapshot, sel);
+  REQUIRE(out1.fit_error != nullptr);
+  CHECK(out1.fit_error->Message() == "0/2 nodes are available: node(s) didn't satisfy plugin Only.");
+}
+
+TEST_CASE("PreFilter: Unschedulable lets later PreFilters run; Unresolvable stops", "[framework]") {
+  World w(2);
+  Behaviour a;
+  a.pre_filter = Status::WithReasons(Code::kUnschedulable, {"a says no"});
+  w.AddPlugin("A", a);
+  Behaviour b;
+  w.AddPlugin("B", b);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel);
+  REQUIRE(out.fit_error != nullptr);
+  CHECK(out.fit_error->Message() == "0/2 nodes are available: a says no.");
+  CHECK(out.fit_error->diagnosis.unschedulable_plugins.contains(S("A")));
+  const auto& calls = w.log.calls;
+  CHECK(std::count(calls.begin(), calls.end(), "B.PreFilter") == 1);
+  CHECK(std::count(calls.begin(), calls.end(), "A.Filter") == 0);
+
+  World u(2);
+  Behaviour ua;
+  ua.pre_filter = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"hard no"});
+  u.AddPlugin("A", ua);
+  u.AddPlugin("B", {});
+  auto fu = u.Build();
+  CycleState su;
+  auto outu = fu->SchedulePod(su, MakePod().Name("p").Info(), u.snapshot, sel);
+  REQUIRE(outu.fit_error != nullptr);
+  CHECK(std::count(u.log.calls.begin(), u.log.calls.end(), "B.PreFilter") == 0);
+  CHECK(outu.fit_error->diagnosis.node_to_status.Get(S("n0")).plugin() == S("A"));
+
+  World e(1);
+  Behaviour ea;
+  ea.pre_filter = Status::WithReasons(Code::kWait, {"odd"});
+  e.AddPlugin("A", ea);
+  auto fe = e.Build();
+  CycleState se;
+  auto oute = fe->SchedulePod(se, MakePod().Name("p").Info(), e.snapshot, sel);
+  CHECK(oute.status.IsError());
+  CHECK(oute.status.Message() == "running PreFilter plugin \"A\": odd");
+}
+
+TEST_CASE("Filter stops at the first failing plugin per node", "[framework]") {
+  World w(3);
+  Behaviour a;
+  a.filter["n0"] = Status::WithReasons(Code::kUnschedulable, {"a1"});
+  w.AddPlugin("A", a);
+  Behaviour b;
+  b.filter["n0"] = Status::WithReasons(Code::kUnschedulable, {"b1"});
+  b.filter["n1"] = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"b2"});
+  w.AddPlugin("B", b);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  CycleTrace trace;
+  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+  REQUIRE(out.status.IsSuccess());
+  CHECK(out.result.suggested_host == S("n2"));
+  CHECK(out.result.evaluated_nodes == 3);
+  for (const auto& e : trace.filter) {
+    if (e.node == S("n0")) CHECK(e.status.plugin() == S("A"));
+    if (e.node == S("n1")) CHECK(e.status.plugin() == S("B"));
+  }
+  // Exactly one feasible node: no scoring at all.
+  CHECK(std::count(w.log.calls.begin(), w.log.calls.end(), "A.PreScore") == 0);
+
+  World e(2);
+  Behaviour ea;
+  ea.filter["n1"] = Status::Skip();  // neither success nor rejection → error
+  e.AddPlugin("A", ea);
+  auto fe = e.Build();
+  CycleState se;
+  auto oute = fe->SchedulePod(se, MakePod().Name("p").Info(), e.snapshot, sel);
+  REQUIRE(oute.status.IsError());
+  CHECK_THAT(oute.status.Message(), Catch::Contains("running \"A\" filter plugin"));
+}
+
+TEST_CASE("FitError text counts and sorts reasons as upstream", "[framework]") {
+  World w(5);
+  Behaviour a;
+  a.filter["n0"] = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"});
+  a.filter["n1"] = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu", "Insufficient memory"});
+  a.filter["n2"] = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"node(s) had untolerated taint(s)"});
+  a.filter["n3"] = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"node(s) had untolerated taint(s)"});
+  a.filter["n4"] = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"node(s) had untolerated taint(s)"});
+  w.AddPlugin("A", a);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  auto pod = MakePod().Name("p").Info();
+  auto out = f->SchedulePod(state, pod, w.snapshot, sel);
+  REQUIRE(out.fit_error != nullptr);
+  CHECK(out.fit_error->Message() ==
+        "0/5 nodes are available: 1 Insufficient memory, 2 Insufficient cpu, 3 node(s) had untolerated taint(s).");
+  // PostFilter: every plugin declined → reasons joined, first rejector recorded.
+  auto post = f->RunPostFilterPlugins(state, *pod, out.fit_error->diagnosis.node_to_status);
+  CHECK(post.status.code() == Code::kUnschedulable);
+  CHECK(post.status.Message() == "cannot help");
+  CHECK(post.status.plugin() == S("A"));
+  out.fit_error->diagnosis.post_filter_msg = post.status.Message();
+  CHECK(out.fit_error->Message() ==
+        "0/5 nodes are available: 1 Insufficient memory, 2 Insufficient cpu, 3 node(s) had untolerated taint(s). "
+        "cannot help.");
+  // Counts sort as strings: "10 x" sorts before "2 y".
+  FitError e;
+  e.num_all_nodes = 12;
+  for (int i = 0; i < 10; ++i) e.diagnosis.node_to_status.Set(S(schedkit::StrCat("x", i)), Status::WithReasons(Code::kUnschedulable, {"x"}));
+  e.diagnosis.node_to_status.Set(S("y1"), Status::WithReasons(Code::kUnschedulable, {"y"}));
+  e.diagnosis.node_to_status.Set(S("y2"), Status::WithReasons(Code::kUnschedulable, {"y"}));
+  CHECK(e.Message() == "0/12 nodes are available: 10 x, 2 y.");
+}
+
+TEST_CASE("PostFilter: runs until one helps; nomination is returned", "[framework]") {
+  World w(2);
+  Behaviour a;
+  a.filter = {{"n0", Status::WithReasons(Code::kUnschedulable, {"no"})}, {"n1", Status::WithReasons(Code::kUnschedulable, {"no"})}};
+  a.post_filter = Status::WithReasons(Code::kUnschedulable, {"first cannot"});
+  w.AddPlugin("A", a);
+  Behaviour b;
+  b.post_filter = Status();
+  b.nominate = S("n1");
+  w.AddPlugin("B", b);
+  Behaviour c;
+  w.AddPlugin("C", c);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  auto pod = MakePod().Name("p").Info();
+  auto out = f->SchedulePod(state, pod, w.snapshot, sel);
+  REQUIRE(out.fit_error != nullptr);
+  auto post = f->RunPostFilterPlugins(state, *pod, out.fit_error->diagnosis.node_to_status);
+  CHECK(post.status.IsSuccess());
+  CHECK(post.nominating_info.node_name == S("n1"));
+  CHECK(std::count(w.log.calls.begin(), w.log.calls.end(), "C.PostFilter") == 0);
+}
+
+TEST_CASE("Score: PreScore Skip drops Score; normalize, weights and totals", "[framework]") {
+  World w(3);
+  Behaviour a;
+  a.score = {{"n0", 10}, {"n1", 20}, {"n2", 30}};
+  a.normalize_double = true;
+  w.AddPlugin("A", a, 2);
+  Behaviour b;
+  b.score = {{"n0", 100}};
+  w.AddPlugin("B", b, 1);
+  Behaviour c;
+  c.pre_score = Status::Skip();
+  c.score = {{"n0", 100}, {"n1", 100}, {"n2", 100}};
+  w.AddPlugin("C", c, 5);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  CycleTrace trace;
+  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+  REQUIRE(out.status.IsSuccess());
+  // n0: 20*2 + 100 = 140; n1: 40*2 = 80; n2: 60*2 = 120.
+  CHECK(out.result.suggested_host == S("n0"));
+  REQUIRE(trace.scores.size() == 3);
+  for (const auto& ns : trace.scores) {
+    CHECK(ns.plugins.size() == 2);  // C skipped
+    if (ns.node == S("n0")) {
+      CHECK(ns.total == 140);
+      CHECK(ns.plugins[0].raw == 10);
+      CHECK(ns.plugins[0].normalized == 20);
+      CHECK(ns.plugins[0].weight == 2);
+    }
+  }
+  // A normalized score outside [0, 100] is an error.
+  World bad(2);
+  Behaviour big;
+  big.score = {{"n0", 60}};
+  big.normalize_double = true;
+  bad.AddPlugin("Big", big);
+  auto fb = bad.Build();
+  CycleState sb;
+  auto outb = fb->SchedulePod(sb, MakePod().Name("p").Info(), bad.snapshot, sel);
+  REQUIRE(outb.status.IsError());
+  CHECK_THAT(outb.status.Message(), Catch::Contains("returns an invalid score 120"));
+}
+
+TEST_CASE("tie-break: lowest name is deterministic, random is uniform", "[framework]") {
+  World w(4);
+  Behaviour a;
+  a.score = {{"n0", 5}, {"n1", 9}, {"n2", 9}, {"n3", 9}};
+  w.AddPlugin("A", a);
+  auto f = w.Build();
+  SelectionState det;
+  det.tie_break = TieBreak::kLowestName;
+  for (int i = 0; i < 20; ++i) {
+    CycleState state;
+    auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, det);
+    CHECK(out.result.suggested_host == S("n1"));
+  }
+  SelectionState rnd;
+  rnd.rng.seed(42);
+  std::map<std::string, int> counts;
+  constexpr int kTrials = 3000;
+  for (int i = 0; i < kTrials; ++i) {
+    CycleState state;
+    auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, rnd);
+    ++counts[std::string(out.result.suggested_host.str())];
+  }
+  CHECK(counts["n0"] == 0);
+  // Each of three ties expects 1000; a fair choice stays within ±5σ (σ≈25.8).
+  for (const char* n : {"n1", "n2", "n3"}) {
+    INFO(n << " chosen " << counts[n] << " times");
+    CHECK(counts[n] > 1000 - 130);
+    CHECK(counts[n] < 1000 + 130);
+  }
+}
+
+TEST_CASE("the start index rotates and early stop finds just enough nodes", "[framework]") {
+  World w(300);  // 300 nodes → look for 100 feasible (adaptive: 47% of 300 = 141)
+  Behaviour a;
+  a.score = {};
+  w.AddPlugin("A", a);
+  auto f = w.Build(2);
+  SelectionState sel;
+  CycleState state;
+  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel);
+  REQUIRE(out.status.IsSuccess());
+  CHECK(out.result.feasible_nodes == NumFeasibleNodesToFind(std::nullopt, 0, 300));
+  CHECK(sel.next_start_node_index == out.result.feasible_nodes);
+  // Every node infeasible: all 300 are processed, the index wraps back.
+  World none(300);
+  Behaviour no;
+  for (int i = 0; i < 300; ++i) no.filter[schedkit::StrCat("n", i)] = Status::WithReasons(Code::kUnschedulable, {"no"});
+  none.AddPlugin("No", no);
+  auto fn = none.Build(2);
+  SelectionState s2;
+  s2.next_start_node_index = 17;
+  CycleState st2;
+  auto out2 = fn->SchedulePod(st2, MakePod().Name("p").Info(), none.snapshot, s2);
+  REQUIRE(out2.fit_error != nullptr);
+  CHECK(s2.next_start_node_index == 17);
+  CHECK(out2.fit_error->Message() == "0/300 nodes are available: 300 no.");
+}
+
+TEST_CASE("Reserve failure and Unreserve in reverse order", "[framework]") {
+  World w(1);
+  w.AddPlugin("A", {});
+  Behaviour b;
+  b.reserve = Status::WithReasons(Code::kUnschedulable, {"b refuses"});
+  w.AddPlugin("B", b);
+  w.AddPlugin("C", {});
+  auto f = w.Build();
+  CycleState state;
+  auto pod = MakePod().Name("p").Info();
+  Status s = f->RunReservePluginsReserve(state, *pod, S("n0"));
+  CHECK(s.code() == Code::kUnschedulable);
+  CHECK(s.plugin() == S("B"));
+  w.log.calls.clear();
+  f->RunReservePluginsUnreserve(state, *pod, S("n0"));
+  CHECK(w.log.calls == std::vector<std::string>{"C.Unreserve", "B.Unreserve", "A.Unreserve"});
+}
+
+TEST_CASE("Permit: Wait parks the pod; allow, reject and timeout release it", "[framework]") {
+  World w(1);
+  Behaviour a;
+  a.permit = {Status::Wait(), absl::Seconds(10)};
+  w.AddPlugin("A", a);
+  Behaviour b;
+  b.permit = {Status::Wait(), absl::Seconds(30)};
+  w.AddPlugin("B", b);
+  auto f = w.Build();
+  auto pod = MakePod().Name("p").UID("uid-p").Info();
+
+  SECTION("allowed by every waiting plugin") {
+    CycleState state;
+    CHECK(f->RunPermitPlugins(state, pod, S("n0")).IsWait());
+    CHECK(f->HasWaitingPod("uid-p"));
+    f->AllowWaitingPod("uid-p", S("A"));
+    std::thread binder([&] { CHECK(f->WaitOnPermit(*pod).IsSuccess()); });
+    f->AllowWaitingPod("uid-p", S("B"));
+    binder.join();
+    CHECK_FALSE(f->HasWaitingPod("uid-p"));
+  }
+  SECTION("rejected") {
+    CycleState state;
+    CHECK(f->RunPermitPlugins(state, pod, S("n0")).IsWait());
+    f->IterateOverWaitingPods([](WaitingPod& wp) { wp.Reject(Symbol::Intern("A"), "not now"); });
+    Status s = f->WaitOnPermit(*pod);
+    CHECK(s.code() == Code::kUnschedulable);
+    CHECK(s.plugin() == S("A"));
+    CHECK(s.Message() == "not now");
+  }
+  SECTION("the shortest timeout rejects") {
+    CycleState state;
+    CHECK(f->RunPermitPlugins(state, pod, S("n0")).IsWait());
+    w.clock.Advance(absl::Seconds(9));
+    CHECK(f->HasWaitingPod("uid-p"));
+    w.clock.Advance(absl::Seconds(1));
+    Status s = f->WaitOnPermit(*pod);
+    CHECK(s.code() == Code::kUnschedulable);
+    CHECK(s.Message() == "rejected due to timeout after waiting 10s at plugin A");
+  }
+  SECTION("removed through the handle") {
+    CycleState state;
+    CHECK(f->RunPermitPlugins(state, pod, S("n0")).IsWait());
+    CHECK(f->RejectWaitingPod("uid-p"));
+    CHECK(f->WaitOnPermit(*pod).Message() == "removed");
+  }
+}
+
+TEST_CASE("Permit rejection stops at once; Bind skips to the next binder", "[framework]") {
+  World w(1);
+  Behaviour a;
+  a.permit = {Status::WithReasons(Code::kUnschedulable, {"denied"}), absl::ZeroDuration()};
+  w.AddPlugin("A", a);
+  auto f = w.Build();
+  CycleState state;
+  auto pod = MakePod().Name("p").Info();
+  Status s = f->RunPermitPlugins(state, pod, S("n0"));
+  CHECK(s.code() == Code::kUnschedulable);
+  CHECK(s.plugin() == S("A"));
+  w.log.calls.clear();
+  CHECK(f->RunBindPlugins(state, *pod, S("n0")).IsSuccess());
+  CHECK(w.log.calls == std::vector<std::string>{"A.Bind", "Binder.Bind:n0"});
+  f->RunPostBindPlugins(state, *pod, S("n0"));
+}
+
+TEST_CASE("parallel filtering gives the same answer as sequential", "[framework][tsan]") {
+  World w(1000);
+  Behaviour a;
+  for (int i = 0; i < 1000; i += 3) a.filter[schedkit::StrCat("n", i)] = Status::WithReasons(Code::kUnschedulable, {"third"});
+  for (int i = 0; i < 1000; ++i) a.score[schedkit::StrCat("n", i)] = (i * 37) % 101;
+  w.AddPlugin("A", a);
+  auto seq = w.Build(1);
+  auto par = w.Build(4);
+  SelectionState s1, s2;
+  s1.tie_break = s2.tie_break = TieBreak::kLowestName;
+  for (int round = 0; round < 20; ++round) {
+    CycleState c1, c2;
+    auto pod = MakePod().Name("p").Info();
+    auto o1 = seq->SchedulePod(c1, pod, w.snapshot, s1);
+    auto o2 = par->SchedulePod(c2, pod, w.snapshot, s2);
+    REQUIRE(o1.status.IsSuccess());
+    REQUIRE(o2.status.IsSuccess());
+    CHECK(o1.result.suggested_host == o2.result.suggested_host);
+    CHECK(o1.result.evaluated_nodes == o2.result.evaluated_nodes);
+    CHECK(s1.next_start_node_index == s2.next_start_node_index);
+  }
+}
+
+}  // namespace
+}  // namespace schedkit::framework

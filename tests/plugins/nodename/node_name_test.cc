@@ -1,0 +1,86 @@
+// NodeName: upstream v1.35.8 nodename/node_name_test.go cases, plus events and args.
+#include "plugins/nodename/node_name.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "schedkit/framework/cycle_state.h"
+#include "schedkit/plugins/names.h"
+#include "schedkit/testing/builders.h"
+#include "schedkit/testing/fake_handle.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::Code;
+using framework::Status;
+using testing::MakeNode;
+using testing::MakePod;
+
+std::unique_ptr<framework::Plugin> MustNew(testing::FakeHandle& h) {
+  auto p = NewNodeName(framework::PluginArgs(), h);
+  REQUIRE(p.ok());
+  return *std::move(p);
+}
+
+TEST_CASE("TestNodeName", "[nodename]") {
+  struct Case {
+    std::string name;
+    api::v1::Pod pod;
+    api::v1::Node node;
+    Status want;
+  };
+  const Status reject(Code::kUnschedulableAndUnresolvable, Symbol::Intern(NodeName::kErrReason));
+  const std::vector<Case> cases = {
+      {"no host specified", MakePod().Obj(), MakeNode().Obj(), Status()},
+      {"host matches", MakePod().Node("foo").Obj(), MakeNode().Name("foo").Obj(), Status()},
+      {"host doesn't match", MakePod().Node("bar").Obj(), MakeNode().Name("foo").Obj(), reject},
+  };
+  testing::FakeHandle h;
+  auto plugin = MustNew(h);
+  auto* filter = dynamic_cast<framework::FilterPlugin*>(plugin.get());
+  REQUIRE(filter != nullptr);
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION("TestNodeName/" << c.name) {
+      framework::CycleState state;
+      auto pod = framework::PodInfo::Create(c.pod).value();
+      framework::NodeInfo node = framework::NodeInfo::Create(c.node).value();
+      const Status got = filter->Filter(state, *pod, node);
+      CHECK(got.ToString() == c.want.ToString());
+      CHECK(got == c.want);
+    }
+  }
+}
+
+TEST_CASE("NodeName reason text and name", "[nodename]") {
+  testing::FakeHandle h;
+  auto plugin = MustNew(h);
+  CHECK(plugin->Name() == names::kNodeName);
+  CHECK(NodeName::kErrReason == "node(s) didn't match the requested node name");
+}
+
+TEST_CASE("NodeName registers Node/Add without a hint", "[nodename]") {
+  testing::FakeHandle h;
+  auto plugin = MustNew(h);
+  auto* ext = dynamic_cast<framework::EnqueueExtensions*>(plugin.get());
+  REQUIRE(ext != nullptr);
+  const auto events = ext->EventsToRegister();
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].event.resource == framework::EventResource::kNode);
+  CHECK(events[0].event.action == framework::kActionAdd);
+  CHECK(events[0].event.label == "NodeAdd");
+  CHECK_FALSE(events[0].hint);
+}
+
+TEST_CASE("NodeName args", "[nodename]") {
+  testing::FakeHandle h;
+  CHECK(NewNodeName(framework::PluginArgs("{}"), h).ok());
+  CHECK(NewNodeName(framework::PluginArgs(R"({"apiVersion": "kubescheduler.config.k8s.io/v1"})"), h).ok());
+  auto bad = NewNodeName(framework::PluginArgs(R"({"nodeName": "x"})"), h);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(std::string(bad.status().message()).find("nodeName") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace schedkit::plugins
