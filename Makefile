@@ -46,6 +46,11 @@ test-tsan: deps $(TSAN_BUILD)/build.ninja
 bench: build
 	bash bench/run.sh $(BUILD)
 
+# Differential tests against the real upstream scheduler (Go oracle).
+# SCENARIOS=N and SEED=S override the defaults.
+conformance: build
+	SIM=$(CURDIR)/$(BUILD)/examples/schedkit-sim bash tests/conformance/run.sh
+
 # Builds the simulator and runs it on the bundled demo cluster.
 demo: build
 	$(BUILD)/examples/schedkit-sim --output table

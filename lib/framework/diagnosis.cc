@@ -59,7 +59,8 @@ std::string FitError::Message() const {
       msg += ".";
     }
   }
-  if (!diagnosis.post_filter_msg.empty()) schedkit::StrAppend(&msg, " ", diagnosis.post_filter_msg, ".");
+  // PostFilter messages (preemption's) carry their own punctuation.
+  if (!diagnosis.post_filter_msg.empty()) schedkit::StrAppend(&msg, " ", diagnosis.post_filter_msg);
   return msg;
 }
 

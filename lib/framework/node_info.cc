@@ -18,9 +18,9 @@ TaintEffect ParseTaintEffect(const std::string& effect) {
   return TaintEffect::kNoSchedule;
 }
 
-bool EraseByUid(std::vector<PodInfoPtr>& pods, const std::string& uid) {
+bool EraseByUid(std::vector<PodInfoPtr>& pods, const PodInfo* stored, const std::string& uid) {
   for (size_t i = 0; i < pods.size(); ++i) {
-    if (pods[i]->uid() == uid) {
+    if (pods[i].get() == stored || pods[i]->uid() == uid) {
       pods[i] = std::move(pods.back());
       pods.pop_back();
       return true;
@@ -122,7 +122,12 @@ void NodeInfo::AddPod(PodInfoPtr pod) {
 
 absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   const std::string& uid = pod.uid();
-  auto it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p->uid() == uid; });
+  // Usually the caller passes the very PodInfo that was added: find it by
+  // address first, by UID only when that fails.
+  auto it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p.get() == &pod; });
+  if (it == pods_.end()) {
+    it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p->uid() == uid; });
+  }
   if (it == pods_.end()) {
     return absl::NotFoundError(schedkit::StrCat("no pod ", pod.key(), " (uid ", uid, ") on node ", name_.str()));
   }
@@ -130,8 +135,8 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   PodInfoPtr stored = *it;
   *it = std::move(pods_.back());
   pods_.pop_back();
-  EraseByUid(pods_with_affinity_, uid);
-  EraseByUid(pods_with_required_anti_affinity_, uid);
+  EraseByUid(pods_with_affinity_, stored.get(), uid);
+  EraseByUid(pods_with_required_anti_affinity_, stored.get(), uid);
   AddRequests(stored->requests(), -1);
   non_zero_milli_cpu_ -= stored->non_zero_milli_cpu();
   non_zero_memory_ -= stored->non_zero_memory();

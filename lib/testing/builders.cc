@@ -95,6 +95,7 @@ PodBuilder& PodBuilder::OwnerReference(std::string name, std::string kind) {
 }
 
 PodBuilder& PodBuilder::Req(const ResourceMap& requests) {
+  if (requests.empty()) return *this;  // as upstream's st.MakePod().Req
   api::v1::Container* c = pod_.mutable_spec()->add_containers();
   c->set_name(schedkit::StrCat("con", pod_.spec().containers_size() - 1));
   c->set_image("pause");
@@ -257,8 +258,11 @@ NodeBuilder& NodeBuilder::Labels(const LabelMap& labels) {
   return *this;
 }
 NodeBuilder& NodeBuilder::Capacity(const ResourceMap& r) {
-  SetResources(node_.mutable_status()->mutable_capacity(), r);
-  SetResources(node_.mutable_status()->mutable_allocatable(), r);
+  // Upstream's st.MakeNode().Capacity starts from 32 pods.
+  ResourceMap with_pods = {{"pods", "32"}};
+  with_pods.insert(with_pods.end(), r.begin(), r.end());
+  SetResources(node_.mutable_status()->mutable_capacity(), with_pods);
+  SetResources(node_.mutable_status()->mutable_allocatable(), with_pods);
   return *this;
 }
 NodeBuilder& NodeBuilder::Allocatable(const ResourceMap& r) {

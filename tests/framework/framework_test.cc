@@ -406,7 +406,7 @@ TEST_CASE("FitError text counts and sorts reasons as upstream", "[framework]") {
   out.fit_error->diagnosis.post_filter_msg = post.status.Message();
   CHECK(out.fit_error->Message() ==
         "0/5 nodes are available: 1 Insufficient memory, 2 Insufficient cpu, 3 node(s) had untolerated taint(s). "
-        "cannot help.");
+        "cannot help");
   // Counts sort as strings: "10 x" sorts before "2 y".
   FitError e;
   e.num_all_nodes = 12;

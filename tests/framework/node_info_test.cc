@@ -38,7 +38,7 @@ TEST_CASE("NodeInfo reads the node once", "[node_info]") {
 TEST_CASE("adding pods aggregates requests, ports and affinity lists", "[node_info]") {
   NodeInfo n = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "10"}}).Info();
   auto plain = MakePod().Name("a").Node("n1").Req({{"cpu", "1"}, {"memory", "1Gi"}}).HostPort(80).Info();
-  auto affine = MakePod().Name("b").Node("n1").Req({}).PodAffinityExists("app", "zone", AffinityKind::kPreferred).Info();
+  auto affine = MakePod().Name("b").Node("n1").Container("app").PodAffinityExists("app", "zone", AffinityKind::kPreferred).Info();
   auto anti = MakePod().Name("c").Node("n1").Req({{"cpu", "500m"}}).PodAntiAffinityExists("app", "zone", AffinityKind::kRequired).Info();
   n.AddPod(plain);
   n.AddPod(affine);
@@ -60,7 +60,7 @@ TEST_CASE("add then remove restores the NodeInfo exactly", "[node_info]") {
   const NodeInfo before = base;
   std::vector<PodInfoPtr> pods = {
       MakePod().Name("p1").Node("n1").Req({{"cpu", "250m"}, {"example.com/foo", "3"}}).HostPort(80, "UDP", "10.0.0.2").Info(),
-      MakePod().Name("p2").Node("n1").Req({}).InitReq({{"memory", "1Gi"}}).PodAntiAffinityExists("a", "b", AffinityKind::kRequired).Info(),
+      MakePod().Name("p2").Node("n1").Container("app").InitReq({{"memory", "1Gi"}}).PodAntiAffinityExists("a", "b", AffinityKind::kRequired).Info(),
       MakePod().Name("p3").Node("n1").SidecarReq({{"cpu", "1"}}).Req({{"cpu", "1"}}).Overhead({{"cpu", "10m"}}).Info(),
   };
   for (const auto& p : pods) base.AddPod(p);

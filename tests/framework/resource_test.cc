@@ -53,7 +53,7 @@ TEST_CASE("overhead is added after the maximum", "[resource]") {
 
 TEST_CASE("non-zero defaults fill missing cpu/memory per container", "[resource]") {
   // upstream GetNonzeroRequests: 100m and 200Mi for a container without them.
-  auto r = Compute(MakePod().Req({}).Req({{"cpu", "300m"}}).Obj());
+  auto r = Compute(MakePod().Container("app").Req({{"cpu", "300m"}}).Obj());
   CHECK(r.requests.milli_cpu == 300);
   CHECK(r.requests.memory == 0);
   CHECK(r.non_zero_milli_cpu == 400);
@@ -74,7 +74,7 @@ TEST_CASE("pod-level requests replace cpu and memory", "[resource]") {
   CHECK(r.requests.memory == 1LL << 30);
   CHECK(r.requests.GetScalar(Symbol::Intern("example.com/gpu")) == 1);
   // With pod-level requests, defaults fill only what is missing overall.
-  auto r2 = Compute(MakePod().Req({}).PodLevelReq({{"cpu", "2"}}).Obj());
+  auto r2 = Compute(MakePod().Container("app").PodLevelReq({{"cpu", "2"}}).Obj());
   CHECK(r2.non_zero_milli_cpu == 2000);
   CHECK(r2.non_zero_memory == kDefaultMemoryRequest);
 }

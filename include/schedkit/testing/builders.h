@@ -63,7 +63,7 @@ class PodBuilder {
   PodBuilder& Annotation(std::string key, std::string value);
   PodBuilder& OwnerReference(std::string name, std::string kind);
 
-  // Adds a container with these requests (upstream's Req).
+  // Adds a container with these requests (upstream's Req); an empty map adds nothing.
   PodBuilder& Req(const ResourceMap& requests);
   PodBuilder& InitReq(const ResourceMap& requests);
   // An init container with restartPolicy Always.
@@ -120,7 +120,7 @@ class NodeBuilder {
   NodeBuilder& UID(std::string uid);
   NodeBuilder& Label(std::string key, std::string value);
   NodeBuilder& Labels(const LabelMap& labels);
-  // Sets capacity and allocatable (upstream's Capacity).
+  // Sets capacity and allocatable to pods: 32 plus these (upstream's Capacity).
   NodeBuilder& Capacity(const ResourceMap& resources);
   NodeBuilder& Allocatable(const ResourceMap& resources);
   NodeBuilder& Taint(std::string key, std::string value, std::string effect);

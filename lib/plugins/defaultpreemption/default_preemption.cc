@@ -1,0 +1,248 @@
+#include "plugins/defaultpreemption/default_preemption.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "plugins/internal/args.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/framework/snapshot.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::Code;
+using framework::NodeInfo;
+using framework::PodInfo;
+using framework::PodInfoPtr;
+using framework::Status;
+
+constexpr std::string_view kName = names::kDefaultPreemption;
+constexpr std::string_view kPercentageField = "minCandidateNodesPercentage";
+constexpr std::string_view kAbsoluteField = "minCandidateNodesAbsolute";
+
+const Symbol& ReasonNoVictims() {
+  static const Symbol s = Symbol::Intern(DefaultPreemption::kReasonNoVictims);
+  return s;
+}
+
+const Symbol& ReasonWaitingForPreemption() {
+  static const Symbol s = Symbol::Intern("waiting for the preemption for this pod to be finished");
+  return s;
+}
+
+// Whether the pod is terminating because a scheduler preempted it: its
+// first DisruptionTarget condition is True with reason PreemptionByScheduler.
+bool TerminatingByPreemption(const PodInfo& pod) {
+  if (!pod.terminating()) return false;
+  for (const api::v1::PodCondition& c : pod.pod().status().conditions()) {
+    if (c.type() == "DisruptionTarget") return c.status() == "True" && c.reason() == "PreemptionByScheduler";
+  }
+  return false;
+}
+
+absl::Status ReadInt32(const nlohmann::json& j, std::string_view field, int32_t& out) {
+  int64_t v = out;
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadInt(j, kName, "", field, v));
+  if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+    return internal::ArgsError(kName, field, schedkit::StrCat("Invalid value: ", v, ": not a 32-bit integer"));
+  }
+  out = static_cast<int32_t>(v);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const framework::PluginArgs& args) {
+  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json j, internal::ParseArgs(args, kName));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(j, kName, "", {kPercentageField, kAbsoluteField}));
+  DefaultPreemptionArgs out;
+  SCHEDKIT_RETURN_IF_ERROR(ReadInt32(j, kPercentageField, out.min_candidate_nodes_percentage));
+  SCHEDKIT_RETURN_IF_ERROR(ReadInt32(j, kAbsoluteField, out.min_candidate_nodes_absolute));
+
+  // Upstream ValidateDefaultPreemptionArgs: every violation, in its order.
+  std::vector<std::string> errors;
+  const int32_t pct = out.min_candidate_nodes_percentage;
+  const int32_t abs = out.min_candidate_nodes_absolute;
+  if (pct < 0 || pct > 100) {
+    errors.push_back(schedkit::StrCat(kPercentageField, ": Invalid value: ", pct, ": not in valid range [0, 100]"));
+  }
+  if (abs < 0) {
+    errors.push_back(schedkit::StrCat(kAbsoluteField, ": Invalid value: ", abs, ": not in valid range [0, inf)"));
+  }
+  if (pct == 0 && abs == 0) {
+    errors.push_back(schedkit::StrCat(kPercentageField, ": Invalid value: 0: cannot be zero at the same time as ",
+                                      kAbsoluteField));
+    errors.push_back(schedkit::StrCat(kAbsoluteField, ": Invalid value: 0: cannot be zero at the same time as ",
+                                      kPercentageField));
+  }
+  if (errors.empty()) return out;
+  if (errors.size() == 1) return internal::ArgsError(kName, "", errors[0]);
+  std::string joined;
+  for (size_t i = 0; i < errors.size(); ++i) schedkit::StrAppend(&joined, i > 0 ? ", " : "", errors[i]);
+  return internal::ArgsError(kName, "", schedkit::StrCat("[", joined, "]"));
+}
+
+DefaultPreemption::DefaultPreemption(framework::Handle& handle, const DefaultPreemptionArgs& args)
+    : handle_(handle), args_(args), evaluator_(kName, handle, *this) {}
+
+std::string_view DefaultPreemption::Name() const { return kName; }
+
+framework::PostFilterPlugin::Result DefaultPreemption::PostFilter(framework::CycleState& state, const PodInfo& pod,
+                                                                  const framework::NodeToStatus& filtered) {
+  int num_victims = 0;
+  framework::PostFilterPlugin::Result result = evaluator_.Preempt(state, pod, filtered, &num_victims);
+  // One observation per attempt (the recorder counts attempts and victims
+  // together).
+  handle_.metrics().ObservePreemption(num_victims);
+  if (result.status.num_reasons() > 0) {
+    std::string msg = result.status.Message();
+    if (!msg.empty()) result.status = Status::WithText(result.status.code(), schedkit::StrCat("preemption: ", msg));
+  }
+  return result;
+}
+
+Status DefaultPreemption::PreEnqueue(const PodInfo& pod) {
+  if (evaluator_.IsPodRunningPreemption(pod.uid())) {
+    return Status(Code::kUnschedulableAndUnresolvable, ReasonWaitingForPreemption());
+  }
+  return Status();
+}
+
+std::vector<framework::ClusterEventWithHint> DefaultPreemption::EventsToRegister() const {
+  return {
+      {{framework::EventResource::kPod, framework::kActionDelete, "PodDelete"},
+       [](const PodInfo&, const framework::EventObjects&) -> absl::StatusOr<framework::QueueingHint> {
+         return framework::QueueingHint::kSkip;
+       }},
+  };
+}
+
+int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {
+  int64_t n = static_cast<int64_t>(num_nodes) * args_.min_candidate_nodes_percentage / 100;
+  n = std::max<int64_t>(n, args_.min_candidate_nodes_absolute);
+  return static_cast<int32_t>(std::min<int64_t>(n, num_nodes));
+}
+
+std::pair<int32_t, int32_t> DefaultPreemption::GetOffsetAndNumCandidates(int32_t num_nodes) {
+  int32_t offset = 0;
+  if (offset_source_) {
+    offset = offset_source_(num_nodes);
+  } else if (num_nodes > 0) {
+    // The high 32 bits scaled into [0, num_nodes): portable, unlike
+    // std::uniform_int_distribution, and unbiased enough for an offset.
+    offset = static_cast<int32_t>(((rng_() >> 32) * static_cast<uint64_t>(num_nodes)) >> 32);
+  }
+  return {offset, CalculateNumCandidates(num_nodes)};
+}
+
+bool DefaultPreemption::IsPreemptionAllowed(const NodeInfo& node, const PodInfo& victim,
+                                            const PodInfo& preemptor) const {
+  return victim.priority() < preemptor.priority() && (!is_eligible_pod_ || is_eligible_pod_(node, victim, preemptor));
+}
+
+std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(
+    const PodInfo& pod, const Status& nominated_node_status) const {
+  if (pod.preempt_never()) return {false, "not eligible due to preemptionPolicy=Never."};
+  const Symbol nominated = pod.nominated_node_name();
+  if (!nominated.empty()) {
+    // Filters ruled the nominated node out for good: preempt elsewhere.
+    if (nominated_node_status.code() == Code::kUnschedulableAndUnresolvable) return {true, ""};
+    // Victims of an earlier preemption still terminating there: wait for them.
+    if (const NodeInfo* node = handle_.snapshot().Get(nominated)) {
+      for (const PodInfoPtr& p : node->pods()) {
+        if (IsPreemptionAllowed(*node, *p, pod) && TerminatingByPreemption(*p)) {
+          return {false, "not eligible due to a terminating pod on the nominated node."};
+        }
+      }
+    }
+  }
+  return {true, ""};
+}
+
+Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state, const PodInfo& pod,
+                                              const NodeInfo& node, std::span<const preemption::PdbInfo> pdbs,
+                                              preemption::Victims& victims) const {
+  // Only lower-priority pods can be victims: without any, the node cannot
+  // change, so skip the copies.
+  const int32_t priority = pod.priority();
+  if (std::none_of(node.pods().begin(), node.pods().end(),
+                   [&](const PodInfoPtr& p) { return p->priority() < priority; })) {
+    return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
+  }
+
+  std::unique_ptr<framework::CycleState> sim_state = state.Clone();
+  NodeInfo sim_node = node;
+  auto remove_pod = [&](const PodInfo& p) -> Status {
+    if (absl::Status s = sim_node.RemovePod(p); !s.ok()) return Status::Error(std::string(s.message()));
+    Status s = handle_.RunPreFilterExtensionRemovePod(*sim_state, pod, p, sim_node);
+    return s.IsSuccess() ? Status() : Status::Error(s.Message());
+  };
+  auto add_pod = [&](const PodInfoPtr& p) -> Status {
+    sim_node.AddPod(p);
+    Status s = handle_.RunPreFilterExtensionAddPod(*sim_state, pod, *p, sim_node);
+    return s.IsSuccess() ? Status() : Status::Error(s.Message());
+  };
+
+  // First remove every pod that may be preempted and see whether the pod
+  // fits at all. The loop walks the original list; removals edit the copy.
+  std::vector<PodInfoPtr> potential;
+  for (const PodInfoPtr& p : node.pods()) {
+    if (!IsPreemptionAllowed(sim_node, *p, pod)) continue;
+    potential.push_back(p);
+    if (Status s = remove_pod(*p); !s.IsSuccess()) return s;
+  }
+  if (potential.empty()) return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
+  // Still no fit: this node is no candidate. (Affinity of the pod to one of
+  // the victims is deliberately not considered, as upstream.)
+  if (Status s = handle_.RunFilterPluginsWithNominatedPods(*sim_state, pod, sim_node); !s.IsSuccess()) return s;
+
+  // Reprieve as many as possible, the most important first: PDB-violating
+  // pods before the others, so that violations are avoided where possible.
+  auto by_importance = [this](const PodInfoPtr& a, const PodInfoPtr& b) {
+    return more_important_pod_ ? more_important_pod_(*a, *b) : preemption::MoreImportantPod(*a, *b);
+  };
+  std::stable_sort(potential.begin(), potential.end(), by_importance);
+  std::vector<PodInfoPtr> violating;
+  std::vector<PodInfoPtr> non_violating;
+  preemption::SplitByPdbViolation(potential, pdbs, violating, non_violating);
+
+  std::vector<PodInfoPtr>& out = victims.pods;
+  out.clear();
+  int64_t num_violating = 0;
+  // Adds `p` back; if the pod no longer fits, takes it out again as a victim.
+  auto reprieve = [&](const PodInfoPtr& p, bool& fits) -> Status {
+    if (Status s = add_pod(p); !s.IsSuccess()) return s;
+    fits = handle_.RunFilterPluginsWithNominatedPods(*sim_state, pod, sim_node).IsSuccess();
+    if (!fits) {
+      if (Status s = remove_pod(*p); !s.IsSuccess()) return s;
+      out.push_back(p);
+    }
+    return Status();
+  };
+  for (const PodInfoPtr& p : violating) {
+    bool fits = false;
+    if (Status s = reprieve(p, fits); !s.IsSuccess()) return s;
+    if (!fits) ++num_violating;
+  }
+  for (const PodInfoPtr& p : non_violating) {
+    bool fits = false;
+    if (Status s = reprieve(p, fits); !s.IsSuccess()) return s;
+  }
+  // Both groups were sorted on their own; merge them back into one order.
+  if (!violating.empty() && !non_violating.empty()) std::stable_sort(out.begin(), out.end(), by_importance);
+  victims.num_pdb_violations = num_violating;
+  return Status();
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewDefaultPreemption(const framework::PluginArgs& args,
+                                                                        framework::Handle& handle) {
+  SCHEDKIT_ASSIGN_OR_RETURN(DefaultPreemptionArgs parsed, ParseDefaultPreemptionArgs(args));
+  return std::make_unique<DefaultPreemption>(handle, parsed);
+}
+
+}  // namespace schedkit::plugins

@@ -1,0 +1,243 @@
+#include "plugins/dynamicresources/dynamic_resources.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_replace.h"
+#include "plugins/internal/args.h"
+#include "plugins/internal/normalize_score.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::Code;
+using framework::Status;
+
+Symbol StateKey() {
+  static const Symbol key = Symbol::Intern("DynamicResources");
+  return key;
+}
+
+// Upstream reads its state with CycleState.Read, whose miss is
+// fwk.ErrNotFound ("not found"), returned as an Error status.
+Status StateNotFound() {
+  static const Symbol not_found = Symbol::Intern("not found");
+  return Status(Code::kError, not_found);
+}
+
+Symbol ReasonNoNewClaimsToDeallocate() {
+  static const Symbol reason = Symbol::Intern("no new claims to deallocate");
+  return reason;
+}
+
+// metav1.Duration's JSON form: a string in Go's time.ParseDuration syntax.
+absl::Status ReadDuration(const nlohmann::json& obj, std::string_view key,
+                          std::optional<absl::Duration>& out) {
+  constexpr std::string_view kPlugin = names::kDynamicResources;
+  auto it = obj.find(std::string(key));
+  if (it == obj.end() || it->is_null()) return absl::OkStatus();
+  if (!it->is_string())
+    return internal::ArgsError(kPlugin, key, "expected a duration string such as \"10s\"");
+  const std::string text = it->get<std::string>();
+  // Go accepts both micro signs for microseconds; Abseil spells them "us".
+  const std::string normalized = absl::StrReplaceAll(text, {{"\xC2\xB5s", "us"}, {"\xCE\xBCs", "us"}});
+  absl::Duration d;
+  // Abseil also accepts "inf"; Go does not.
+  if (normalized.find("inf") != std::string::npos || !absl::ParseDuration(normalized, &d)) {
+    return internal::ArgsError(kPlugin, key, schedkit::StrCat("time: invalid duration \"", text, "\""));
+  }
+  out = d;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<DynamicResourcesArgs> ParseDynamicResourcesArgs(const framework::PluginArgs& args) {
+  constexpr std::string_view kPlugin = names::kDynamicResources;
+  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, kPlugin));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, kPlugin, "", {"filterTimeout", "bindingTimeout"}));
+  std::optional<absl::Duration> filter_timeout, binding_timeout;
+  SCHEDKIT_RETURN_IF_ERROR(ReadDuration(obj, "filterTimeout", filter_timeout));
+  SCHEDKIT_RETURN_IF_ERROR(ReadDuration(obj, "bindingTimeout", binding_timeout));
+  DynamicResourcesArgs out;
+  if (filter_timeout) {
+    if (*filter_timeout < absl::ZeroDuration()) {
+      return internal::ArgsError(
+          kPlugin, "filterTimeout",
+          schedkit::StrCat("Invalid value: \"", obj["filterTimeout"].get<std::string>(),
+                           "\": must be zero or positive"));
+    }
+    out.filter_timeout = *filter_timeout;
+  }
+  if (binding_timeout) {
+    return internal::ArgsError(
+        kPlugin, "bindingTimeout",
+        "Forbidden: DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is disabled");
+  }
+  return out;
+}
+
+PodResourceClaims ResourceClaimsOf(const api::v1::Pod& /*pod*/) { return {}; }
+
+std::optional<std::string> CheckPodResourceClaims(std::string_view pod_namespace, std::string_view pod_name,
+                                                  const PodResourceClaims& claims) {
+  for (const PodResourceClaim& c : claims.claims) {
+    const std::string* claim_name = nullptr;
+    if (c.resource_claim_name) {
+      claim_name = &*c.resource_claim_name;
+    } else if (c.resource_claim_template_name) {
+      const PodResourceClaimStatus* status = nullptr;
+      for (const PodResourceClaimStatus& s : claims.statuses) {
+        if (s.name == c.name) {
+          status = &s;
+          break;
+        }
+      }
+      if (status == nullptr) {
+        return schedkit::StrCat("pod \"", pod_namespace, "/", pod_name, "\": ResourceClaim not created yet");
+      }
+      // The claim was intentionally not created: nothing to check.
+      if (!status->resource_claim_name) continue;
+      claim_name = &*status->resource_claim_name;
+    } else {
+      return schedkit::StrCat("pod \"", pod_namespace, "/", pod_name, "\", spec.resourceClaim \"", c.name,
+                              "\": none of the supported fields are set");
+    }
+    // The claim cache holds no ResourceClaims.
+    return schedkit::StrCat("could not find ResourceClaim \"", pod_namespace, "/", *claim_name, "\"");
+  }
+  return std::nullopt;
+}
+
+std::string_view DynamicResources::Name() const { return names::kDynamicResources; }
+
+Status PodResourceClaimsStatus(const framework::PodInfo& pod, const PodResourceClaims& claims) {
+  if (claims.empty()) return Status();
+  if (auto err = CheckPodResourceClaims(pod.namespace_().str(), pod.name().str(), claims)) {
+    return Status::WithText(Code::kUnschedulableAndUnresolvable, *std::move(err));
+  }
+  return Status();
+}
+
+Status DynamicResources::PreEnqueue(const framework::PodInfo& pod) {
+  return PodResourceClaimsStatus(pod, ResourceClaimsOf(pod.pod()));
+}
+
+framework::PreFilterPlugin::Result DynamicResources::PreFilter(
+    framework::CycleState& state, const framework::PodInfo& pod,
+    std::span<const framework::NodeInfo* const> /*nodes*/) {
+  // The state is recorded first, so PostFilter and later points find it even
+  // when the claims check below fails.
+  state.Write(StateKey(), std::make_unique<DynamicResourcesState>());
+  if (Status s = PodResourceClaimsStatus(pod, ResourceClaimsOf(pod.pod())); !s.IsSuccess()) {
+    return {{}, std::move(s)};
+  }
+  // No claim objects (and no extended-resource claim: DRAExtendedResource is
+  // off), so nothing to allocate.
+  return {{}, Status::Skip()};
+}
+
+Status DynamicResources::Filter(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
+                                const framework::NodeInfo& /*node*/) const {
+  const auto* s = state.Read<DynamicResourcesState>(StateKey());
+  if (s == nullptr) return StateNotFound();
+  return Status();
+}
+
+framework::PostFilterPlugin::Result DynamicResources::PostFilter(
+    framework::CycleState& state, const framework::PodInfo& /*pod*/,
+    const framework::NodeToStatus& /*filtered*/) {
+  const auto* s = state.Read<DynamicResourcesState>(StateKey());
+  if (s == nullptr) return {{}, StateNotFound()};
+  return {{}, Status(Code::kUnschedulable, ReasonNoNewClaimsToDeallocate())};
+}
+
+Status DynamicResources::Score(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
+                               const framework::NodeInfo& /*node*/, int64_t& score) const {
+  score = 0;
+  // DRAPrioritizedList is on, so upstream reads the state on every node.
+  if (state.Read<DynamicResourcesState>(StateKey()) == nullptr) return StateNotFound();
+  return Status();
+}
+
+Status DynamicResources::NormalizeScore(const framework::CycleState& /*state*/,
+                                        const framework::PodInfo& /*pod*/,
+                                        std::span<const framework::NodeInfo* const> /*nodes*/,
+                                        std::span<int64_t> scores) const {
+  internal::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/false, scores);
+  return Status();
+}
+
+Status DynamicResources::Reserve(framework::CycleState& state, const framework::PodInfo& /*pod*/,
+                                 Symbol /*node*/) {
+  if (state.Read<DynamicResourcesState>(StateKey()) == nullptr) return StateNotFound();
+  return Status();
+}
+
+void DynamicResources::Unreserve(framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
+                                 Symbol /*node*/) {
+  // No claims were reserved or allocated.
+}
+
+Status DynamicResources::PreBind(framework::CycleState& state, const framework::PodInfo& /*pod*/,
+                                 Symbol /*node*/) {
+  if (state.Read<DynamicResourcesState>(StateKey()) == nullptr) return StateNotFound();
+  return Status();
+}
+
+Status DynamicResources::PreBindPreFlight(const framework::CycleState& state,
+                                          const framework::PodInfo& /*pod*/, Symbol /*node*/) const {
+  if (state.Read<DynamicResourcesState>(StateKey()) == nullptr) return StateNotFound();
+  return Status::Skip();
+}
+
+std::vector<framework::ClusterEventWithHint> DynamicResources::EventsToRegister() const {
+  // Queueing hints are on (GA) in v1.35, so UpdateNodeTaint is not needed.
+  return {
+      {{framework::EventResource::kNode,
+        framework::kActionAdd | framework::kActionUpdateNodeLabel | framework::kActionUpdateNodeAllocatable,
+        "Node"},
+       {}},
+      {{framework::EventResource::kPod, framework::kActionUpdatePodGeneratedResourceClaim,
+        "PodUpdatePodGeneratedResourceClaim"},
+       [](const framework::PodInfo& pod, const framework::EventObjects& event) {
+         return IsSchedulableAfterPodChange(pod, event);
+       }},
+  };
+}
+
+absl::StatusOr<framework::QueueingHint> DynamicResources::IsSchedulableAfterPodChange(
+    const framework::PodInfo& pod, const framework::EventObjects& event) {
+  if (event.new_pod == nullptr) return IsSchedulableAfterPodChange(pod, event, {});
+  return IsSchedulableAfterPodChange(pod, event, ResourceClaimsOf(*event.new_pod));
+}
+
+absl::StatusOr<framework::QueueingHint> DynamicResources::IsSchedulableAfterPodChange(
+    const framework::PodInfo& pod, const framework::EventObjects& event,
+    const PodResourceClaims& modified_claims) {
+  const api::v1::Pod* modified = event.new_pod;
+  if (modified == nullptr) {
+    // Upstream's message names the claim hint, which shares this text.
+    return absl::InvalidArgumentError(
+        "unexpected object in isSchedulableAfterClaimChange: expected the updated pod, got none");
+  }
+  if (modified->metadata().uid() != pod.uid()) return framework::QueueingHint::kSkip;
+  // Some claim is still missing: the pod stays unschedulable.
+  if (CheckPodResourceClaims(modified->metadata().namespace_(), modified->metadata().name(),
+                             modified_claims)) {
+    return framework::QueueingHint::kSkip;
+  }
+  return framework::QueueingHint::kQueue;
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewDynamicResources(const framework::PluginArgs& args,
+                                                                       framework::Handle& /*handle*/) {
+  SCHEDKIT_ASSIGN_OR_RETURN(DynamicResourcesArgs parsed, ParseDynamicResourcesArgs(args));
+  return std::make_unique<DynamicResources>(parsed);
+}
+
+}  // namespace schedkit::plugins

@@ -1,0 +1,86 @@
+#include "plugins/noderesources/balanced_allocation.h"
+
+#include <utility>
+
+#include "plugins/noderesources/resource_allocation.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace noderesources {
+namespace {
+
+using framework::CycleState;
+using framework::NodeInfo;
+using framework::PodInfo;
+using framework::Status;
+
+Symbol PreScoreKey() {
+  static const Symbol k = Symbol::Intern("PreScoreNodeResourcesBalancedAllocation");
+  return k;
+}
+
+class PreScoreState final : public framework::StateData {
+ public:
+  explicit PreScoreState(ScoredResources resources) : resources_(std::move(resources)) {}
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<PreScoreState>(*this);
+  }
+  const ScoredResources& resources() const { return resources_; }
+
+ private:
+  ScoredResources resources_;
+};
+
+class BalancedAllocation final : public framework::PreScorePlugin, public framework::ScorePlugin {
+ public:
+  explicit BalancedAllocation(ScoredResources resources) : resources_(std::move(resources)) {}
+
+  std::string_view Name() const override { return names::kNodeResourcesBalancedAllocation; }
+
+  Status PreScore(CycleState& state, const PodInfo& pod,
+                  std::span<const NodeInfo* const> /*nodes*/) override {
+    ScoredResources rs = resources_;
+    FillPodRequests(pod, /*use_requested=*/true, rs);
+    // Best-effort pods would all pile onto the same node otherwise
+    // (kubernetes#129138).
+    if (AllRequestsZero(rs)) return Status::Skip();
+    state.Write(PreScoreKey(), std::make_unique<PreScoreState>(std::move(rs)));
+    return Status();
+  }
+
+  Status Score(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+               int64_t& score) const override {
+    if (const auto* s = state.Read<PreScoreState>(PreScoreKey()); s != nullptr) {
+      score = BalancedAllocationScore(node, s->resources(), /*use_requested=*/true);
+      return Status();
+    }
+    // Upstream computes the requests here when PreScore did not run.
+    ScoredResources rs = resources_;
+    FillPodRequests(pod, /*use_requested=*/true, rs);
+    score = AllRequestsZero(rs) ? 0 : BalancedAllocationScore(node, rs, /*use_requested=*/true);
+    return Status();
+  }
+
+ private:
+  const ScoredResources resources_;  // pod_request unset; copied per pod
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewBalancedAllocation(
+    const NodeResourcesBalancedAllocationArgs& args, framework::Handle& /*handle*/) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateNodeResourcesBalancedAllocationArgs(args));
+  return std::make_unique<BalancedAllocation>(CompileResources(args.resources));
+}
+
+}  // namespace noderesources
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeResourcesBalancedAllocation(
+    const framework::PluginArgs& args, framework::Handle& handle) {
+  SCHEDKIT_ASSIGN_OR_RETURN(noderesources::NodeResourcesBalancedAllocationArgs parsed,
+                            noderesources::ParseNodeResourcesBalancedAllocationArgs(args));
+  return noderesources::NewBalancedAllocation(parsed, handle);
+}
+
+}  // namespace schedkit::plugins

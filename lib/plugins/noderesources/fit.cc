@@ -1,0 +1,413 @@
+#include "plugins/noderesources/fit.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
+#include "plugins/noderesources/resource_allocation.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/api/well_known.h"
+#include "schedkit/framework/resource.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace noderesources {
+namespace {
+
+using framework::Code;
+using framework::CycleState;
+using framework::NodeInfo;
+using framework::PodInfo;
+using framework::Status;
+
+enum class Strategy : uint8_t { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };
+
+// Interned once; the Filter hands these out without allocating.
+struct Reasons {
+  Symbol too_many_pods = Symbol::Intern("Too many pods");
+  Symbol cpu = Symbol::Intern("Insufficient cpu");
+  Symbol memory = Symbol::Intern("Insufficient memory");
+  Symbol ephemeral_storage = Symbol::Intern("Insufficient ephemeral-storage");
+  Symbol restartable_init =
+      Symbol::Intern("Pod has a restartable init container and the SidecarContainers feature is disabled");
+};
+const Reasons& R() {
+  static const Reasons r;
+  return r;
+}
+
+Symbol PreFilterKey() {
+  static const Symbol k = Symbol::Intern("PreFilterNodeResourcesFit");
+  return k;
+}
+Symbol PreScoreKey() {
+  static const Symbol k = Symbol::Intern("PreScoreNodeResourcesFit");
+  return k;
+}
+
+// The pod's requests as the filter checks them (upstream preFilterState):
+// scalar resources with a zero request or ignored by the args are dropped,
+// the rest sorted by name so rejection reasons come in a stable order.
+struct FitRequest {
+  struct Scalar {
+    Symbol name;
+    int64_t amount = 0;
+    Symbol reason;  // "Insufficient <name>"
+  };
+  int64_t milli_cpu = 0;
+  int64_t memory = 0;
+  int64_t ephemeral_storage = 0;
+  absl::InlinedVector<Scalar, 2> scalars;
+};
+
+struct IgnoredResources {
+  absl::flat_hash_set<std::string> resources;
+  absl::flat_hash_set<std::string> groups;
+
+  // Upstream ignores only extended resources, by full name or by the part
+  // before the '/'.
+  bool Ignores(std::string_view name) const {
+    if (!framework::IsExtendedResourceName(name)) return false;
+    if (resources.contains(absl::string_view(name.data(), name.size()))) return true;
+    const std::string_view group = name.substr(0, name.find('/'));
+    return !groups.empty() && groups.contains(absl::string_view(group.data(), group.size()));
+  }
+};
+
+FitRequest ComputeFitRequest(const PodInfo& pod, const IgnoredResources* ignored) {
+  const framework::Resource& req = pod.requests();
+  FitRequest out;
+  out.milli_cpu = req.milli_cpu;
+  out.memory = req.memory;
+  out.ephemeral_storage = req.ephemeral_storage;
+  for (const framework::Resource::Scalar& s : req.scalars) {
+    if (s.amount == 0) continue;
+    const std::string_view name = s.name.str();
+    if (ignored != nullptr && ignored->Ignores(name)) continue;
+    out.scalars.push_back({s.name, s.amount, Symbol::Intern(schedkit::StrCat("Insufficient ", name))});
+  }
+  std::sort(
+      out.scalars.begin(), out.scalars.end(),
+      [](const FitRequest::Scalar& a, const FitRequest::Scalar& b) { return a.name.str() < b.name.str(); });
+  return out;
+}
+
+// Calls fn(resource, reason, requested, used, capacity, unresolvable) for
+// each resource the node lacks, in upstream's order (upstream fitsRequest).
+template <typename Fn>
+inline void VisitInsufficient(const FitRequest& req, const NodeInfo& node, Fn&& fn) {
+  const framework::Resource& alloc = node.allocatable();
+  const framework::Resource& used = node.requested();
+  if (node.num_pods() + 1 > alloc.allowed_pod_number) {
+    fn(schedkit::names::ResourcePods(), R().too_many_pods, 1, node.num_pods(), alloc.allowed_pod_number,
+       false);
+  }
+  if (req.milli_cpu > 0 && req.milli_cpu > alloc.milli_cpu - used.milli_cpu) {
+    fn(schedkit::names::ResourceCpu(), R().cpu, req.milli_cpu, used.milli_cpu, alloc.milli_cpu,
+       req.milli_cpu > alloc.milli_cpu);
+  }
+  if (req.memory > 0 && req.memory > alloc.memory - used.memory) {
+    fn(schedkit::names::ResourceMemory(), R().memory, req.memory, used.memory, alloc.memory,
+       req.memory > alloc.memory);
+  }
+  if (req.ephemeral_storage > 0 && req.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage) {
+    fn(schedkit::names::ResourceEphemeralStorage(), R().ephemeral_storage, req.ephemeral_storage,
+       used.ephemeral_storage, alloc.ephemeral_storage, req.ephemeral_storage > alloc.ephemeral_storage);
+  }
+  for (const FitRequest::Scalar& s : req.scalars) {
+    const int64_t capacity = alloc.GetScalar(s.name);
+    const int64_t in_use = used.GetScalar(s.name);
+    if (s.amount > capacity - in_use) fn(s.name, s.reason, s.amount, in_use, capacity, s.amount > capacity);
+  }
+}
+
+std::vector<InsufficientResource> CollectInsufficient(const FitRequest& req, const NodeInfo& node) {
+  std::vector<InsufficientResource> out;
+  VisitInsufficient(req, node,
+                    [&](Symbol resource, Symbol reason, int64_t requested, int64_t used, int64_t capacity,
+                        bool unresolvable) {
+                      out.push_back({std::string(resource.str()), std::string(reason.str()), requested, used,
+                                     capacity, unresolvable});
+                    });
+  return out;
+}
+
+class PreFilterState final : public framework::StateData {
+ public:
+  explicit PreFilterState(FitRequest req) : req_(std::move(req)) {}
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<PreFilterState>(*this);
+  }
+  const FitRequest& request() const { return req_; }
+
+ private:
+  FitRequest req_;
+};
+
+class PreScoreState final : public framework::StateData {
+ public:
+  explicit PreScoreState(ScoredResources resources) : resources_(std::move(resources)) {}
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<PreScoreState>(*this);
+  }
+  const ScoredResources& resources() const { return resources_; }
+
+ private:
+  ScoredResources resources_;
+};
+
+bool HasRestartableInitContainer(const api::v1::Pod& pod) {
+  for (const auto& c : pod.spec().init_containers()) {
+    if (c.restart_policy() == "Always") return true;
+  }
+  return false;
+}
+
+// --- queueing hints ---
+
+// Upstream isSchedulableAfterPodScaleDown. Without status resources in our
+// API (no in-place resize status), a pod's requests are its spec's.
+absl::StatusOr<bool> ScaledDownForPod(const PodInfo& target, const api::v1::Pod& original,
+                                      const api::v1::Pod& modified) {
+  if (modified.metadata().uid() == target.uid()) return true;
+  if (modified.spec().node_name().empty()) return false;
+  SCHEDKIT_ASSIGN_OR_RETURN(framework::PodRequests before, framework::ComputePodRequests(original));
+  SCHEDKIT_ASSIGN_OR_RETURN(framework::PodRequests after, framework::ComputePodRequests(modified));
+  const framework::Resource& want = target.requests();
+  const framework::Resource& b = before.requests;
+  const framework::Resource& a = after.requests;
+  if (want.milli_cpu != 0 && b.milli_cpu > a.milli_cpu) return true;
+  if (want.memory != 0 && b.memory > a.memory) return true;
+  if (want.ephemeral_storage != 0 && b.ephemeral_storage > a.ephemeral_storage) return true;
+  for (const framework::Resource::Scalar& s : want.scalars) {
+    if (s.amount != 0 && b.GetScalar(s.name) > a.GetScalar(s.name)) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<framework::QueueingHint> HintAfterPodEvent(const FitFeatures& features, const PodInfo& pod,
+                                                          const framework::EventObjects& event) {
+  using framework::QueueingHint;
+  if (event.new_pod == nullptr) {
+    if (event.old_pod == nullptr) return absl::InvalidArgumentError("pod event without a pod");
+    // A deleted pod frees resources only if it was bound (or about to be).
+    const api::v1::Pod& deleted = *event.old_pod;
+    if (deleted.spec().node_name().empty() && deleted.status().nominated_node_name().empty()) {
+      return QueueingHint::kSkip;
+    }
+    return QueueingHint::kQueue;
+  }
+  if (!features.enable_in_place_pod_vertical_scaling) return QueueingHint::kSkip;
+  if (event.old_pod == nullptr) return absl::InvalidArgumentError("pod update without the old pod");
+  SCHEDKIT_ASSIGN_OR_RETURN(bool scaled_down, ScaledDownForPod(pod, *event.old_pod, *event.new_pod));
+  return scaled_down ? QueueingHint::kQueue : QueueingHint::kSkip;
+}
+
+absl::StatusOr<framework::QueueingHint> HintAfterNodeChange(const PodInfo& pod,
+                                                            const framework::EventObjects& event) {
+  using framework::QueueingHint;
+  if (event.new_node == nullptr) return absl::InvalidArgumentError("node event without the new node");
+  SCHEDKIT_ASSIGN_OR_RETURN(bool fits, IsFit(pod, event.new_node));
+  if (!fits) return QueueingHint::kSkip;
+  if (event.old_node == nullptr) return QueueingHint::kQueue;
+  SCHEDKIT_ASSIGN_OR_RETURN(bool increased,
+                            HaveAnyRequestedResourcesIncreased(pod, *event.old_node, *event.new_node));
+  return increased ? QueueingHint::kQueue : QueueingHint::kSkip;
+}
+
+class Fit final : public framework::PreFilterPlugin,
+                  public framework::FilterPlugin,
+                  public framework::PreScorePlugin,
+                  public framework::ScorePlugin,
+                  public framework::EnqueueExtensions {
+ public:
+  Fit(IgnoredResources ignored, Strategy strategy, ScoredResources resources,
+      RequestedToCapacityRatioTable table, FitFeatures features)
+      : ignored_(std::move(ignored)),
+        strategy_(strategy),
+        resources_(std::move(resources)),
+        table_(table),
+        features_(features) {}
+
+  std::string_view Name() const override { return names::kNodeResourcesFit; }
+
+  Result PreFilter(CycleState& state, const PodInfo& pod,
+                   std::span<const NodeInfo* const> /*nodes*/) override {
+    if (!features_.enable_sidecar_containers && HasRestartableInitContainer(pod.pod())) {
+      return {{}, Status(Code::kUnschedulableAndUnresolvable, R().restartable_init)};
+    }
+    state.Write(PreFilterKey(), std::make_unique<PreFilterState>(ComputeFitRequest(pod, &ignored_)));
+    return {};
+  }
+
+  Status Filter(const CycleState& state, const PodInfo& /*pod*/, const NodeInfo& node) const override {
+    const auto* s = state.Read<PreFilterState>(PreFilterKey());
+    if (s == nullptr) {
+      return Status::Error(
+          schedkit::StrCat("error reading \"", PreFilterKey().str(), "\" from cycleState: not found"));
+    }
+    absl::InlinedVector<Symbol, 4> reasons;
+    bool unresolvable = false;
+    VisitInsufficient(s->request(), node,
+                      [&](Symbol, Symbol reason, int64_t, int64_t, int64_t, bool resource_unresolvable) {
+                        reasons.push_back(reason);
+                        unresolvable = unresolvable || resource_unresolvable;
+                      });
+    if (reasons.empty()) return Status();
+    Status status(unresolvable ? Code::kUnschedulableAndUnresolvable : Code::kUnschedulable, reasons[0]);
+    for (size_t i = 1; i < reasons.size(); ++i) status.AppendReason(reasons[i]);
+    return status;
+  }
+
+  Status PreScore(CycleState& state, const PodInfo& pod,
+                  std::span<const NodeInfo* const> /*nodes*/) override {
+    ScoredResources rs = resources_;
+    FillPodRequests(pod, /*use_requested=*/false, rs);
+    state.Write(PreScoreKey(), std::make_unique<PreScoreState>(std::move(rs)));
+    return Status();
+  }
+
+  Status Score(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+               int64_t& score) const override {
+    if (const auto* s = state.Read<PreScoreState>(PreScoreKey()); s != nullptr) {
+      return ScoreNode(node, s->resources(), score);
+    }
+    // Upstream computes the requests here when PreScore did not run.
+    ScoredResources rs = resources_;
+    FillPodRequests(pod, /*use_requested=*/false, rs);
+    return ScoreNode(node, rs, score);
+  }
+
+  std::vector<framework::ClusterEventWithHint> EventsToRegister() const override {
+    framework::ActionType pod_actions = framework::kActionDelete;
+    // A pod resized in place may free resources.
+    if (features_.enable_in_place_pod_vertical_scaling) pod_actions |= framework::kActionUpdatePodScaleDown;
+    // Without queueing hints upstream's preCheck may hide a Node/Add, so label
+    // and taint updates are registered too.
+    framework::ActionType node_actions = framework::kActionAdd | framework::kActionUpdateNodeAllocatable |
+                                         framework::kActionUpdateNodeTaint |
+                                         framework::kActionUpdateNodeLabel;
+    if (features_.enable_scheduling_queue_hint) {
+      node_actions = framework::kActionAdd | framework::kActionUpdateNodeAllocatable;
+    }
+    const FitFeatures features = features_;
+    return {
+        {{framework::EventResource::kPod, pod_actions, ""},
+         [features](const PodInfo& pod, const framework::EventObjects& e) {
+           return HintAfterPodEvent(features, pod, e);
+         }},
+        {{framework::EventResource::kNode, node_actions, ""},
+         [](const PodInfo& pod, const framework::EventObjects& e) { return HintAfterNodeChange(pod, e); }},
+    };
+  }
+
+  std::vector<InsufficientResource> InsufficientResources(const PodInfo& pod, const NodeInfo& node) const {
+    return CollectInsufficient(ComputeFitRequest(pod, &ignored_), node);
+  }
+
+ private:
+  Status ScoreNode(const NodeInfo& node, std::span<const ScoredResource> rs, int64_t& score) const {
+    if (rs.empty()) return Status::Error("resources not found");
+    switch (strategy_) {
+      case Strategy::kLeastAllocated:
+        score = LeastAllocatedScore(node, rs, /*use_requested=*/false);
+        break;
+      case Strategy::kMostAllocated:
+        score = MostAllocatedScore(node, rs, /*use_requested=*/false);
+        break;
+      case Strategy::kRequestedToCapacityRatio:
+        score = RequestedToCapacityRatioScore(node, rs, /*use_requested=*/false, table_);
+        break;
+    }
+    return Status();
+  }
+
+  const IgnoredResources ignored_;
+  const Strategy strategy_;
+  const ScoredResources resources_;  // pod_request unset; copied per pod
+  const RequestedToCapacityRatioTable table_;
+  const FitFeatures features_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewFit(const NodeResourcesFitArgs& args,
+                                                          framework::Handle& /*handle*/,
+                                                          const FitFeatures& features) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateNodeResourcesFitArgs(args));
+  if (!args.scoring_strategy.has_value()) {
+    return absl::InvalidArgumentError("NodeResourcesFit args: scoring strategy not specified");
+  }
+  const ScoringStrategy& s = *args.scoring_strategy;
+  Strategy strategy = Strategy::kLeastAllocated;
+  RequestedToCapacityRatioTable table;
+  if (s.type == kMostAllocated) {
+    strategy = Strategy::kMostAllocated;
+  } else if (s.type == kRequestedToCapacityRatio) {
+    strategy = Strategy::kRequestedToCapacityRatio;
+    // Upstream dereferences the missing param and panics; refuse instead.
+    if (!s.requested_to_capacity_ratio.has_value()) {
+      return absl::InvalidArgumentError(
+          "NodeResourcesFit args: scoringStrategy.requestedToCapacityRatio: Required value: the "
+          "RequestedToCapacityRatio strategy needs a shape");
+    }
+    table = RequestedToCapacityRatioTable(s.requested_to_capacity_ratio->shape);
+  }
+  IgnoredResources ignored;
+  ignored.resources.insert(args.ignored_resources.begin(), args.ignored_resources.end());
+  ignored.groups.insert(args.ignored_resource_groups.begin(), args.ignored_resource_groups.end());
+  return std::make_unique<Fit>(std::move(ignored), strategy, CompileResources(s.resources), table, features);
+}
+
+std::vector<InsufficientResource> Fits(const PodInfo& pod, const NodeInfo& node) {
+  return CollectInsufficient(ComputeFitRequest(pod, nullptr), node);
+}
+
+absl::StatusOr<bool> IsFit(const PodInfo& pod, const api::v1::Node* node) {
+  if (node == nullptr) return false;
+  SCHEDKIT_ASSIGN_OR_RETURN(NodeInfo info, NodeInfo::Create(*node));
+  bool fits = true;
+  VisitInsufficient(ComputeFitRequest(pod, nullptr), info,
+                    [&](Symbol, Symbol, int64_t, int64_t, int64_t, bool) { fits = false; });
+  return fits;
+}
+
+absl::StatusOr<bool> HaveAnyRequestedResourcesIncreased(const PodInfo& pod, const api::v1::Node& original,
+                                                        const api::v1::Node& modified) {
+  SCHEDKIT_ASSIGN_OR_RETURN(framework::Resource before,
+                            framework::Resource::FromList(original.status().allocatable()));
+  SCHEDKIT_ASSIGN_OR_RETURN(framework::Resource after,
+                            framework::Resource::FromList(modified.status().allocatable()));
+  if (after.allowed_pod_number > before.allowed_pod_number) return true;
+  const framework::Resource& req = pod.requests();
+  if (req.milli_cpu == 0 && req.memory == 0 && req.ephemeral_storage == 0 && req.scalars.empty())
+    return false;
+  if ((req.milli_cpu > 0 && after.milli_cpu > before.milli_cpu) ||
+      (req.memory > 0 && after.memory > before.memory) ||
+      (req.ephemeral_storage > 0 && after.ephemeral_storage > before.ephemeral_storage)) {
+    return true;
+  }
+  for (const framework::Resource::Scalar& s : req.scalars) {
+    if (s.amount == 0) continue;
+    if (after.GetScalar(s.name) > before.GetScalar(s.name)) return true;
+  }
+  return false;
+}
+
+std::vector<InsufficientResource> InsufficientResourcesFor(const framework::Plugin& fit, const PodInfo& pod,
+                                                           const NodeInfo& node) {
+  return dynamic_cast<const Fit&>(fit).InsufficientResources(pod, node);
+}
+
+}  // namespace noderesources
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(const framework::PluginArgs& args,
+                                                                       framework::Handle& handle) {
+  SCHEDKIT_ASSIGN_OR_RETURN(noderesources::NodeResourcesFitArgs parsed,
+                            noderesources::ParseNodeResourcesFitArgs(args));
+  return noderesources::NewFit(parsed, handle);
+}
+
+}  // namespace schedkit::plugins

@@ -1,0 +1,231 @@
+#include "plugins/noderesources/resource_allocation.h"
+
+#include <cmath>
+#include <string_view>
+
+#include "schedkit/api/well_known.h"
+#include "schedkit/framework/resource.h"
+
+namespace schedkit::plugins::noderesources {
+namespace {
+
+bool IsSupportedPodLevelResource(std::string_view name) {
+  return name == "cpu" || name == "memory" || framework::IsHugePageResourceName(name);
+}
+
+// Upstream IsPodLevelRequestsSet.
+bool PodLevelRequestsSet(const api::v1::Pod& pod) {
+  for (const auto& [name, unused] : pod.spec().resources().requests()) {
+    if (IsSupportedPodLevelResource(name)) return true;
+  }
+  return false;
+}
+
+void FillMissing(google::protobuf::Map<std::string, std::string>& requests) {
+  // The text forms of schedutil.DefaultMilliCPURequest and DefaultMemoryRequest.
+  if (!requests.contains("cpu")) requests["cpu"] = "100m";
+  if (!requests.contains("memory")) requests["memory"] = "209715200";
+}
+
+// Sum of weight * per-resource score over the node's resources, divided by
+// the sum of the weights that took part (upstream least/mostResourceScorer).
+template <typename PerResource>
+int64_t WeightedAverage(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                        bool use_requested, PerResource per_resource) {
+  int64_t node_score = 0;
+  int64_t weight_sum = 0;
+  for (const ScoredResource& r : rs) {
+    int64_t allocatable = 0;
+    int64_t requested = 0;
+    if (!AllocatableAndRequested(node, r, use_requested, allocatable, requested)) continue;
+    node_score = WrapAdd(node_score, WrapMul(per_resource(requested, allocatable), r.weight));
+    weight_sum += r.weight;
+  }
+  if (weight_sum == 0) return 0;
+  return node_score / weight_sum;
+}
+
+// requested / allocatable as float64, capped at 1 (BalancedAllocation).
+inline double Fraction(int64_t requested, int64_t allocatable) {
+  const double fraction = static_cast<double>(requested) / static_cast<double>(allocatable);
+  return fraction > 1 ? 1 : fraction;
+}
+
+}  // namespace
+
+ScoredResources CompileResources(const std::vector<ResourceSpec>& specs) {
+  ScoredResources out;
+  out.reserve(specs.size());
+  for (const ResourceSpec& spec : specs) {
+    ScoredResource r;
+    r.name = Symbol::Intern(spec.name);
+    r.weight = spec.weight;
+    if (r.name == schedkit::names::ResourceCpu()) {
+      r.kind = ResourceKind::kCpu;
+    } else if (r.name == schedkit::names::ResourceMemory()) {
+      r.kind = ResourceKind::kMemory;
+    } else if (r.name == schedkit::names::ResourceEphemeralStorage()) {
+      r.kind = ResourceKind::kEphemeralStorage;
+    } else if (framework::IsScalarResourceName(spec.name)) {
+      r.kind = ResourceKind::kScalar;
+    } else {
+      r.kind = ResourceKind::kNone;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+CpuMemory ScoringNonZeroRequests(const framework::PodInfo& pod) {
+  CpuMemory out{pod.non_zero_milli_cpu(), pod.non_zero_memory()};
+  const api::v1::Pod& p = pod.pod();
+  if (!PodLevelRequestsSet(p)) return out;
+  const auto& pod_level = p.spec().resources().requests();
+  if (pod_level.contains("cpu") && pod_level.contains("memory")) return out;
+  // PodInfo (like upstream's NodeInfo accounting) only defaults what is
+  // missing from the whole pod; scoring defaults every container missing a
+  // request. Rare (pod-level requests without cpu or memory), so recompute
+  // from a copy with the defaults filled in.
+  api::v1::Pod filled = p;
+  for (auto& c : *filled.mutable_spec()->mutable_containers())
+    FillMissing(*c.mutable_resources()->mutable_requests());
+  for (auto& c : *filled.mutable_spec()->mutable_init_containers()) {
+    FillMissing(*c.mutable_resources()->mutable_requests());
+  }
+  absl::StatusOr<framework::PodRequests> reqs = framework::ComputePodRequests(filled);
+  if (!reqs.ok()) return out;  // cannot happen: PodInfo parsed the same quantities
+  return CpuMemory{reqs->requests.milli_cpu, reqs->requests.memory};
+}
+
+void FillPodRequests(const framework::PodInfo& pod, bool use_requested, std::span<ScoredResource> resources) {
+  const framework::Resource& req = pod.requests();
+  CpuMemory non_zero;
+  bool have_non_zero = false;
+  for (ScoredResource& r : resources) {
+    switch (r.kind) {
+      case ResourceKind::kCpu:
+      case ResourceKind::kMemory:
+        if (use_requested) {
+          r.pod_request = r.kind == ResourceKind::kCpu ? req.milli_cpu : req.memory;
+        } else {
+          if (!have_non_zero) {
+            non_zero = ScoringNonZeroRequests(pod);
+            have_non_zero = true;
+          }
+          r.pod_request = r.kind == ResourceKind::kCpu ? non_zero.milli_cpu : non_zero.memory;
+        }
+        break;
+      case ResourceKind::kEphemeralStorage:
+        r.pod_request = req.ephemeral_storage;
+        break;
+      case ResourceKind::kScalar:
+        r.pod_request = req.GetScalar(r.name);
+        break;
+      case ResourceKind::kNone:
+        // Upstream reads requests["pods"] etc. here; such a request can never
+        // be scored, but it still counts against "best effort".
+        r.pod_request = r.name == schedkit::names::ResourcePods() ? req.allowed_pod_number : 0;
+        break;
+    }
+  }
+}
+
+bool AllRequestsZero(std::span<const ScoredResource> resources) {
+  for (const ScoredResource& r : resources) {
+    if (r.pod_request != 0) return false;
+  }
+  return true;
+}
+
+int64_t BrokenLinearFunction::operator()(int64_t p) const {
+  for (size_t i = 0; i < points_.size(); ++i) {
+    if (p <= points_[i].utilization) {
+      if (i == 0) return points_[0].score;
+      const Point& a = points_[i - 1];
+      const Point& b = points_[i];
+      return a.score + (b.score - a.score) * (p - a.utilization) / (b.utilization - a.utilization);
+    }
+  }
+  return points_.back().score;
+}
+
+RequestedToCapacityRatioTable::RequestedToCapacityRatioTable(
+    const std::vector<UtilizationShapePoint>& shape) {
+  std::vector<BrokenLinearFunction::Point> points;
+  points.reserve(shape.size());
+  for (const UtilizationShapePoint& s : shape) {
+    points.push_back({s.utilization, s.score * (framework::kMaxNodeScore / kMaxCustomPriorityScore)});
+  }
+  function_ = BrokenLinearFunction(std::move(points));
+  for (int64_t p = 0; p <= kMaxUtilization; ++p) table_[p] = function_(p);
+}
+
+int64_t LeastAllocatedScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                            bool use_requested) {
+  return WeightedAverage(node, rs, use_requested, LeastRequestedScore);
+}
+
+int64_t MostAllocatedScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                           bool use_requested) {
+  return WeightedAverage(node, rs, use_requested, MostRequestedScore);
+}
+
+int64_t RequestedToCapacityRatioScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                                      bool use_requested, const RequestedToCapacityRatioTable& table) {
+  int64_t node_score = 0;
+  int64_t weight_sum = 0;
+  for (const ScoredResource& r : rs) {
+    int64_t allocatable = 0;
+    int64_t requested = 0;
+    if (!AllocatableAndRequested(node, r, use_requested, allocatable, requested)) continue;
+    const int64_t resource_score = table.ResourceScore(requested, allocatable);
+    // Upstream: only resources with a positive score count, weights included.
+    if (resource_score > 0) {
+      node_score = WrapAdd(node_score, WrapMul(resource_score, r.weight));
+      weight_sum += r.weight;
+    }
+  }
+  if (weight_sum == 0) return 0;
+  return static_cast<int64_t>(std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
+}
+
+int64_t BalancedAllocationScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                                bool use_requested) {
+  // Upstream collects the fractions in a slice; with two of them (the usual
+  // cpu + memory) only those two are needed, and with more a second pass
+  // recomputes them bit-identically, so nothing is stored.
+  double first = 0;
+  double second = 0;
+  double total_fraction = 0;
+  size_t n = 0;
+  for (const ScoredResource& r : rs) {
+    int64_t allocatable = 0;
+    int64_t requested = 0;
+    if (!AllocatableAndRequested(node, r, use_requested, allocatable, requested)) continue;
+    const double fraction = Fraction(requested, allocatable);
+    total_fraction += fraction;
+    if (n == 0) first = fraction;
+    if (n == 1) second = fraction;
+    ++n;
+  }
+  double std_dev = 0.0;
+  // Same operations as upstream, in the same order, so the float64 results
+  // (and the truncated score) are bit-identical.
+  if (n == 2) {
+    std_dev = std::fabs((first - second) / 2);
+  } else if (n > 2) {
+    const double mean = total_fraction / static_cast<double>(n);
+    double sum = 0;
+    for (const ScoredResource& r : rs) {
+      int64_t allocatable = 0;
+      int64_t requested = 0;
+      if (!AllocatableAndRequested(node, r, use_requested, allocatable, requested)) continue;
+      const double fraction = Fraction(requested, allocatable);
+      sum = sum + (fraction - mean) * (fraction - mean);
+    }
+    std_dev = std::sqrt(sum / static_cast<double>(n));
+  }
+  return static_cast<int64_t>((1 - std_dev) * static_cast<double>(framework::kMaxNodeScore));
+}
+
+}  // namespace schedkit::plugins::noderesources

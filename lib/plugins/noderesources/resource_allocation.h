@@ -1,0 +1,178 @@
+// Internal: the resource-allocation scoring shared by NodeResourcesFit's
+// strategies (LeastAllocated, MostAllocated, RequestedToCapacityRatio) and
+// NodeResourcesBalancedAllocation — upstream's resourceAllocationScorer.
+//
+//   ScoredResources rs = CompileResources(args.resources);               // once, at construction
+//   FillPodRequests(pod, /*use_requested=*/false, rs);                  // once per pod (PreScore)
+//   int64_t score = LeastAllocatedScore(node, rs, false);               // per node (Score)
+//
+// Per node nothing allocates, parses or compares strings: resources are
+// classified once into cpu / memory / ephemeral-storage / scalar (interned
+// name) and the pod's requests are computed once per pod. Arithmetic is
+// upstream's: int64 with truncating division, float64 where upstream uses it,
+// wrapping like Go on overflow.
+//
+// `use_requested` selects what a node's used cpu and memory are: false (Fit)
+// reads NodeInfo's non-zero requested (100m / 200Mi per container without a
+// request) and the pod's non-zero request; true (BalancedAllocation) reads
+// the plain requested values. Ephemeral storage and scalars always use
+// plain requests. Thread-safe: pure functions over immutable inputs.
+#ifndef SCHEDKIT_LIB_PLUGINS_NODERESOURCES_RESOURCE_ALLOCATION_H_
+#define SCHEDKIT_LIB_PLUGINS_NODERESOURCES_RESOURCE_ALLOCATION_H_
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "plugins/noderesources/args.h"
+#include "schedkit/api/symbol.h"
+#include "schedkit/framework/node_info.h"
+#include "schedkit/framework/pod_info.h"
+#include "schedkit/framework/status.h"
+
+namespace schedkit::plugins::noderesources {
+
+// Go's int64 arithmetic wraps on overflow; C++'s is undefined. These keep
+// upstream's results on absurd quantities and keep sanitizers quiet.
+inline int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+inline int64_t WrapMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
+enum class ResourceKind : uint8_t {
+  kCpu,
+  kMemory,
+  kEphemeralStorage,
+  // Extended resources, hugepages-*, attachable-volumes-*, *kubernetes.io/*.
+  kScalar,
+  // Any other name ("pods", "storage", ...): upstream finds no allocatable
+  // for it, so it never contributes to a score.
+  kNone,
+};
+
+// One configured resource, with the incoming pod's request for it.
+struct ScoredResource {
+  ResourceKind kind = ResourceKind::kNone;
+  Symbol name;  // interned resource name
+  int64_t weight = 1;
+  int64_t pod_request = 0;  // milli-cpu, bytes or count
+};
+
+using ScoredResources = absl::InlinedVector<ScoredResource, 4>;
+
+// Classifies `specs` in order (pod_request left 0).
+ScoredResources CompileResources(const std::vector<ResourceSpec>& specs);
+
+// The pod's cpu / memory request as upstream's scoring computes it with
+// NonMissingContainerRequests (100m / 200Mi for every container missing one),
+// pod-level requests taking precedence. Equals PodInfo's non_zero_* except
+// for pods with pod-level requests that leave cpu or memory to containers.
+struct CpuMemory {
+  int64_t milli_cpu = 0;
+  int64_t memory = 0;
+};
+CpuMemory ScoringNonZeroRequests(const framework::PodInfo& pod);
+
+// Upstream calculatePodResourceRequestList: sets pod_request of each resource.
+void FillPodRequests(const framework::PodInfo& pod, bool use_requested, std::span<ScoredResource> resources);
+
+// True when every pod_request is 0 (upstream isBestEffortPod).
+bool AllRequestsZero(std::span<const ScoredResource> resources);
+
+// Upstream calculateResourceAllocatableRequest: the node's allocatable and
+// requested-plus-pod amounts of `r`. Returns false when the resource is to
+// be skipped (allocatable 0, or a scalar the pod does not request).
+inline bool AllocatableAndRequested(const framework::NodeInfo& node, const ScoredResource& r,
+                                    bool use_requested, int64_t& allocatable, int64_t& requested) {
+  const framework::Resource& alloc = node.allocatable();
+  switch (r.kind) {
+    case ResourceKind::kCpu:
+      allocatable = alloc.milli_cpu;
+      requested = WrapAdd(use_requested ? node.requested().milli_cpu : node.non_zero_requested_milli_cpu(),
+                          r.pod_request);
+      break;
+    case ResourceKind::kMemory:
+      allocatable = alloc.memory;
+      requested =
+          WrapAdd(use_requested ? node.requested().memory : node.non_zero_requested_memory(), r.pod_request);
+      break;
+    case ResourceKind::kEphemeralStorage:
+      allocatable = alloc.ephemeral_storage;
+      requested = WrapAdd(node.requested().ephemeral_storage, r.pod_request);
+      break;
+    case ResourceKind::kScalar:
+      if (r.pod_request == 0) return false;
+      allocatable = alloc.GetScalar(r.name);
+      if (allocatable == 0) return false;
+      requested = WrapAdd(node.requested().GetScalar(r.name), r.pod_request);
+      return true;
+    case ResourceKind::kNone:
+      return false;
+  }
+  return allocatable != 0;
+}
+
+// Upstream leastRequestedScore / mostRequestedScore for one resource, in [0, 100].
+inline int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
+  if (capacity == 0 || requested > capacity) return 0;
+  return WrapMul(capacity - requested, framework::kMaxNodeScore) / capacity;
+}
+inline int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
+  if (capacity == 0) return 0;
+  if (requested > capacity) requested = capacity;
+  return WrapMul(requested, framework::kMaxNodeScore) / capacity;
+}
+
+// Upstream helper.BuildBrokenLinearFunction: linear between the points,
+// constant outside. `points` must be sorted by strictly increasing utilization.
+class BrokenLinearFunction {
+ public:
+  struct Point {
+    int64_t utilization = 0;
+    int64_t score = 0;
+  };
+  explicit BrokenLinearFunction(std::vector<Point> points) : points_(std::move(points)) {}
+  int64_t operator()(int64_t p) const;
+
+ private:
+  std::vector<Point> points_;
+};
+
+// RequestedToCapacityRatio's per-resource score, tabulated: utilization
+// (requested * 100 / capacity, capped at 100) → the shape's score scaled to
+// [0, kMaxNodeScore].
+class RequestedToCapacityRatioTable {
+ public:
+  RequestedToCapacityRatioTable() = default;
+  explicit RequestedToCapacityRatioTable(const std::vector<UtilizationShapePoint>& shape);
+  int64_t ResourceScore(int64_t requested, int64_t capacity) const {
+    if (capacity == 0 || requested > capacity) return table_[kMaxUtilization];
+    int64_t p = WrapMul(requested, kMaxUtilization) / capacity;
+    if (p >= 0 && p <= kMaxUtilization) return table_[p];
+    return function_(p);
+  }
+
+ private:
+  static constexpr int64_t kMaxUtilization = 100;
+  BrokenLinearFunction function_{{}};
+  std::array<int64_t, kMaxUtilization + 1> table_{};
+};
+
+// The strategies over every resource of a node (upstream's scorer funcs).
+int64_t LeastAllocatedScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                            bool use_requested);
+int64_t MostAllocatedScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                           bool use_requested);
+int64_t RequestedToCapacityRatioScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                                      bool use_requested, const RequestedToCapacityRatioTable& table);
+// BalancedAllocation's v1.35 score: (1 - std of the used fractions) * 100.
+int64_t BalancedAllocationScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                                bool use_requested);
+
+}  // namespace schedkit::plugins::noderesources
+
+#endif  // SCHEDKIT_LIB_PLUGINS_NODERESOURCES_RESOURCE_ALLOCATION_H_

@@ -1,0 +1,172 @@
+// The shared resource-allocation scorer: upstream v1.35.8
+// resource_allocation_test.go, ported as facts where they do not need DRA.
+#include "plugins/noderesources/resource_allocation.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "plugins/noderesources/test_util.h"
+#include "schedkit/framework/resource.h"
+#include "schedkit/testing/builders.h"
+
+namespace schedkit::plugins::noderesources {
+namespace {
+
+using testing::MakeNode;
+using testing::MakePod;
+using namespace testutil;  // NOLINT: the upstream helpers, by their upstream names
+
+constexpr int64_t kOneMi = 1048576;
+constexpr int64_t kDefaultMilliCpu = framework::kDefaultMilliCpuRequest;
+constexpr int64_t kDefaultMemory = framework::kDefaultMemoryRequest;
+
+// A container with these requests (none when empty), as upstream's literal v1.Container.
+api::v1::Pod AddContainer(api::v1::Pod pod, const testing::ResourceMap& requests, bool init = false) {
+  auto* c = init ? pod.mutable_spec()->add_init_containers() : pod.mutable_spec()->add_containers();
+  for (const auto& [k, v] : requests) (*c->mutable_resources()->mutable_requests())[k] = v;
+  return pod;
+}
+
+CpuMemory ScoringRequests(const api::v1::Pod& pod) {
+  auto info = framework::PodInfo::Create(pod);
+  REQUIRE(info.ok());
+  ScoredResources rs = CompileResources({{"cpu", 1}, {"memory", 1}});
+  FillPodRequests(**info, /*use_requested=*/false, rs);
+  return {rs[0].pod_request, rs[1].pod_request};
+}
+
+TEST_CASE("TestResourceAllocationScorerCalculateRequests", "[noderesources][scorer]") {
+  const testing::ResourceMap one = {{"cpu", "1"}, {"memory", "1Mi"}};
+  const api::v1::Pod empty = MakePod().Obj();
+  struct Case {
+    std::string name;
+    api::v1::Pod pod;
+    int64_t cpu;
+    int64_t memory;
+  };
+  std::vector<Case> cases = {
+      {"overhead only", NewResourceOverheadPod(empty, one), 1000, kOneMi},
+      {"1x requestless container", AddContainer(empty, {}), kDefaultMilliCpu, kDefaultMemory},
+      {"2x requestless container", AddContainer(AddContainer(empty, {}), {}), 2 * kDefaultMilliCpu,
+       2 * kDefaultMemory},
+      {"request container + requestless container", AddContainer(AddContainer(empty, one), {}),
+       1000 + kDefaultMilliCpu, kOneMi + kDefaultMemory},
+      {"container + requestless container + overhead",
+       NewResourceOverheadPod(AddContainer(AddContainer(empty, one), {}), one), 2000 + kDefaultMilliCpu,
+       2 * kOneMi + kDefaultMemory},
+      {"init container + container + requestless container + overhead",
+       NewResourceOverheadPod(AddContainer(AddContainer(AddContainer(empty, {{"cpu", "3"}}, true), one), {}),
+                              one),
+       4000, 2 * kOneMi + kDefaultMemory},
+      {"requestless init container + small init container + small container ",
+       AddContainer(AddContainer(AddContainer(empty, {}, true), {{"cpu", "1m"}, {"memory", "1"}}, true),
+                    {{"cpu", "3m"}, {"memory", "3"}}),
+       kDefaultMilliCpu, kDefaultMemory},
+      {"requestless init container + small init container + small container + requestless container ",
+       AddContainer(
+           AddContainer(AddContainer(AddContainer(empty, {}, true), {{"cpu", "1m"}, {"memory", "1"}}, true),
+                        {{"cpu", "3m"}, {"memory", "3"}}),
+           {}),
+       3 + kDefaultMilliCpu, 3 + kDefaultMemory},
+  };
+  for (const Case& tc : cases) {
+    DYNAMIC_SECTION("TestResourceAllocationScorerCalculateRequests/" << tc.name) {
+      CpuMemory got = ScoringRequests(tc.pod);
+      CHECK(got.milli_cpu == tc.cpu);
+      CHECK(got.memory == tc.memory);
+    }
+  }
+}
+
+// Not upstream: with pod-level requests, scoring still defaults every
+// container missing a request (NonMissingContainerRequests), while the
+// pod's NodeInfo accounting (PodInfo::non_zero_*) defaults only what is
+// missing from the whole pod. The two differ here.
+TEST_CASE("scoring requests of a pod with pod-level memory only", "[noderesources][scorer]") {
+  api::v1::Pod pod = MakePod()
+                         .PodLevelReq({{"memory", "1Gi"}})
+                         .Req({{"cpu", "500m"}})
+                         .Container("sidecar-less")
+                         .Overhead({{"cpu", "10m"}})
+                         .Obj();
+  auto info = framework::PodInfo::Create(pod);
+  REQUIRE(info.ok());
+  // NodeInfo view: cpu is requested somewhere, so no defaults: 500m + 10m overhead.
+  CHECK((*info)->non_zero_milli_cpu() == 510);
+  // Scoring view: the second container gets 100m.
+  CpuMemory got = ScoringRequests(pod);
+  CHECK(got.milli_cpu == 610);
+  CHECK(got.memory == 1LL << 30);
+  // Pod-level cpu and memory: both views agree.
+  api::v1::Pod both = MakePod().PodLevelReq({{"cpu", "2"}, {"memory", "1Gi"}}).Container("a").Obj();
+  auto both_info = framework::PodInfo::Create(both);
+  REQUIRE(both_info.ok());
+  CpuMemory got_both = ScoringRequests(both);
+  CHECK(got_both.milli_cpu == 2000);
+  CHECK(got_both.milli_cpu == (*both_info)->non_zero_milli_cpu());
+  CHECK(got_both.memory == (*both_info)->non_zero_memory());
+}
+
+TEST_CASE("TestCalculateResourceAllocatableRequest", "[noderesources][scorer]") {
+  // Only the device-plugin cases: the DRA-backed ones need DRAExtendedResource
+  // (alpha, off in v1.35) and a DRA manager, which schedkit does not have.
+  for (const char* name :
+       {"device-plugin-resource-feature-disabled", "device-plugin-resource-feature-enabled"}) {
+    DYNAMIC_SECTION("TestCalculateResourceAllocatableRequest/" << name) {
+      framework::NodeInfo node =
+          MakeNode().Name("resource-node").Capacity(WithPods({{kExtendedResourceDRA, "4"}})).Info();
+      ScoredResources rs = CompileResources({{kExtendedResourceDRA, 1}});
+      rs[0].pod_request = 1;
+      int64_t allocatable = 0;
+      int64_t requested = 0;
+      REQUIRE(AllocatableAndRequested(node, rs[0], /*use_requested=*/false, allocatable, requested));
+      CHECK(allocatable == 4);
+      CHECK(requested == 1);
+    }
+  }
+}
+
+// Not upstream: resources the node cannot have are skipped, extended
+// resources only when the pod requests them; scoring reads non-zero or
+// plain requested values per `use_requested`.
+TEST_CASE("AllocatableAndRequested classifies resources as upstream", "[noderesources][scorer]") {
+  framework::NodeInfo node = MakeNode()
+                                 .Name("n")
+                                 .Capacity({{"cpu", "4"},
+                                            {"memory", "4Gi"},
+                                            {"pods", "10"},
+                                            {"ephemeral-storage", "10Gi"},
+                                            {"example.com/gpu", "2"}})
+                                 .Info({MakePod().Name("a").Container("x").Obj()});
+  ScoredResources rs = CompileResources({{"cpu", 1},
+                                         {"memory", 1},
+                                         {"ephemeral-storage", 1},
+                                         {"example.com/gpu", 1},
+                                         {"pods", 1},
+                                         {"storage", 1}});
+  CHECK(rs[0].kind == ResourceKind::kCpu);
+  CHECK(rs[1].kind == ResourceKind::kMemory);
+  CHECK(rs[2].kind == ResourceKind::kEphemeralStorage);
+  CHECK(rs[3].kind == ResourceKind::kScalar);
+  CHECK(rs[4].kind == ResourceKind::kNone);
+  CHECK(rs[5].kind == ResourceKind::kNone);
+  int64_t alloc = 0, req = 0;
+  REQUIRE(AllocatableAndRequested(node, rs[0], false, alloc, req));
+  CHECK(alloc == 4000);
+  CHECK(req == kDefaultMilliCpu);
+  REQUIRE(AllocatableAndRequested(node, rs[0], true, alloc, req));
+  CHECK(req == 0);
+  REQUIRE(AllocatableAndRequested(node, rs[1], false, alloc, req));
+  CHECK(req == kDefaultMemory);
+  CHECK(!AllocatableAndRequested(node, rs[3], false, alloc, req));  // not requested by the pod
+  rs[3].pod_request = 1;
+  REQUIRE(AllocatableAndRequested(node, rs[3], false, alloc, req));
+  CHECK(alloc == 2);
+  CHECK(req == 1);
+  CHECK(!AllocatableAndRequested(node, rs[4], false, alloc, req));
+  CHECK(!AllocatableAndRequested(node, rs[5], false, alloc, req));
+}
+
+}  // namespace
+}  // namespace schedkit::plugins::noderesources
