@@ -1,0 +1,241 @@
+// schedkit-sim: where would these pods go, and why not? Schedules the pending
+// pods of a cluster (kubectl JSON/YAML, or the bundled demo) with upstream
+// kube-scheduler's decisions and prints a table or one JSON document.
+//
+//   schedkit-sim [--cluster PATH]... [--config PATH] [--output table|json]
+//                [--explain] [--tie-break random|name] [--seed N]
+//
+// Exit codes: 0 when it ran (pods may stay unschedulable), 2 for bad usage
+// or bad input (one line on stderr naming the culprit), 1 for internal errors.
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "demo_cluster.h"
+#include "nlohmann/json.hpp"
+#include "schedkit/api/decode.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/config/configuration.h"
+#include "simulation.h"
+
+namespace {
+
+using schedkit::sim::PodResult;
+using schedkit::sim::Result;
+
+constexpr char kUsage[] =
+    "usage: schedkit-sim [--cluster PATH]... [--config PATH] [--output table|json] [--explain]\n"
+    "                    [--tie-break random|name] [--seed N]\n";
+
+struct Flags {
+  std::vector<std::string> clusters;
+  std::string config;
+  std::string output;
+  bool explain = false;
+  std::string tie_break = "random";
+  uint64_t seed = 0;
+};
+
+[[noreturn]] void Fail(int code, const std::string& message) {
+  std::fprintf(stderr, "schedkit-sim: %s\n", message.c_str());
+  std::exit(code);
+}
+
+Flags ParseFlags(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_value = true;
+    }
+    auto next = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) Fail(2, schedkit::StrCat(arg, " needs a value\n", kUsage));
+      return argv[++i];
+    };
+    if (arg == "--cluster") {
+      f.clusters.push_back(next());
+    } else if (arg == "--config") {
+      f.config = next();
+    } else if (arg == "--output") {
+      f.output = next();
+      if (f.output != "table" && f.output != "json") Fail(2, schedkit::StrCat("--output must be table or json, got \"", f.output, "\""));
+    } else if (arg == "--explain") {
+      f.explain = true;
+    } else if (arg == "--tie-break") {
+      f.tie_break = next();
+      if (f.tie_break != "random" && f.tie_break != "name") {
+        Fail(2, schedkit::StrCat("--tie-break must be random or name, got \"", f.tie_break, "\""));
+      }
+    } else if (arg == "--seed") {
+      const std::string v = next();
+      if (!absl::SimpleAtoi(v, &f.seed)) Fail(2, schedkit::StrCat("--seed must be a non-negative integer, got \"", v, "\""));
+    } else if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else {
+      Fail(2, schedkit::StrCat("unknown argument \"", arg, "\"\n", kUsage));
+    }
+  }
+  if (f.output.empty()) f.output = isatty(STDOUT_FILENO) ? "table" : "json";
+  return f;
+}
+
+nlohmann::ordered_json PodJson(const PodResult& p, bool explain) {
+  nlohmann::ordered_json j;
+  j["namespace"] = p.namespace_name;
+  j["name"] = p.name;
+  j["node"] = p.node ? nlohmann::ordered_json(*p.node) : nlohmann::ordered_json(nullptr);
+  j["status"] = p.status;
+  if (p.status != "Scheduled") j["message"] = p.message;
+  j["nominatedNode"] = p.nominated_node ? nlohmann::ordered_json(*p.nominated_node) : nlohmann::ordered_json(nullptr);
+  j["victims"] = p.victims;
+  if (explain) {
+    nlohmann::ordered_json filter = nlohmann::ordered_json::object();
+    nlohmann::ordered_json scores = nlohmann::ordered_json::object();
+    if (p.trace) {
+      for (const auto& e : p.trace->filter) {
+        nlohmann::ordered_json f;
+        f["code"] = std::string(schedkit::framework::CodeName(e.status.code()));
+        f["plugin"] = std::string(e.status.plugin().str());
+        f["reasons"] = e.status.Reasons();
+        filter[std::string(e.node.str())] = std::move(f);
+      }
+      for (const auto& ns : p.trace->scores) {
+        nlohmann::ordered_json plugins = nlohmann::ordered_json::object();
+        for (const auto& ps : ns.plugins) {
+          plugins[std::string(ps.plugin.str())] = {{"score", ps.raw}, {"normalized", ps.normalized}, {"weight", ps.weight}};
+        }
+        scores[std::string(ns.node.str())] = {{"plugins", std::move(plugins)}, {"total", ns.total}};
+      }
+    }
+    j["filter"] = std::move(filter);
+    j["scores"] = std::move(scores);
+  }
+  return j;
+}
+
+struct Summary {
+  int scheduled = 0, unschedulable = 0, preempted = 0;
+};
+
+Summary Summarize(const Result& r) {
+  Summary s;
+  for (const auto& p : r.pods) {
+    if (p.status == "Scheduled") ++s.scheduled;
+    if (p.status == "Unschedulable") ++s.unschedulable;
+    if (p.status == "Preempted") ++s.preempted;
+  }
+  return s;
+}
+
+double PodsPerSecond(const Result& r) { return r.seconds > 0 ? static_cast<double>(r.pods.size()) / r.seconds : 0; }
+
+void PrintJson(const Result& r, bool explain) {
+  nlohmann::ordered_json out;
+  out["pods"] = nlohmann::ordered_json::array();
+  for (const auto& p : r.pods) out["pods"].push_back(PodJson(p, explain));
+  const Summary s = Summarize(r);
+  out["summary"] = {{"nodes", r.num_nodes},          {"pendingPods", r.pods.size()}, {"scheduled", s.scheduled},
+                    {"unschedulable", s.unschedulable}, {"preempted", s.preempted},   {"seconds", r.seconds},
+                    {"podsPerSecond", PodsPerSecond(r)}};
+  std::cout << out.dump(2) << "\n";
+}
+
+std::string Percent(int64_t used, int64_t total) {
+  if (total <= 0) return "-";
+  return schedkit::StrCat(used * 100 / total, "%");
+}
+
+void PrintTable(const Result& r) {
+  size_t width = 20;
+  for (const auto& p : r.pods) width = std::max(width, p.namespace_name.size() + p.name.size() + 1);
+  std::printf("%-*s  %-16s  %s\n", static_cast<int>(width), "POD", "NODE", "REASON");
+  for (const auto& p : r.pods) {
+    std::string node = p.node ? *p.node : "<none>";
+    std::string reason = p.status == "Scheduled" ? "" : p.message;
+    if (p.status == "Preempted") reason = "preempted by a higher-priority pod";
+    if (!p.victims.empty()) reason = schedkit::StrCat("preempted ", p.victims.size(), " pod(s)");
+    if (p.nominated_node) reason = schedkit::StrCat("nominated to ", *p.nominated_node, "; ", reason);
+    std::printf("%-*s  %-16s  %s\n", static_cast<int>(width), (p.namespace_name + "/" + p.name).c_str(), node.c_str(),
+                reason.c_str());
+  }
+  const Summary s = Summarize(r);
+  std::printf("\n%zu pending pods on %d nodes: %d scheduled, %d unschedulable, %d preempted in %.3f s (%.0f pods/s)\n",
+              r.pods.size(), r.num_nodes, s.scheduled, s.unschedulable, s.preempted, r.seconds, PodsPerSecond(r));
+  std::printf("\n%-16s  %-15s  %-15s  %s\n", "NODE", "CPU BEFORE→AFTER", "MEM BEFORE→AFTER", "PODS");
+  for (const auto& n : r.nodes) {
+    std::printf("%-16s  %5s → %-7s  %5s → %-7s  %d → %d\n", n.name.c_str(),
+                Percent(n.cpu_milli_before, n.cpu_milli_allocatable).c_str(),
+                Percent(n.cpu_milli_after, n.cpu_milli_allocatable).c_str(),
+                Percent(n.memory_before, n.memory_allocatable).c_str(),
+                Percent(n.memory_after, n.memory_allocatable).c_str(), n.pods_before, n.pods_after);
+  }
+}
+
+int Run(int argc, char** argv) {
+  const Flags flags = ParseFlags(argc, argv);
+  schedkit::api::DecodedCluster cluster;
+  if (flags.clusters.empty()) {
+    auto decoded = schedkit::api::Decode(schedkit::sim::kDemoCluster, "<demo cluster>");
+    if (!decoded.ok()) Fail(1, std::string(decoded.status().message()));
+    cluster = *std::move(decoded);
+  } else {
+    auto loaded = schedkit::api::LoadPaths(flags.clusters);
+    if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
+    cluster = *std::move(loaded);
+  }
+  schedkit::config::SchedulerConfiguration config = schedkit::config::DefaultConfiguration();
+  if (!flags.config.empty()) {
+    auto loaded = schedkit::config::LoadConfiguration(flags.config);
+    if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
+    config = *std::move(loaded);
+  }
+  schedkit::sim::Options options;
+  options.explain = flags.explain;
+  options.tie_break = flags.tie_break == "name" ? schedkit::framework::TieBreak::kLowestName
+                                                : schedkit::framework::TieBreak::kRandom;
+  options.seed = flags.seed;
+  if (isatty(STDERR_FILENO)) {
+    options.progress = [](int attempts, int pending) {
+      std::fprintf(stderr, "\rschedkit-sim: %d scheduling attempts for %d pending pods...", attempts, pending);
+    };
+  }
+  auto result = schedkit::sim::Simulate(cluster.objects, config, options);
+  if (options.progress) std::fprintf(stderr, "\r\033[K");
+  if (!result.ok()) {
+    // Configuration problems found while building the plugins are bad input.
+    const bool bad_input = result.status().code() == absl::StatusCode::kInvalidArgument ||
+                           result.status().code() == absl::StatusCode::kNotFound;
+    Fail(bad_input ? 2 : 1, std::string(result.status().message()));
+  }
+  if (flags.output == "json") {
+    PrintJson(*result, flags.explain);
+  } else {
+    PrintTable(*result);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "schedkit-sim: internal error: %s\n", e.what());
+    return 1;
+  } catch (...) {
+    std::fprintf(stderr, "schedkit-sim: internal error\n");
+    return 1;
+  }
+}

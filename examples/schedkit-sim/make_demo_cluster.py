@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Writes demo_cluster.yaml, the cluster schedkit-sim uses without --cluster.
+
+20 nodes in 3 zones (taints, labels, images), running pods, and ~100 pending
+pods of several kinds: plain, node affinity, anti-affinity, topology spread,
+tolerations, high-priority pods that must preempt, one that fits nowhere.
+Deterministic: rerunning gives the same file. Run: python3 make_demo_cluster.py
+"""
+import random
+
+random.seed(7)
+docs = []
+
+def doc(lines):
+    docs.append("\n".join(lines))
+
+doc(["apiVersion: scheduling.k8s.io/v1", "kind: PriorityClass", "metadata:", "  name: critical", "value: 100000",
+     "description: Pods that may preempt batch work."])
+doc(["apiVersion: scheduling.k8s.io/v1", "kind: PriorityClass", "metadata:", "  name: batch", "value: 10",
+     "description: Preemptible batch work."])
+doc(["apiVersion: v1", "kind: Namespace", "metadata:", "  name: shop", "  labels:", "    team: storefront"])
+doc(["apiVersion: v1", "kind: Namespace", "metadata:", "  name: batch", "  labels:", "    team: data"])
+
+zones = ["eu-west-1a", "eu-west-1b", "eu-west-1c"]
+nodes = []
+for i in range(20):
+    zone = zones[i % 3]
+    name = f"node-{i:02d}"
+    kind = "gpu" if i in (18, 19) else ("big" if i % 5 == 0 else "std")
+    cpu, mem = {"gpu": ("16", "64Gi"), "big": ("16", "64Gi"), "std": ("8", "32Gi")}[kind]
+    lines = ["apiVersion: v1", "kind: Node", "metadata:", f"  name: {name}", "  labels:",
+             f"    kubernetes.io/hostname: {name}", f"    topology.kubernetes.io/zone: {zone}",
+             "    topology.kubernetes.io/region: eu-west-1", f"    node.example.com/class: {kind}",
+             f"    disktype: {'ssd' if i % 2 == 0 else 'hdd'}", "spec:"]
+    taints = []
+    if kind == "gpu":
+        taints.append(("nvidia.com/gpu", "present", "NoSchedule"))
+    if i == 7:
+        taints.append(("maintenance", "planned", "PreferNoSchedule"))
+    if taints:
+        lines.append("  taints:")
+        for k, v, e in taints:
+            lines += [f"  - key: {k}", f"    value: {v}", f"    effect: {e}"]
+    else:
+        lines.append("  taints: []")
+    lines += ["status:", "  capacity:", f"    cpu: \"{cpu}\"", f"    memory: {mem}", "    pods: \"110\""]
+    lines += ["  allocatable:", f"    cpu: \"{cpu}\"", f"    memory: {mem}", "    pods: \"110\""]
+    if kind == "gpu":
+        lines.append("    nvidia.com/gpu: \"4\"")
+    lines.append("  images:")
+    if i % 2 == 0:
+        lines += ["  - names: [\"registry.example.com/shop/web:1.8\"]", "    sizeBytes: 312000000"]
+    if i % 3 == 0:
+        lines += ["  - names: [\"registry.example.com/batch/etl:4.2\"]", "    sizeBytes: 890000000"]
+    lines += ["  - names: [\"registry.k8s.io/pause:3.9\"]", "    sizeBytes: 750000"]
+    doc(lines)
+    nodes.append((name, zone, kind))
+
+def pod(name, ns, labels, cpu, mem, node=None, extra=None, priority_class=None, image="registry.k8s.io/pause:3.9",
+        gpu=None):
+    lines = ["apiVersion: v1", "kind: Pod", "metadata:", f"  name: {name}", f"  namespace: {ns}", "  labels:"]
+    lines += [f"    {k}: {v}" for k, v in labels.items()]
+    lines += ["spec:"]
+    if node:
+        lines.append(f"  nodeName: {node}")
+    if priority_class:
+        lines.append(f"  priorityClassName: {priority_class}")
+    lines += ["  containers:", "  - name: main", f"    image: {image}", "    resources:", "      requests:",
+              f"        cpu: {cpu}", f"        memory: {mem}"]
+    if gpu:
+        lines.append(f"        nvidia.com/gpu: \"{gpu}\"")
+    if extra:
+        lines += extra
+    if node:
+        lines += ["status:", "  phase: Running", "  startTime: \"2026-11-01T10:00:00Z\""]
+    else:
+        lines += ["status:", "  phase: Pending"]
+    doc(lines)
+
+# Running batch work: fills several nodes so high-priority pods must preempt.
+for i in range(30):
+    n = nodes[i % 12][0]
+    pod(f"etl-{i:02d}", "batch", {"app": "etl"}, "1500m", "4Gi", node=n, priority_class="batch",
+        image="registry.example.com/batch/etl:4.2")
+# Long-running batch jobs fill the big nodes; checkout pods can only land there by preempting them.
+for i, n in enumerate([0, 5, 10, 15]):
+    pod(f"warehouse-{i}", "batch", {"app": "warehouse"}, "9", "30Gi", node=nodes[n][0], priority_class="batch",
+        image="registry.example.com/batch/etl:4.2")
+for i in range(8):
+    pod(f"cache-{i}", "shop", {"app": "cache"}, "500m", "2Gi", node=nodes[12 + i % 6][0])
+
+pending = 0
+def pending_pod(*args, **kw):
+    global pending
+    pending += 1
+    pod(*args, **kw)
+
+# Plain web pods.
+for i in range(40):
+    pending_pod(f"web-{i:02d}", "shop", {"app": "web"}, random.choice(["250m", "500m", "1"]),
+                random.choice(["512Mi", "1Gi", "2Gi"]), image="registry.example.com/shop/web:1.8")
+# Node affinity: SSD nodes only.
+for i in range(10):
+    pending_pod(f"db-{i}", "shop", {"app": "db"}, "1", "4Gi", extra=[
+        "  affinity:", "    nodeAffinity:", "      requiredDuringSchedulingIgnoredDuringExecution:",
+        "        nodeSelectorTerms:", "        - matchExpressions:", "          - key: disktype",
+        "            operator: In", "            values: [ssd]"])
+# Anti-affinity: one per host.
+for i in range(8):
+    pending_pod(f"zk-{i}", "shop", {"app": "zk"}, "500m", "1Gi", extra=[
+        "  affinity:", "    podAntiAffinity:", "      requiredDuringSchedulingIgnoredDuringExecution:",
+        "      - labelSelector:", "          matchLabels: {app: zk}", "        topologyKey: kubernetes.io/hostname"])
+# Spread across zones.
+for i in range(15):
+    pending_pod(f"api-{i:02d}", "shop", {"app": "api"}, "500m", "1Gi", extra=[
+        "  topologySpreadConstraints:", "  - maxSkew: 1", "    topologyKey: topology.kubernetes.io/zone",
+        "    whenUnsatisfiable: DoNotSchedule", "    labelSelector:", "      matchLabels: {app: api}"])
+# GPU training: needs the toleration.
+for i in range(6):
+    pending_pod(f"train-{i}", "batch", {"app": "train"}, "2", "8Gi", gpu="1", extra=[
+        "  tolerations:", "  - key: nvidia.com/gpu", "    operator: Exists", "    effect: NoSchedule"])
+# Batch ETL that only fits after the others, big requests.
+for i in range(16):
+    pending_pod(f"report-{i:02d}", "batch", {"app": "report"}, "2", "6Gi", priority_class="batch",
+                image="registry.example.com/batch/etl:4.2")
+# High priority: must preempt batch work.
+for i in range(4):
+    pending_pod(f"checkout-{i}", "shop", {"app": "checkout"}, "10", "40Gi", priority_class="critical")
+# Fits nowhere.
+pending_pod("giant", "batch", {"app": "giant"}, "64", "512Gi")
+
+with open("demo_cluster.yaml", "w") as f:
+    f.write("# Generated by make_demo_cluster.py: the cluster schedkit-sim simulates by default.\n")
+    f.write("\n---\n".join(docs) + "\n")
+print(f"{len(nodes)} nodes, {pending} pending pods")

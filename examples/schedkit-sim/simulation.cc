@@ -1,0 +1,215 @@
+#include "simulation.h"
+
+#include <chrono>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include <condition_variable>
+#include <mutex>
+
+#include "absl/base/thread_annotations.h"
+#include "schedkit/api/lister.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/framework/clock.h"
+#include "schedkit/framework/snapshot.h"
+#include "schedkit/plugins/in_tree.h"
+#include "schedkit/scheduler/scheduler.h"
+
+namespace schedkit::sim {
+namespace {
+
+std::string Key(const api::v1::Pod& p) { return schedkit::StrCat(p.metadata().namespace_(), "/", p.metadata().name()); }
+
+// What the Priority admission plugin would have written into the pod.
+void AdmitPriorities(api::v1::Cluster& cluster) {
+  absl::flat_hash_map<std::string, const api::v1::PriorityClass*> classes;
+  const api::v1::PriorityClass* global_default = nullptr;
+  for (const auto& pc : cluster.priority_classes()) {
+    classes[pc.metadata().name()] = &pc;
+    if (pc.global_default()) global_default = &pc;
+  }
+  for (auto& pod : *cluster.mutable_pods()) {
+    auto* spec = pod.mutable_spec();
+    const api::v1::PriorityClass* pc = nullptr;
+    if (auto it = classes.find(spec->priority_class_name()); it != classes.end()) {
+      pc = it->second;
+    } else if (spec->priority_class_name().empty()) {
+      pc = global_default;
+    }
+    if (!spec->has_priority()) spec->set_priority(pc != nullptr ? pc->value() : 0);
+    if (!spec->has_preemption_policy() && pc != nullptr && pc->has_preemption_policy()) {
+      spec->set_preemption_policy(pc->preemption_policy());
+    }
+  }
+}
+
+// The in-memory host: binds always succeed, evictions delete the victim.
+class SimHost : public scheduler::Host {
+ public:
+  scheduler::Scheduler* sched = nullptr;
+
+  absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    bound_[Key(pod)] = std::string(node);
+    return absl::OkStatus();
+  }
+  void OnFailedScheduling(const api::v1::Pod& pod, std::string_view message, const std::vector<std::string>&) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    messages_[Key(pod)] = std::string(message);
+  }
+  absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor, std::string_view) override {
+    const std::string vkey = Key(victim);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      victims_[Key(preemptor)].push_back(vkey);
+      evicted_.insert(vkey);
+      bound_.erase(vkey);
+    }
+    return sched->DeletePod(victim.metadata().namespace_(), victim.metadata().name());
+  }
+  void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    nominated_[Key(pod)] = std::string(node);
+  }
+
+  std::optional<std::string> BoundTo(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = bound_.find(key);
+    return it == bound_.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+  std::string Message(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = messages_.find(key);
+    return it == messages_.end() ? "" : it->second;
+  }
+  bool Evicted(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return evicted_.contains(key);
+  }
+  std::vector<std::string> Victims(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = victims_.find(key);
+    return it == victims_.end() ? std::vector<std::string>{} : it->second;
+  }
+  std::optional<std::string> Nominated(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = nominated_.find(key);
+    if (it == nominated_.end() || it->second.empty()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  absl::flat_hash_map<std::string, std::string> bound_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::string> messages_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_set<std::string> evicted_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::vector<std::string>> victims_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::string> nominated_ ABSL_GUARDED_BY(mu_);
+};
+
+std::vector<NodeUsage> Usage(const scheduler::Scheduler& sched) {
+  framework::Snapshot snap;
+  sched.cache().UpdateSnapshot(snap);
+  std::vector<NodeUsage> out;
+  for (const framework::NodeInfo* n : snap.nodes()) {
+    NodeUsage u;
+    u.name = std::string(n->name().str());
+    u.cpu_milli_allocatable = n->allocatable().milli_cpu;
+    u.memory_allocatable = n->allocatable().memory;
+    u.cpu_milli_after = n->requested().milli_cpu;
+    u.memory_after = n->requested().memory;
+    u.pods_after = n->num_pods();
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::SchedulerConfiguration& config,
+                                const Options& options) {
+  api::v1::Cluster cluster = input;
+  AdmitPriorities(cluster);
+  // Every pod needs a uid for the cache; kubectl output has one, hand-written files may not.
+  for (auto& pod : *cluster.mutable_pods()) {
+    if (pod.metadata().uid().empty()) pod.mutable_metadata()->set_uid(schedkit::StrCat("uid-", Key(pod)));
+  }
+
+  framework::FakeClock clock;
+  scheduler::InlineExecutor executor;
+  SimHost host;
+  scheduler::SchedulerOptions so;
+  so.clock = &clock;
+  so.executor = &executor;
+  so.tie_break = options.tie_break;
+  so.seed = options.seed;
+  so.trace_cycles = options.explain;
+  api::StaticClusterLister lister(cluster);
+  framework::Registry registry = plugins::NewInTreeRegistry();
+  auto sched = scheduler::Scheduler::Create(config, registry, host, lister, so);
+  if (!sched.ok()) return sched.status();
+  host.sched = sched->get();
+
+  Result result;
+  std::vector<NodeUsage> before = Usage(**sched);
+
+  absl::flat_hash_map<std::string, framework::CycleTrace> traces;
+  absl::flat_hash_map<std::string, int> attempts;
+  int total_attempts = 0;
+  int pending = 0;
+  for (const auto& p : cluster.pods()) pending += p.spec().node_name().empty() ? 1 : 0;
+  auto start = std::chrono::steady_clock::now();
+  auto last_progress = start;
+  (*sched)->SetCycleObserver([&](const scheduler::CycleReport& r) {
+    ++attempts[r.pod->key()];
+    ++total_attempts;
+    if (options.explain) traces[r.pod->key()] = r.trace;
+    if (options.progress) {
+      auto now = std::chrono::steady_clock::now();
+      if (now - last_progress > std::chrono::seconds(1)) {
+        last_progress = now;
+        options.progress(total_attempts, pending);
+      }
+    }
+  });
+  (*sched)->RunUntilIdle();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  result.nodes = Usage(**sched);
+  for (size_t i = 0; i < result.nodes.size() && i < before.size(); ++i) {
+    result.nodes[i].cpu_milli_before = before[i].cpu_milli_after;
+    result.nodes[i].memory_before = before[i].memory_after;
+    result.nodes[i].pods_before = before[i].pods_after;
+  }
+  result.num_nodes = static_cast<int>(result.nodes.size());
+
+  for (const auto& p : cluster.pods()) {
+    if (!p.spec().node_name().empty()) continue;
+    const std::string key = Key(p);
+    PodResult r;
+    r.namespace_name = p.metadata().namespace_();
+    r.name = p.metadata().name();
+    r.attempts = attempts[key];
+    if (host.Evicted(key)) {
+      r.status = "Preempted";
+    } else if (auto node = host.BoundTo(key)) {
+      r.status = "Scheduled";
+      r.node = *node;
+    } else {
+      r.status = "Unschedulable";
+      r.message = host.Message(key);
+      r.nominated_node = host.Nominated(key);
+    }
+    if (r.status != "Unschedulable") r.nominated_node = std::nullopt;
+    r.victims = host.Victims(key);
+    if (options.explain) {
+      auto it = traces.find(key);
+      if (it != traces.end()) r.trace = it->second;
+    }
+    result.pods.push_back(std::move(r));
+  }
+  (*sched)->Stop();
+  return result;
+}
+
+}  // namespace schedkit::sim

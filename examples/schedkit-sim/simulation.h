@@ -1,0 +1,71 @@
+// The what-if simulation behind schedkit-sim: schedules a cluster's pending
+// pods with the real scheduler (queue, cache, plugins, preemption) through an
+// in-memory host, and reports each pod's outcome.
+//
+// Semantics (kept identical in the conformance oracle):
+//  - Priority as the Priority admission plugin sets it: spec.priority, else
+//    the named PriorityClass, else the globalDefault class, else 0.
+//  - Pods with spec.nodeName are running; the others are added to the queue
+//    in input order at one instant of a fake clock that never advances.
+//  - The scheduler runs until idle: activeQ and backoffQ drained (v1.35 pops
+//    from backoffQ when activeQ is empty), no binding in flight. Pods left in
+//    the unschedulable pool keep their last failure.
+//  - Preemption victims are deleted at once, as the API server would.
+#ifndef SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_
+#define SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/config/configuration.h"
+#include "schedkit/framework/framework.h"
+
+namespace schedkit::sim {
+
+struct Options {
+  bool explain = false;
+  framework::TieBreak tie_break = framework::TieBreak::kRandom;
+  uint64_t seed = 0;
+  // Called about once a second with (attempts so far, pending pods).
+  std::function<void(int, int)> progress;
+};
+
+struct NodeUsage {
+  std::string name;
+  int64_t cpu_milli_allocatable = 0;
+  int64_t memory_allocatable = 0;
+  int64_t cpu_milli_before = 0, cpu_milli_after = 0;
+  int64_t memory_before = 0, memory_after = 0;
+  int pods_before = 0, pods_after = 0;
+};
+
+struct PodResult {
+  std::string namespace_name;
+  std::string name;
+  std::optional<std::string> node;
+  std::string status;  // Scheduled, Unschedulable, Preempted
+  std::string message;
+  std::optional<std::string> nominated_node;
+  std::vector<std::string> victims;  // "ns/name"
+  int attempts = 0;
+  std::optional<framework::CycleTrace> trace;  // last cycle, with --explain
+};
+
+struct Result {
+  std::vector<PodResult> pods;  // pending pods, input order
+  std::vector<NodeUsage> nodes;
+  int num_nodes = 0;
+  double seconds = 0;
+};
+
+absl::StatusOr<Result> Simulate(const api::v1::Cluster& cluster, const config::SchedulerConfiguration& config,
+                                const Options& options);
+
+}  // namespace schedkit::sim
+
+#endif  // SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_

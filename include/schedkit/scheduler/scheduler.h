@@ -1,0 +1,118 @@
+// Scheduler: a kube-scheduler you embed. Built from a SchedulerConfiguration,
+// a Registry (in-tree plugins plus your own) and a Host, it takes the initial
+// cluster state from a ClusterLister, accepts cluster events, and schedules
+// pending pods one cycle at a time, binding through the Host.
+//
+//   Registry registry = plugins::NewInTreeRegistry();
+//   SCHEDKIT_RETURN_IF_ERROR(registry.Add("MyPlugin", &NewMyPlugin));
+//   SCHEDKIT_ASSIGN_OR_RETURN(auto sched, Scheduler::Create(config, registry, host, lister));
+//   sched->Run();                      // own thread; or sched->RunUntilIdle() in your loop
+//   sched->AddPod(pod);                // events as your informers see them
+//   sched->Stop();
+//
+// Thread-safety: the event methods may be called from any thread, including
+// from inside Host callbacks. ScheduleOne/RunUntilIdle must not be called
+// while Run() is active.
+#ifndef SCHEDKIT_SCHEDULER_SCHEDULER_H_
+#define SCHEDKIT_SCHEDULER_SCHEDULER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "schedkit/api/lister.h"
+#include "schedkit/config/configuration.h"
+#include "schedkit/framework/clock.h"
+#include "schedkit/framework/framework.h"
+#include "schedkit/framework/metrics.h"
+#include "schedkit/framework/registry.h"
+#include "schedkit/scheduler/cache.h"
+#include "schedkit/scheduler/host.h"
+#include "schedkit/scheduler/queue.h"
+
+namespace schedkit::scheduler {
+
+struct SchedulerOptions {
+  // Not owned. Defaults: the real clock, a thread pool for binding cycles,
+  // a no-op metrics recorder.
+  framework::Clock* clock = nullptr;
+  Executor* executor = nullptr;
+  framework::MetricsRecorder* metrics = nullptr;
+  framework::TieBreak tie_break = framework::TieBreak::kRandom;
+  // Seeds tie-breaking and preemption's random offset; 0 picks a random seed.
+  uint64_t seed = 0;
+  // Record a CycleTrace (per-node filter verdicts and per-plugin scores) for
+  // every cycle and hand it to the cycle observer. Costs allocations.
+  bool trace_cycles = false;
+};
+
+// What one scheduling attempt decided; given to the cycle observer.
+struct CycleReport {
+  framework::PodInfoPtr pod;
+  std::string profile;
+  // Scheduled: the node (binding may still fail later). Otherwise empty.
+  std::string node;
+  framework::Code code = framework::Code::kSuccess;
+  // The FitError or error text when not scheduled.
+  std::string message;
+  // Set when PostFilter (preemption) nominated a node.
+  std::string nominated_node;
+  framework::CycleTrace trace;  // filled when SchedulerOptions::trace_cycles
+};
+
+class Scheduler {
+ public:
+  static absl::StatusOr<std::unique_ptr<Scheduler>> Create(const config::SchedulerConfiguration& config,
+                                                           const framework::Registry& registry, Host& host,
+                                                           const api::ClusterLister& lister,
+                                                           SchedulerOptions options = {});
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // --- cluster events (as upstream's informer handlers) ---
+  absl::Status AddNode(std::shared_ptr<const api::v1::Node> node);
+  absl::Status UpdateNode(std::shared_ptr<const api::v1::Node> node);
+  absl::Status DeleteNode(std::string_view name);
+  // A pod with spec.nodeName is bound (enters the cache); without, it is
+  // pending and queued if a profile serves its schedulerName.
+  absl::Status AddPod(std::shared_ptr<const api::v1::Pod> pod);
+  absl::Status UpdatePod(std::shared_ptr<const api::v1::Pod> pod);
+  absl::Status DeletePod(std::string_view namespace_name, std::string_view name);
+  absl::Status AddPodDisruptionBudget(std::shared_ptr<const api::v1::PodDisruptionBudget> pdb);
+  absl::Status DeletePodDisruptionBudget(std::string_view namespace_name, std::string_view name);
+  void SetNamespace(const api::v1::Namespace& ns);
+
+  // --- running ---
+  // One scheduling cycle for the next ready pod; false when none is ready.
+  bool ScheduleOne();
+  // Schedules until no pod is ready and no binding is in flight. Does not
+  // advance the clock: pods in backoff or the unschedulable pool wait.
+  int RunUntilIdle();
+  // Starts the scheduling thread; Stop() drains it and the binding cycles.
+  void Run();
+  void Stop();
+  // Waits until every submitted binding cycle has finished.
+  void WaitForBindings();
+
+  // Called after every scheduling attempt, on the scheduling thread.
+  void SetCycleObserver(std::function<void(const CycleReport&)> observer);
+
+  SchedulingQueue& queue();
+  const Cache& cache() const;
+  // The framework of a profile, or nullptr.
+  framework::Framework* FrameworkFor(std::string_view scheduler_name) const;
+
+ private:
+  struct Impl;
+  explicit Scheduler(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace schedkit::scheduler
+
+#endif  // SCHEDKIT_SCHEDULER_SCHEDULER_H_

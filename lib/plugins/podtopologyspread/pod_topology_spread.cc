@@ -1,0 +1,471 @@
+#include "plugins/podtopologyspread/pod_topology_spread.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "google/protobuf/util/message_differencer.h"
+#include "plugins/internal/args.h"
+#include "plugins/podtopologyspread/common.h"
+#include "schedkit/api/status_macros.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/api/well_known.h"
+#include "schedkit/plugins/names.h"
+
+namespace schedkit::plugins {
+namespace {
+
+using framework::QueueingHint;
+using framework::SpreadConstraint;
+using internal::ArgsError;
+using podtopologyspread_internal::NodeHasAllTopologyKeys;
+
+constexpr std::string_view kPlugin = names::kPodTopologySpread;
+
+// ---------------------------------------------------------------------------
+// Args
+
+bool IsAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+// metav1 validation.IsQualifiedName: [prefix/]name, prefix a DNS-1123
+// subdomain, name at most 63 alphanumerics, '-', '_' or '.' with
+// alphanumeric ends. Returns the problem, or "" when valid.
+std::string QualifiedNameProblem(std::string_view v) {
+  std::string_view name = v;
+  const size_t slash = v.find('/');
+  if (slash != std::string_view::npos) {
+    if (v.find('/', slash + 1) != std::string_view::npos) {
+      return "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+             "end "
+             "with an alphanumeric character, with an optional DNS subdomain prefix and '/'";
+    }
+    const std::string_view prefix = v.substr(0, slash);
+    name = v.substr(slash + 1);
+    if (prefix.empty()) return "prefix part must be non-empty";
+    if (prefix.size() > 253) return "prefix part must be no more than 253 characters";
+    // Labels of lowercase alphanumerics and '-', alphanumeric at both ends, joined by '.'.
+    size_t start = 0;
+    while (true) {
+      const size_t dot = prefix.find('.', start);
+      const std::string_view label = prefix.substr(start, dot == std::string_view::npos ? dot : dot - start);
+      bool ok = !label.empty() && IsLowerAlnum(label.front()) && IsLowerAlnum(label.back());
+      for (char c : label) ok = ok && (IsLowerAlnum(c) || c == '-');
+      if (!ok) {
+        return "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+               "characters, '-' "
+               "or '.', and must start and end with an alphanumeric character";
+      }
+      if (dot == std::string_view::npos) break;
+      start = dot + 1;
+    }
+  }
+  if (name.empty()) return "name part must be non-empty";
+  if (name.size() > 63) return "name part must be no more than 63 characters";
+  bool ok = IsAlnum(name.front()) && IsAlnum(name.back());
+  for (char c : name) ok = ok && (IsAlnum(c) || c == '-' || c == '_' || c == '.');
+  if (!ok) {
+    return "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+           "with an alphanumeric character";
+  }
+  return "";
+}
+
+// An optional int32 field: nullopt when absent or null.
+absl::StatusOr<std::optional<int32_t>> ReadOptionalInt32(const nlohmann::json& obj, std::string_view path,
+                                                         std::string_view key) {
+  const auto it = obj.find(std::string(key));
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  int64_t v = 0;
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadInt(obj, kPlugin, path, key, v));
+  if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+    return ArgsError(kPlugin, schedkit::StrCat(path, ".", key),
+                     schedkit::StrCat("value ", v, " overflows int32"));
+  }
+  return static_cast<int32_t>(v);
+}
+
+absl::StatusOr<SpreadConstraint> ParseDefaultConstraint(const nlohmann::json& j, std::string_view path) {
+  if (!j.is_object()) return ArgsError(kPlugin, path, "expected an object");
+  SCHEDKIT_RETURN_IF_ERROR(
+      internal::CheckKnownFields(j, kPlugin, path,
+                                 {"maxSkew", "topologyKey", "whenUnsatisfiable", "labelSelector",
+                                  "minDomains", "nodeAffinityPolicy", "nodeTaintsPolicy", "matchLabelKeys"}));
+  SpreadConstraint c;
+  SCHEDKIT_ASSIGN_OR_RETURN(std::optional<int32_t> max_skew, ReadOptionalInt32(j, path, "maxSkew"));
+  c.max_skew = max_skew.value_or(0);
+  SCHEDKIT_ASSIGN_OR_RETURN(std::optional<int32_t> min_domains, ReadOptionalInt32(j, path, "minDomains"));
+  c.min_domains_set = min_domains.has_value();
+  c.min_domains = min_domains.value_or(1);
+  std::string topology_key, when, affinity_policy, taints_policy;
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, path, "topologyKey", topology_key));
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, path, "whenUnsatisfiable", when));
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, path, "nodeAffinityPolicy", affinity_policy));
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, path, "nodeTaintsPolicy", taints_policy));
+  // As decoded from v1: a set policy is kept as given; only "Honor" honors.
+  if (j.contains("nodeAffinityPolicy") && !j.at("nodeAffinityPolicy").is_null()) {
+    c.node_affinity_policy = affinity_policy == "Honor" ? 1 : 0;
+  }
+  if (j.contains("nodeTaintsPolicy") && !j.at("nodeTaintsPolicy").is_null()) {
+    c.node_taints_policy = taints_policy == "Honor" ? 1 : 0;
+  }
+  if (auto it = j.find("matchLabelKeys"); it != j.end() && !it->is_null()) {
+    const std::string keys_path = schedkit::StrCat(path, ".matchLabelKeys");
+    if (!it->is_array()) return ArgsError(kPlugin, keys_path, "expected an array");
+    for (size_t i = 0; i < it->size(); ++i) {
+      const nlohmann::json& k = (*it)[i];
+      if (!k.is_string()) {
+        return ArgsError(kPlugin, schedkit::StrCat(keys_path, "[", i, "]"), "expected a string");
+      }
+      c.match_label_keys.push_back(Symbol::Intern(k.get<std::string>()));
+    }
+  }
+
+  // Upstream ValidatePodTopologySpreadArgs, per constraint.
+  if (c.max_skew <= 0) {
+    return ArgsError(kPlugin, schedkit::StrCat(path, ".maxSkew"),
+                     schedkit::StrCat("Invalid value: ", c.max_skew, ": not in valid range (0, inf)"));
+  }
+  if (topology_key.empty()) {
+    return ArgsError(kPlugin, schedkit::StrCat(path, ".topologyKey"), "Required value: can not be empty");
+  }
+  if (std::string problem = QualifiedNameProblem(topology_key); !problem.empty()) {
+    return ArgsError(kPlugin, schedkit::StrCat(path, ".topologyKey"),
+                     schedkit::StrCat("Invalid value: \"", topology_key, "\": ", problem));
+  }
+  if (when.empty()) {
+    return ArgsError(kPlugin, schedkit::StrCat(path, ".whenUnsatisfiable"),
+                     "Required value: can not be empty");
+  }
+  if (when != "DoNotSchedule" && when != "ScheduleAnyway") {
+    return ArgsError(kPlugin, schedkit::StrCat(path, ".whenUnsatisfiable"),
+                     schedkit::StrCat("Unsupported value: \"", when,
+                                      "\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\""));
+  }
+  if (j.contains("labelSelector") && !j.at("labelSelector").is_null()) {
+    return ArgsError(kPlugin, schedkit::StrCat(path, ".labelSelector"),
+                     "Forbidden: constraint must not define a selector, as they deduced for each pod");
+  }
+  c.topology_key = Symbol::Intern(topology_key);
+  c.do_not_schedule = when == "DoNotSchedule";
+  return c;
+}
+
+// The built-in defaults of defaultingType System.
+const std::vector<SpreadConstraint>& SystemDefaultConstraints() {
+  static const std::vector<SpreadConstraint>* const kConstraints = [] {
+    auto* v = new std::vector<SpreadConstraint>(2);
+    (*v)[0].max_skew = 3;
+    (*v)[0].topology_key = schedkit::names::LabelHostname();
+    (*v)[0].do_not_schedule = false;
+    (*v)[1].max_skew = 5;
+    (*v)[1].topology_key = schedkit::names::LabelTopologyZone();
+    (*v)[1].do_not_schedule = false;
+    return v;
+  }();
+  return *kConstraints;
+}
+
+// ---------------------------------------------------------------------------
+// Queueing hints
+
+bool InvolvedInTopologySpreading(const api::v1::Pod& incoming, const framework::PodInfo& pod_with_spreading) {
+  return incoming.metadata().uid() == pod_with_spreading.uid() ||
+         (!incoming.spec().node_name().empty() &&
+          incoming.metadata().namespace_() == pod_with_spreading.namespace_().str());
+}
+
+template <typename Repeated>
+bool RepeatedMessagesEqual(const Repeated& a, const Repeated& b) {
+  if (a.size() != b.size()) return false;
+  for (int i = 0; i < a.size(); ++i) {
+    if (!google::protobuf::util::MessageDifferencer::Equals(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+bool PodLabelsMatchSpreadConstraints(const std::vector<PodTopologySpread::Constraint>& constraints,
+                                     const api::LabelSet& labels) {
+  for (const auto& c : constraints) {
+    if (c.selector.Matches(labels)) return true;
+  }
+  return false;
+}
+
+bool TopologyKeyLabelsChanged(const api::LabelSet& original, const api::LabelSet& modified,
+                              const std::vector<PodTopologySpread::Constraint>& constraints) {
+  for (const auto& c : constraints) {
+    // A missing label reads as "", as a Go map lookup does.
+    if (original.Get(c.topology_key).value_or(Symbol()) != modified.Get(c.topology_key).value_or(Symbol())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<PodTopologySpreadArgs> ParsePodTopologySpreadArgs(const framework::PluginArgs& args) {
+  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json j, internal::ParseArgs(args, kPlugin));
+  SCHEDKIT_RETURN_IF_ERROR(
+      internal::CheckKnownFields(j, kPlugin, "", {"defaultConstraints", "defaultingType"}));
+  PodTopologySpreadArgs out;
+  std::string defaulting_type;
+  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, "", "defaultingType", defaulting_type));
+  if (auto it = j.find("defaultConstraints"); it != j.end() && !it->is_null()) {
+    if (!it->is_array()) return ArgsError(kPlugin, "defaultConstraints", "expected an array");
+    for (size_t i = 0; i < it->size(); ++i) {
+      const std::string path = schedkit::StrCat("defaultConstraints[", i, "]");
+      SCHEDKIT_ASSIGN_OR_RETURN(SpreadConstraint c, ParseDefaultConstraint((*it)[i], path));
+      for (const SpreadConstraint& earlier : out.default_constraints) {
+        if (earlier.topology_key == c.topology_key && earlier.do_not_schedule == c.do_not_schedule) {
+          return ArgsError(kPlugin, path,
+                           schedkit::StrCat("Duplicate value: \"{", c.topology_key.str(), ", ",
+                                            c.do_not_schedule ? "DoNotSchedule" : "ScheduleAnyway", "}\""));
+        }
+      }
+      out.default_constraints.push_back(std::move(c));
+    }
+  }
+  // v1 default, then validation.
+  if (defaulting_type.empty()) defaulting_type = "System";
+  if (defaulting_type != "System" && defaulting_type != "List") {
+    return ArgsError(kPlugin, "defaultingType",
+                     schedkit::StrCat("Unsupported value: \"", defaulting_type,
+                                      "\": supported values: \"System\", \"List\""));
+  }
+  out.system_defaulting = defaulting_type == "System";
+  if (out.system_defaulting && !out.default_constraints.empty()) {
+    return ArgsError(kPlugin, "defaultingType",
+                     "Invalid value: \"System\": when .defaultConstraints are not empty");
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Plugin
+
+Symbol PodTopologySpread::PreFilterStateKey() {
+  static const Symbol kKey = Symbol::Intern("PreFilterPodTopologySpread");
+  return kKey;
+}
+
+Symbol PodTopologySpread::PreScoreStateKey() {
+  static const Symbol kKey = Symbol::Intern("PreScorePodTopologySpread");
+  return kKey;
+}
+
+PodTopologySpread::PodTopologySpread(PodTopologySpreadArgs args, PodTopologySpreadOptions options,
+                                     framework::Handle& handle)
+    : handle_(handle),
+      options_(std::move(options)),
+      default_constraints_(std::move(args.default_constraints)) {
+  if (args.system_defaulting) {
+    default_constraints_ = SystemDefaultConstraints();
+    system_defaulted_ = true;
+  }
+}
+
+std::string_view PodTopologySpread::Name() const { return kPlugin; }
+
+std::vector<PodTopologySpread::Constraint> PodTopologySpread::FilterConstraints(
+    const std::vector<SpreadConstraint>& constraints, const api::LabelSet& pod_labels,
+    bool do_not_schedule) const {
+  std::vector<Constraint> out;
+  for (const SpreadConstraint& c : constraints) {
+    if (c.do_not_schedule != do_not_schedule) continue;
+    Constraint tsc;
+    tsc.max_skew = c.max_skew;
+    tsc.topology_key = c.topology_key;
+    tsc.selector = c.selector;
+    // matchLabelKeys: the pod's values for those keys are ANDed into the
+    // selector; a nil selector stays "nothing".
+    if (options_.enable_match_label_keys && !c.match_label_keys.empty() && !c.selector.MatchesNothing()) {
+      api::LabelSelector merged = api::LabelSelector::Everything();
+      std::vector<Symbol> seen;
+      for (Symbol key : c.match_label_keys) {
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+        seen.push_back(key);
+        if (std::optional<Symbol> value = pod_labels.Get(key)) {
+          merged.AddRequirement(api::LabelRequirement{key, api::SelectorOp::kIn, {*value}, 0});
+        }
+      }
+      if (!merged.requirements().empty()) {
+        for (const api::LabelRequirement& r : c.selector.requirements()) merged.AddRequirement(r);
+        tsc.selector = std::move(merged);
+      }
+    }
+    tsc.min_domains = c.min_domains_set ? c.min_domains : 1;
+    if (options_.enable_node_inclusion_policy) {
+      if (c.node_affinity_policy >= 0) tsc.honor_node_affinity = c.node_affinity_policy == 1;
+      if (c.node_taints_policy >= 0) tsc.honor_node_taints = c.node_taints_policy == 1;
+    }
+    out.push_back(std::move(tsc));
+  }
+  return out;
+}
+
+std::vector<PodTopologySpread::Constraint> PodTopologySpread::BuildDefaultConstraints(
+    const framework::PodInfo& pod, bool do_not_schedule) const {
+  std::vector<Constraint> constraints =
+      FilterConstraints(default_constraints_, pod.labels(), do_not_schedule);
+  if (constraints.empty()) return constraints;
+  api::LabelSelector selector =
+      options_.default_selector ? options_.default_selector(pod) : api::LabelSelector::Everything();
+  if (selector.IsEverything()) return {};
+  for (Constraint& c : constraints) c.selector = selector;
+  return constraints;
+}
+
+std::vector<PodTopologySpread::Constraint> PodTopologySpread::GetConstraints(const framework::PodInfo& pod,
+                                                                             bool do_not_schedule) const {
+  std::vector<Constraint> constraints =
+      pod.spread_constraints().empty()
+          ? BuildDefaultConstraints(pod, do_not_schedule)
+          : FilterConstraints(pod.spread_constraints(), pod.labels(), do_not_schedule);
+  const Symbol hostname = schedkit::names::LabelHostname();
+  for (Constraint& c : constraints) {
+    c.counts_pods = !c.selector.IsEverything();
+    c.is_hostname = c.topology_key == hostname;
+    c.pod_matches = c.selector.Matches(pod.labels());
+  }
+  return constraints;
+}
+
+std::vector<framework::ClusterEventWithHint> PodTopologySpread::EventsToRegister() const {
+  using framework::EventObjects;
+  using framework::PodInfo;
+  // SchedulerQueueingHints is GA in v1.35, so toleration updates are
+  // registered too (a new toleration helps a NodeTaintsPolicy: Honor pod).
+  const framework::ActionType pod_actions = framework::kActionAdd | framework::kActionUpdatePodLabel |
+                                            framework::kActionUpdatePodToleration | framework::kActionDelete;
+  const framework::ActionType node_actions = framework::kActionAdd | framework::kActionDelete |
+                                             framework::kActionUpdateNodeLabel |
+                                             framework::kActionUpdateNodeTaint;
+  return {
+      {{framework::EventResource::kPod, pod_actions, "Pod"},
+       [this](const PodInfo& pod, const EventObjects& e) {
+         return IsSchedulableAfterPodChange(pod, e.old_pod, e.new_pod);
+       }},
+      {{framework::EventResource::kNode, node_actions, "Node"},
+       [this](const PodInfo& pod, const EventObjects& e) {
+         return IsSchedulableAfterNodeChange(pod, e.old_node, e.new_node);
+       }},
+  };
+}
+
+absl::StatusOr<QueueingHint> PodTopologySpread::IsSchedulableAfterPodChange(
+    const framework::PodInfo& pod, const api::v1::Pod* old_pod, const api::v1::Pod* new_pod) const {
+  if (old_pod == nullptr && new_pod == nullptr) {
+    return absl::InvalidArgumentError("PodTopologySpread: pod event without a pod");
+  }
+  if ((new_pod != nullptr && !InvolvedInTopologySpreading(*new_pod, pod)) ||
+      (old_pod != nullptr && !InvolvedInTopologySpreading(*old_pod, pod))) {
+    return QueueingHint::kSkip;
+  }
+  const std::vector<Constraint> constraints = GetConstraints(pod, /*do_not_schedule=*/true);
+
+  if (new_pod != nullptr && old_pod != nullptr) {
+    if (pod.uid() == new_pod->metadata().uid() &&
+        !RepeatedMessagesEqual(new_pod->spec().tolerations(), old_pod->spec().tolerations())) {
+      for (const Constraint& c : constraints) {
+        if (c.honor_node_taints) return QueueingHint::kQueue;
+      }
+    }
+    const api::LabelSet old_labels = api::LabelSet::FromMap(old_pod->metadata().labels());
+    const api::LabelSet new_labels = api::LabelSet::FromMap(new_pod->metadata().labels());
+    if (old_labels == new_labels) return QueueingHint::kSkip;
+    for (const Constraint& c : constraints) {
+      if (c.selector.Matches(old_labels) != c.selector.Matches(new_labels)) return QueueingHint::kQueue;
+    }
+    return QueueingHint::kSkip;
+  }
+  const api::v1::Pod& changed = new_pod != nullptr ? *new_pod : *old_pod;
+  return PodLabelsMatchSpreadConstraints(constraints, api::LabelSet::FromMap(changed.metadata().labels()))
+             ? QueueingHint::kQueue
+             : QueueingHint::kSkip;
+}
+
+absl::StatusOr<QueueingHint> PodTopologySpread::IsSchedulableAfterNodeChange(
+    const framework::PodInfo& pod, const api::v1::Node* old_node, const api::v1::Node* new_node) const {
+  if (old_node == nullptr && new_node == nullptr) {
+    return absl::InvalidArgumentError("PodTopologySpread: node event without a node");
+  }
+  const std::vector<Constraint> constraints = GetConstraints(pod, /*do_not_schedule=*/true);
+  api::LabelSet old_labels, new_labels;
+  bool old_matching = false, new_matching = false;
+  if (old_node != nullptr) {
+    old_labels = api::LabelSet::FromMap(old_node->metadata().labels());
+    old_matching = NodeHasAllTopologyKeys(old_labels, constraints);
+  }
+  if (new_node != nullptr) {
+    new_labels = api::LabelSet::FromMap(new_node->metadata().labels());
+    new_matching = NodeHasAllTopologyKeys(new_labels, constraints);
+  }
+  if (old_node != nullptr && new_node != nullptr) {
+    if (old_matching != new_matching) return QueueingHint::kQueue;
+    if (new_matching && (TopologyKeyLabelsChanged(old_labels, new_labels, constraints) ||
+                         !RepeatedMessagesEqual(old_node->spec().taints(), new_node->spec().taints()))) {
+      return QueueingHint::kQueue;
+    }
+    return QueueingHint::kSkip;
+  }
+  if (new_node != nullptr) return new_matching ? QueueingHint::kQueue : QueueingHint::kSkip;
+  return old_matching ? QueueingHint::kQueue : QueueingHint::kSkip;
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPodTopologySpreadWithOptions(
+    const framework::PluginArgs& args, framework::Handle& handle, PodTopologySpreadOptions options) {
+  SCHEDKIT_ASSIGN_OR_RETURN(PodTopologySpreadArgs parsed, ParsePodTopologySpreadArgs(args));
+  return std::make_unique<PodTopologySpread>(std::move(parsed), std::move(options), handle);
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPodTopologySpread(const framework::PluginArgs& args,
+                                                                        framework::Handle& handle) {
+  return NewPodTopologySpreadWithOptions(args, handle, PodTopologySpreadOptions());
+}
+
+namespace podtopologyspread_internal {
+
+// The fdlibm-derived algorithm Go's math.Log uses (its amd64 assembly does
+// the same operations in the same order): reduce x to f1 * 2^k with f1 in
+// [sqrt(2)/2, sqrt(2)), then a polynomial in s = f / (2 + f), f = f1 - 1.
+// Valid for positive finite x, all this plugin needs.
+double GoLog(double x) {
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  constexpr double kL1 = 6.666666666666735130e-01;
+  constexpr double kL2 = 3.999999999940941908e-01;
+  constexpr double kL3 = 2.857142874366239149e-01;
+  constexpr double kL4 = 2.222219843214978396e-01;
+  constexpr double kL5 = 1.818357216161805012e-01;
+  constexpr double kL6 = 1.531383769920937332e-01;
+  constexpr double kL7 = 1.479819860511658591e-01;
+  constexpr double kHalfSqrt2 = 7.07106781186547524401e-01;
+
+  int exponent = 0;
+  double f1 = std::frexp(x, &exponent);
+  if (f1 < kHalfSqrt2) {
+    f1 *= 2;
+    --exponent;
+  }
+  const double f = f1 - 1;
+  const double k = static_cast<double>(exponent);
+  const double s = f / (2 + f);
+  const double s2 = s * s;
+  const double s4 = s2 * s2;
+  const double t1 = s2 * (kL1 + s4 * (kL3 + s4 * (kL5 + s4 * kL7)));
+  const double t2 = s4 * (kL2 + s4 * (kL4 + s4 * kL6));
+  const double r = t1 + t2;
+  const double hfsq = 0.5 * f * f;
+  return k * kLn2Hi - ((hfsq - (s * (hfsq + r) + k * kLn2Lo)) - f);
+}
+
+double TopologyNormalizingWeight(int64_t size) { return GoLog(static_cast<double>(size + 2)); }
+
+}  // namespace podtopologyspread_internal
+
+}  // namespace schedkit::plugins
