@@ -1014,6 +1014,11 @@ std::vector<framework::PodInfoPtr> SchedulingQueue::PodsIn(SubQueue q) const {
 
 // ------------------------------------------------------------------ nominator
 
+bool SchedulingQueue::HasNominatedPods() const {
+  std::shared_lock<std::shared_mutex> lock(impl_->mu);
+  return !impl_->nominated_pod_to_node.empty();
+}
+
 std::vector<framework::PodInfoPtr> SchedulingQueue::NominatedPodsForNode(Symbol node) const {
   Impl& im = *impl_;
   std::shared_lock<std::shared_mutex> lock(im.mu);

@@ -135,6 +135,7 @@ class SchedulingQueue : public framework::PodNominator {
   // --- PodNominator ---
   // Pods nominated to `node`, each in its latest version the queue holds.
   std::vector<framework::PodInfoPtr> NominatedPodsForNode(Symbol node) const override;
+  bool HasNominatedPods() const override;
   // Nominates `pod` to `node` (upstream ModeOverride), replacing an earlier
   // nomination; an empty `node` re-reads the pod's status.nominatedNodeName
   // (upstream ModeNoop), which may be empty and then only clears. A pod

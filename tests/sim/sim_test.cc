@@ -1,0 +1,166 @@
+// schedkit-sim end to end: runs the binary on fixture clusters and checks its
+// JSON (placements, upstream's message text, hand-computed explain scores),
+// determinism, and that every class of bad input exits 2 naming the culprit.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "nlohmann/json.hpp"
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string TestData(const std::string& name) { return std::string(SCHEDKIT_TESTS_DIR) + "/sim/testdata/" + name; }
+
+// Runs schedkit-sim with `args`; stderr goes to a temp file.
+Run Sim(const std::string& args) {
+  const std::string err_file = std::string(std::tmpnam(nullptr));
+  const std::string cmd = std::string(SCHEDKIT_SIM_BINARY) + " " + args + " 2>" + err_file;
+  Run r;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
+    while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
+    std::fclose(e);
+  }
+  std::remove(err_file.c_str());
+  return r;
+}
+
+nlohmann::json Json(const Run& r) {
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  return j;
+}
+
+const nlohmann::json& PodNamed(const nlohmann::json& j, const std::string& name) {
+  for (const auto& p : j["pods"]) {
+    if (p["name"] == name) return p;
+  }
+  FAIL("no pod " << name);
+  static nlohmann::json none;
+  return none;
+}
+
+TEST_CASE("placements and upstream's failure text", "[sim]") {
+  auto j = Json(Sim("--cluster " + TestData("basic.yaml") + " --output json --tie-break name"));
+  CHECK(j["summary"]["nodes"] == 3);
+  CHECK(j["summary"]["pendingPods"] == 4);
+  CHECK(j["summary"]["scheduled"] == 3);
+  CHECK(j["summary"]["unschedulable"] == 1);
+  CHECK(PodNamed(j, "web")["node"] == "node-a");
+  CHECK(PodNamed(j, "hdd-only")["node"] == "node-b");
+  CHECK(PodNamed(j, "tolerant")["node"] == "node-c");
+  const auto& big = PodNamed(j, "too-big");
+  CHECK(big["status"] == "Unschedulable");
+  CHECK(big["node"].is_null());
+  CHECK(big["message"] ==
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to "
+        "deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
+  CHECK(big["victims"].empty());
+  // Pods are reported in input order.
+  CHECK(j["pods"][0]["name"] == "web");
+  CHECK(j["pods"][3]["name"] == "tolerant");
+}
+
+TEST_CASE("explain: filter verdicts and hand-computed scores", "[sim]") {
+  auto j = Json(Sim("--cluster " + TestData("explain.yaml") + " --output json --explain --tie-break name"));
+  const auto& p = PodNamed(j, "p");
+  CHECK(p["node"] == "node-a");
+  CHECK(p["filter"]["node-a"]["code"] == "Success");
+  CHECK(p["filter"]["node-b"]["code"] == "Success");
+  const auto& a = p["scores"]["node-a"]["plugins"];
+  const auto& b = p["scores"]["node-b"]["plugins"];
+  // LeastAllocated: a = ((4000-1000)*100/4000 + (8Gi-1Gi)*100/8Gi) / 2 = (75 + 87) / 2 = 81;
+  //                 b = (0 + (8Gi-3Gi)*100/8Gi) / 2 = (0 + 62) / 2 = 31.
+  CHECK(a["NodeResourcesFit"]["score"] == 81);
+  CHECK(b["NodeResourcesFit"]["score"] == 31);
+  CHECK(a["NodeResourcesFit"]["weight"] == 1);
+  // BalancedAllocation (v1.35): a: |0.25 - 0.125| / 2 = 0.0625 → 93; b: |1 - 0.375| / 2 → 68.
+  CHECK(a["NodeResourcesBalancedAllocation"]["score"] == 93);
+  CHECK(b["NodeResourcesBalancedAllocation"]["score"] == 68);
+  // TaintToleration: no PreferNoSchedule taints → raw 0, reversed to 100, weight 3.
+  CHECK(a["TaintToleration"]["score"] == 0);
+  CHECK(a["TaintToleration"]["normalized"] == 100);
+  CHECK(a["TaintToleration"]["weight"] == 3);
+  // Totals are Σ normalized × weight over the plugins listed.
+  for (const char* node : {"node-a", "node-b"}) {
+    int64_t sum = 0;
+    for (const auto& [name, s] : p["scores"][node]["plugins"].items()) {
+      sum += s["normalized"].get<int64_t>() * s["weight"].get<int64_t>();
+    }
+    CHECK(p["scores"][node]["total"] == sum);
+  }
+  CHECK(p["scores"]["node-a"]["total"].get<int64_t>() > p["scores"]["node-b"]["total"].get<int64_t>());
+}
+
+TEST_CASE("deterministic with --tie-break name and with a fixed --seed", "[sim]") {
+  const std::string base = "--cluster " + TestData("ties.yaml") + " --output json";
+  auto a = Json(Sim(base + " --tie-break name"));
+  auto b = Json(Sim(base + " --tie-break name"));
+  CHECK(a["pods"] == b["pods"]);
+  // Lowest name first: p0 goes to node-0 (all equal), and so on as nodes fill.
+  CHECK(PodNamed(a, "p0")["node"] == "node-0");
+  auto s1 = Json(Sim(base + " --seed 42"));
+  auto s2 = Json(Sim(base + " --seed 42"));
+  CHECK(s1["pods"] == s2["pods"]);
+}
+
+TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
+  struct Case {
+    std::string args;
+    std::vector<std::string> mentions;
+  };
+  const std::vector<Case> cases = {
+      {"--cluster " + TestData("bad/quantity.yaml"), {"quantity.yaml", "Pod default/p", "spec.containers[0].resources.requests.cpu", "1.5.5"}},
+      {"--cluster " + TestData("bad/malformed.yaml"), {"malformed.yaml", "line"}},
+      {"--cluster " + TestData("bad/unknown_node.yaml"), {"Pod default/lost", "spec.nodeName", "nowhere"}},
+      {"--cluster " + TestData("basic.yaml") + " --config " + TestData("bad/unknown_plugin_config.yaml"), {"NoSuchPlugin"}},
+      {"--cluster " + TestData("does-not-exist.yaml"), {"does-not-exist.yaml"}},
+      {"--cluster " + TestData("basic.yaml") + " --output xml", {"--output"}},
+      {"--tie-break sometimes", {"--tie-break"}},
+      {"--seed minus-one", {"--seed"}},
+      {"--frobnicate", {"--frobnicate"}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.args);
+    Run r = Sim(c.args);
+    CHECK(r.exit_code == 2);
+    INFO("stderr: " << r.err);
+    CHECK(r.out.empty());
+    for (const auto& m : c.mentions) CHECK_THAT(r.err, Catch::Contains(m));
+  }
+}
+
+TEST_CASE("the bundled demo runs, schedules and preempts", "[sim]") {
+  auto j = Json(Sim("--output json --tie-break name"));
+  CHECK(j["summary"]["nodes"] == 20);
+  CHECK(j["summary"]["pendingPods"] == 100);
+  CHECK(j["summary"]["scheduled"].get<int>() >= 95);
+  CHECK(PodNamed(j, "giant")["status"] == "Unschedulable");
+  int victims = 0;
+  for (const auto& p : j["pods"]) victims += static_cast<int>(p["victims"].size());
+  CHECK(victims > 0);
+  Run table = Sim("--output table --tie-break name");
+  CHECK(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains("batch/giant"));
+  CHECK_THAT(table.out, Catch::Contains("pending pods on 20 nodes"));
+}
+
+}  // namespace
