@@ -5,6 +5,7 @@
 
 #include <map>
 #include <random>
+#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include <condition_variable>
@@ -265,6 +266,116 @@ TEST_CASE("backoff doubles up to the maximum (fake clock)", "[integration]") {
   CHECK(env.sched->queue().BackoffDuration(info) == absl::Seconds(8));
   info.unschedulable_count = 9;
   CHECK(env.sched->queue().BackoffDuration(info) == absl::Seconds(10));
+}
+
+}  // namespace
+}  // namespace schedkit::scheduler
+
+namespace schedkit::scheduler {
+namespace {
+
+// An out-of-tree Permit plugin that parks every pod for 10 s.
+class WaitPermit : public framework::PermitPlugin {
+ public:
+  std::string_view Name() const override { return "WaitPermit"; }
+  PermitPlugin::Result Permit(framework::CycleState&, const framework::PodInfo&, Symbol) override {
+    return {framework::Status::Wait(), absl::Seconds(10)};
+  }
+};
+
+struct PermitEnv {
+  framework::FakeClock clock;
+  LedgerHost host;
+  std::unique_ptr<Scheduler> sched;
+
+  PermitEnv() {
+    api::v1::Cluster cluster;
+    *cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
+    *cluster.add_pods() = MakePod().Name("p").UID("uid-p").Req({{"cpu", "1"}}).Obj();
+    host.AddNode(cluster.nodes(0));
+    framework::Registry registry = plugins::NewInTreeRegistry();
+    REQUIRE(registry.Add("WaitPermit", [](const framework::PluginArgs&, framework::Handle&)
+                                           -> absl::StatusOr<std::unique_ptr<framework::Plugin>> {
+      return std::make_unique<WaitPermit>();
+    }).ok());
+    config::SchedulerConfiguration cfg = config::DefaultConfiguration();
+    cfg.profiles[0].plugins.permit.enabled.push_back({"WaitPermit"});
+    SchedulerOptions o;
+    o.clock = &clock;  // binding runs on the default thread pool: WaitOnPermit blocks there
+    api::StaticClusterLister lister(cluster);
+    auto s = Scheduler::Create(cfg, registry, host, lister, o);
+    REQUIRE(s.ok());
+    sched = *std::move(s);
+  }
+  framework::Framework& fw() { return *sched->FrameworkFor("default-scheduler"); }
+};
+
+TEST_CASE("Permit wait: allowed pods bind", "[integration][tsan]") {
+  PermitEnv env;
+  REQUIRE(env.sched->ScheduleOne());
+  CHECK(env.fw().HasWaitingPod("uid-p"));
+  CHECK(env.host.bound() == 0);
+  CHECK(env.fw().AllowWaitingPod("uid-p", Symbol::Intern("WaitPermit")));
+  env.sched->WaitForBindings();
+  CHECK(env.host.bindings() == std::map<std::string, std::string>{{"default/p", "n1"}});
+}
+
+TEST_CASE("Permit wait: a rejected pod is unreserved and requeued", "[integration][tsan]") {
+  PermitEnv env;
+  REQUIRE(env.sched->ScheduleOne());
+  CHECK(env.fw().RejectWaitingPod("uid-p", "not today"));
+  env.sched->WaitForBindings();
+  CHECK(env.host.bound() == 0);
+  CHECK(env.sched->cache().sizes().assumed_pods == 0);
+  CHECK(env.host.last_failure("default/p") == "0/1 nodes are available: 1 not today.");
+  CHECK(env.sched->queue().counts().unschedulable + env.sched->queue().counts().backoff == 1);
+}
+
+TEST_CASE("Permit wait: the timeout rejects", "[integration][tsan]") {
+  PermitEnv env;
+  REQUIRE(env.sched->ScheduleOne());
+  env.clock.Advance(absl::Seconds(10));
+  env.sched->WaitForBindings();
+  CHECK(env.host.bound() == 0);
+  CHECK(env.host.last_failure("default/p") ==
+        "0/1 nodes are available: 1 rejected due to timeout after waiting 10s at plugin WaitPermit.");
+}
+
+TEST_CASE("Run() schedules pods arriving as events; Stop() drains", "[integration][tsan]") {
+  api::v1::Cluster cluster;
+  for (int i = 0; i < 5; ++i) {
+    *cluster.add_nodes() = MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
+  }
+  LedgerHost host;
+  for (const auto& n : cluster.nodes()) host.AddNode(n);
+  api::StaticClusterLister lister(cluster);
+  auto s = Scheduler::Create(config::DefaultConfiguration(), plugins::NewInTreeRegistry(), host, lister, {});
+  REQUIRE(s.ok());
+  Scheduler& sched = **s;
+  sched.Run();
+  for (int i = 0; i < 40; ++i) {
+    REQUIRE(sched.AddPod(std::make_shared<const api::v1::Pod>(
+                             MakePod().Name(schedkit::StrCat("p", i)).Req({{"cpu", "500m"}}).Obj()))
+                .ok());
+  }
+  for (int tries = 0; tries < 500 && host.bound() < 40; ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  sched.Stop();
+  CHECK(host.bound() == 40);
+  CHECK(host.overcommitted().empty());
+  CHECK(sched.cache().sizes().assumed_pods == 0);
+}
+
+TEST_CASE("pods for other schedulers are ignored", "[integration]") {
+  Env env;
+  *env.cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
+  *env.cluster.add_pods() = MakePod().Name("mine").Req({{"cpu", "1"}}).Obj();
+  *env.cluster.add_pods() = MakePod().Name("theirs").SchedulerName("other-scheduler").Req({{"cpu", "1"}}).Obj();
+  env.Start();
+  env.Drain();
+  CHECK(env.host->bindings() == std::map<std::string, std::string>{{"default/mine", "n1"}});
+  CHECK(env.sched->queue().counts().unschedulable == 0);
 }
 
 }  // namespace
