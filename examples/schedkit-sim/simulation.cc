@@ -64,6 +64,9 @@ class SimHost : public scheduler::Host {
       victims_[Key(preemptor)].push_back(vkey);
       evicted_.insert(vkey);
       bound_.erase(vkey);
+      // The DisruptionTarget condition message upstream's preemption writes.
+      messages_[vkey] = schedkit::StrCat(preemptor.spec().scheduler_name(),
+                                         ": preempting to accommodate a higher priority pod");
     }
     return sched->DeletePod(victim.metadata().namespace_(), victim.metadata().name());
   }
@@ -192,6 +195,7 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
     r.attempts = attempts[key];
     if (host.Evicted(key)) {
       r.status = "Preempted";
+      r.message = host.Message(key);
     } else if (auto node = host.BoundTo(key)) {
       r.status = "Scheduled";
       r.node = *node;

@@ -848,10 +848,17 @@ void SchedulingQueue::AddUnschedulableIfNotPresent(framework::QueuedPodInfo info
 }
 
 void SchedulingQueue::OnClusterEvent(const framework::ClusterEvent& event,
-                                     const framework::EventObjects& objects) {
+                                     const framework::EventObjects& objects,
+                                     const std::function<bool(const framework::PodInfo&)>& pre_check) {
   Impl& im = *impl_;
   std::unique_lock<std::shared_mutex> lock(im.mu);
-  im.MovePods(im.PoolEntries(), event, objects);
+  std::vector<Entry*> candidates = im.PoolEntries();
+  if (pre_check) {
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                    [&](const Entry* e) { return !pre_check(*e->info.pod); }),
+                     candidates.end());
+  }
+  im.MovePods(candidates, event, objects);
   im.ReportPendingLocked();
 }
 

@@ -163,7 +163,16 @@ struct Scheduler::Impl : public framework::ClusterClient {
   }
   absl::Status ClearNominatedNodeName(const PodInfo& pod) override {
     queue->DeleteNominatedPodIfExists(pod);
+    PodInfoPtr current;
+    {
+      std::lock_guard<std::mutex> lock(pods_mu);
+      auto it = pods.find(pod.key());
+      if (it != pods.end() && it->second->uid() == pod.uid()) current = it->second;
+    }
     CallHostVoid([&] { host->OnNominatedNodeChanged(pod.pod(), ""); });
+    if (current != nullptr && !current->nominated_node_name().empty()) {
+      ApplyPendingPodUpdate(current, current->WithNominatedNodeName(""));
+    }
     return absl::OkStatus();
   }
   std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override {
@@ -264,22 +273,42 @@ struct Scheduler::Impl : public framework::ClusterClient {
       return;
     }
     back.pod = current;
+    queue->AddUnschedulableIfNotPresent(std::move(back));
     if (nominating.mode == framework::NominatingInfo::Mode::kOverride) {
       const std::string node(nominating.node_name.str());
-      back.pod = current->WithNominatedNodeName(node);
-      {
-        std::lock_guard<std::mutex> lock(pods_mu);
-        pods[current->key()] = back.pod;
-      }
+      PodInfoPtr nominated = current->WithNominatedNodeName(node);
       if (!node.empty()) {
-        queue->AddNominatedPod(back.pod, nominating.node_name);
+        queue->AddNominatedPod(nominated, nominating.node_name);
         report.nominated_node = node;
       } else {
         queue->DeleteNominatedPodIfExists(*current);
       }
-      CallHostVoid([&] { host->OnNominatedNodeChanged(back.pod->pod(), node); });
+      CallHostVoid([&] { host->OnNominatedNodeChanged(nominated->pod(), node); });
+      // The status update comes back as a pod update, as from an informer.
+      ApplyPendingPodUpdate(current, std::move(nominated));
     }
-    queue->AddUnschedulableIfNotPresent(std::move(back));
+  }
+
+  // A pending pod changed (here: its nomination); upstream's
+  // updatePodInSchedulingQueue.
+  void ApplyPendingPodUpdate(const PodInfoPtr& old_pod, PodInfoPtr new_pod) {
+    {
+      std::lock_guard<std::mutex> lock(pods_mu);
+      auto it = pods.find(old_pod->key());
+      if (it == pods.end() || it->second->uid() != old_pod->uid()) return;
+      it->second = new_pod;
+    }
+    if (cache.IsAssumed(old_pod->uid())) return;
+    queue->Update(old_pod, new_pod);
+    const Symbol old_nnn = old_pod->nominated_node_name();
+    if (!old_nnn.empty() && old_nnn != new_pod->nominated_node_name()) {
+      // Treat it like a pod leaving its nominated node: lower- or equal-priority
+      // pods may fit there now.
+      const int32_t priority = old_pod->priority();
+      queue->OnClusterEvent(ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
+                            EventObjects{.old_pod = &old_pod->pod()},
+                            [priority](const PodInfo& p) { return p.priority() <= priority; });
+    }
   }
 
   void BindingCycle(framework::Framework* fw, std::shared_ptr<CycleState> state, QueuedPodInfo qpi,
@@ -306,7 +335,14 @@ struct Scheduler::Impl : public framework::ClusterClient {
           deleted_meanwhile = true;
         }
       }
-      if (deleted_meanwhile) (void)cache.RemovePod(*assumed);
+      if (deleted_meanwhile) {
+        (void)cache.RemovePod(*assumed);
+      } else {
+        // What the host's informer would deliver next: the pod is now
+        // assigned; pods rejected for lack of it may fit now.
+        queue->OnClusterEvent(ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
+                              EventObjects{.new_pod = &assumed->pod()});
+      }
       CallHostVoid([&] { host->OnScheduled(assumed->pod(), node.str()); });
       fw->RunPostBindPlugins(*state, *assumed, node);
       metrics->ObserveScheduleAttempt("scheduled", fw->profile_name(), absl::ZeroDuration());

@@ -88,7 +88,9 @@ class SchedulingQueue : public framework::PodNominator {
   // registered for it (and whose hints say Queue) move to backoffQ/activeQ,
   // Pending-plugin pods without backoff. Gated pods re-run PreEnqueue when
   // their gating plugin registered for it.
-  void OnClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects& objects);
+  // `pre_check`, when set, limits the candidates (upstream's PreEnqueueCheck).
+  void OnClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects& objects,
+                      const std::function<bool(const framework::PodInfo&)>& pre_check = nullptr);
   // Moves the named pods (by uid) from unschedulable/backoff to activeQ.
   void Activate(const std::vector<std::string>& uids);
 

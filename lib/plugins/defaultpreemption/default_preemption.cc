@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "plugins/defaultpreemption/go_sort.h"
 #include "plugins/internal/args.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
@@ -203,10 +204,17 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
 
   // Reprieve as many as possible, the most important first: PDB-violating
   // pods before the others, so that violations are avoided where possible.
-  auto by_importance = [this](const PodInfoPtr& a, const PodInfoPtr& b) {
-    return more_important_pod_ ? more_important_pod_(*a, *b) : preemption::MoreImportantPod(*a, *b);
+  // Sorted exactly as upstream's sort.Slice orders them (see go_sort.h).
+  auto sort_by_importance = [this](std::vector<PodInfoPtr>& pods) {
+    if (more_important_pod_) {
+      preemption::GoSortSlice(pods, [this](const PodInfoPtr& a, const PodInfoPtr& b) {
+        return more_important_pod_(*a, *b);
+      });
+    } else {
+      preemption::GoSortSlice(pods, preemption::UpstreamMoreImportant());
+    }
   };
-  std::stable_sort(potential.begin(), potential.end(), by_importance);
+  sort_by_importance(potential);
   std::vector<PodInfoPtr> violating;
   std::vector<PodInfoPtr> non_violating;
   preemption::SplitByPdbViolation(potential, pdbs, violating, non_violating);
@@ -234,7 +242,7 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
     if (Status s = reprieve(p, fits); !s.IsSuccess()) return s;
   }
   // Both groups were sorted on their own; merge them back into one order.
-  if (!violating.empty() && !non_violating.empty()) std::stable_sort(out.begin(), out.end(), by_importance);
+  if (!violating.empty() && !non_violating.empty()) sort_by_importance(out);
   victims.num_pdb_violations = num_violating;
   return Status();
 }

@@ -78,6 +78,20 @@ bool MoreImportantPod(const PodInfo& a, const PodInfo& b) {
   return a.start_time() < b.start_time();
 }
 
+absl::Time UpstreamMoreImportant::StartTime(const PodInfo& p) {
+  const absl::Time t = p.start_time();
+  if (t != absl::InfiniteFuture()) return t;
+  // "Now": far after any real start time, and later at every reading.
+  static const absl::Time kNow = absl::FromUnixSeconds(int64_t{7258118400});  // 2200-01-01
+  return kNow + absl::Nanoseconds(++now_readings_);
+}
+
+bool UpstreamMoreImportant::operator()(const PodInfoPtr& a, const PodInfoPtr& b) {
+  if (a->priority() != b->priority()) return a->priority() > b->priority();
+  const absl::Time ta = StartTime(*a);
+  return ta < StartTime(*b);
+}
+
 absl::Time EarliestStartTimeOfHighestPriorityVictims(const Victims& victims, absl::Time now) {
   if (victims.pods.empty()) return absl::InfiniteFuture();
   absl::Time earliest = StartTimeOr(*victims.pods[0], now);

@@ -96,6 +96,19 @@ void SplitByPdbViolation(std::span<const framework::PodInfoPtr> pods, std::span<
 // start time (a pod that has not started counts as starting last).
 bool MoreImportantPod(const framework::PodInfo& a, const framework::PodInfo& b);
 
+// MoreImportantPod as upstream evaluates it inside one sort: a pod without a
+// start time is compared at time.Now(), read afresh at each comparison (left
+// operand first), so it is later than every real start time and each reading
+// is later than the previous one. Use with GoSortSlice to get upstream's order.
+class UpstreamMoreImportant {
+ public:
+  bool operator()(const framework::PodInfoPtr& a, const framework::PodInfoPtr& b);
+
+ private:
+  absl::Time StartTime(const framework::PodInfo& p);
+  int64_t now_readings_ = 0;
+};
+
 // Upstream util.GetEarliestPodStartTime: the earliest start time among the
 // victims of the highest priority; `now` stands for pods that have not
 // started. InfiniteFuture for no victims.

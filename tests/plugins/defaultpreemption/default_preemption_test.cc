@@ -17,12 +17,14 @@
 // preemption_testing.h; PDBs that upstream leaves without a namespace (its
 // pods have none either) are in "default", where schedkit's builder puts pods.
 #include "plugins/defaultpreemption/default_preemption.h"
+#include "plugins/defaultpreemption/go_sort.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <deque>
+#include <random>
 #include <limits>
 #include <map>
 #include <optional>
@@ -1129,8 +1131,9 @@ TEST_CASE("PostFilter: eviction errors do not change the result (async preemptio
   World w;
   w.Enable({"NodeResourcesFit"}, {"NodeResourcesFit"});
   w.AddNode(MakeNode().Name("node1").Capacity(Cap(kVeryLargeRes)).Obj());
-  w.AddPods({MakePod().Name("v1").Node("node1").Priority(kLowPriority).Req(kLargeRes).Obj(),
-             MakePod().Name("v2").Node("node1").Priority(kLowPriority).Req(kLargeRes).Obj()});
+  // Start times fix the victims' order (v1 started first, so it is evicted first).
+  w.AddPods({MakePod().Name("v1").Node("node1").Priority(kLowPriority).Req(kLargeRes).StartTime("2024-01-01T00:00:00Z").Obj(),
+             MakePod().Name("v2").Node("node1").Priority(kLowPriority).Req(kLargeRes).StartTime("2024-01-01T00:00:01Z").Obj()});
   w.client.evict_errors["v1"] = absl::InternalError("delete pod failed");
   w.Build();
   auto pl = NewPlugin(w);
@@ -1336,6 +1339,33 @@ TEST_CASE("Perf: preemption over 5,000 nodes", "[.perf]") {
       WARN(kNodes << " nodes x " << pods_per_node << " pods, parallelism " << parallelism << ": " << ms
                   << " ms wall, " << cpu_ms / kRounds << " ms cpu per PostFilter");
     }
+  }
+}
+
+
+// Upstream compares pods without a start time at time.Now(), read at each
+// comparison, and sorts with Go's sort.Slice: equal-priority victims that never
+// started come out in reverse of their node order (insertion sort on ≤ 12).
+TEST_CASE("victims without start times are ordered as upstream's sort.Slice orders them", "[defaultpreemption]") {
+  std::vector<PodInfoPtr> pods;
+  for (int i = 0; i < 5; ++i) pods.push_back(Info(MakePod().Name(schedkit::StrCat("p", i)).Priority(1).Obj()));
+  pods.push_back(Info(MakePod().Name("started").Priority(1).StartTime("2024-01-01T00:00:00Z").Obj()));
+  pods.push_back(Info(MakePod().Name("high").Priority(9).Obj()));
+  preemption::GoSortSlice(pods, preemption::UpstreamMoreImportant());
+  std::vector<std::string> names;
+  for (const auto& p : pods) names.emplace_back(p->name().str());
+  CHECK(names == std::vector<std::string>{"high", "started", "p4", "p3", "p2", "p1", "p0"});
+}
+
+TEST_CASE("GoSortSlice sorts like std::sort for consistent comparators", "[defaultpreemption]") {
+  std::mt19937 rng(7);
+  for (int n : {0, 1, 5, 12, 13, 49, 50, 51, 200, 1000}) {
+    std::vector<int> v(n);
+    for (int& x : v) x = static_cast<int>(rng() % 100);
+    std::vector<int> expected = v;
+    std::sort(expected.begin(), expected.end());
+    preemption::GoSortSlice(v, [](int a, int b) { return a < b; });
+    CHECK(v == expected);
   }
 }
 

@@ -1,0 +1,51 @@
+// schedkit-perf's output: upstream scheduler_perf's DataItems JSON and a
+// readable table, from one RunResult and its memory-read floors.
+//
+//   Report rep{.workload = w, .nodes = 5000, .init_pods = 1000, .pods = 10000,
+//              .parallelism = 2, .run = &result, .floor_sampled = fs, .floor_all = fa};
+//   std::cout << DataItemsJson(rep).dump(2);
+//
+// Statistics follow upstream's collectors: samples sorted, Average the mean,
+// PercNN = samples[ceil(n*NN/100) - 1]. Thread-compatible.
+#ifndef SCHEDKIT_BENCH_PERF_REPORT_H_
+#define SCHEDKIT_BENCH_PERF_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "floor.h"
+#include "nlohmann/json.hpp"
+#include "runner.h"
+#include "workloads.h"
+
+namespace schedkit::perf {
+
+struct Summary {
+  double average = 0, perc50 = 0, perc90 = 0, perc95 = 0, perc99 = 0, max = 0;
+  int count = 0;
+};
+Summary Summarize(std::vector<double> samples);
+
+struct Report {
+  const Workload* workload = nullptr;
+  int nodes = 0;
+  int init_pods = 0;
+  int pods = 0;
+  int parallelism = 0;
+  const RunResult* run = nullptr;
+  FloorResult floor_sampled;  // the nodes the scheduler reads at least (adaptive sampling)
+  FloorResult floor_all;      // every node
+};
+
+// "<workload>/<nodes>Nodes_<pods>Pods", upstream's Name label.
+std::string RunName(const Report& r);
+
+// {"version":"v1","dataItems":[SchedulingThroughput, SchedulingAttemptDuration,
+// SchedulingThroughputWholeRun, MemoryReadFloor ×2, PeakRSS, Summary]}.
+nlohmann::ordered_json DataItemsJson(const Report& r);
+
+std::string Table(const Report& r);
+
+}  // namespace schedkit::perf
+
+#endif  // SCHEDKIT_BENCH_PERF_REPORT_H_

@@ -1,0 +1,91 @@
+// Runs one scheduler_perf workload against the real scheduler, in memory,
+// and measures it the way upstream's scheduler_perf does.
+//
+//   RunOptions o{.workload = FindWorkload("SchedulingBasic"), .nodes = 5000,
+//                .init_pods = 1000, .pods = 10000, .config = cfg};
+//   absl::StatusOr<RunResult> r = RunWorkload(o);
+//   r->throughput_samples;   // 1 s samples of measured pods bound, pods/s
+//
+// What runs: schedkit::scheduler::Scheduler (queue, cache, framework, the
+// default binding executor) with the real clock, driven by a scheduling
+// thread that calls ScheduleOne in a loop and times each call; an in-memory
+// Host that accepts every bind and deletes preemption victims through
+// Scheduler::DeletePod; a sampler thread; and, for churn workloads, a churn
+// thread that adds and deletes objects through the Scheduler's event methods.
+//
+// Phases, as upstream's ops: nodes come with the initial state; init pods are
+// added and scheduled (not measured); then the sampler and churn start and
+// the measured pods are added. The measured phase ends when every measured
+// pod is bound (all of them are schedulable in every workload), or fails
+// after `stall_timeout` without a new measured bind.
+// Not thread-safe: one run at a time per process is what it measures.
+#ifndef SCHEDKIT_BENCH_PERF_RUNNER_H_
+#define SCHEDKIT_BENCH_PERF_RUNNER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "schedkit/config/configuration.h"
+#include "workloads.h"
+
+namespace schedkit::perf {
+
+struct RunOptions {
+  const Workload* workload = nullptr;
+  int nodes = 0;      // createNodes count (SchedulingDaemonset adds its named node)
+  int init_pods = 0;  // per init createPods op
+  int pods = 0;       // measured pods
+  // parallelism already set from --threads.
+  config::SchedulerConfiguration config;
+  // A phase fails when no pod of it is bound for this long.
+  absl::Duration stall_timeout = absl::Seconds(120);
+  // Progress lines on stderr, about once a second.
+  bool progress = false;
+};
+
+struct RunResult {
+  int nodes = 0;  // in the cluster at the start, named node included
+  int init_pods = 0;
+  int init_scheduled = 0;
+  int measured_pods = 0;
+  int measured_scheduled = 0;
+  // Pods added by the churn op (never schedulable) and churn ticks.
+  int churn_pods = 0;
+  int churn_nodes = 0;
+  int churn_ticks = 0;
+  int preemption_victims = 0;
+  // Scheduling attempts (one per ScheduleOne that popped a pod) in the
+  // measured phase: all pods, and measured pods by outcome.
+  int64_t attempts = 0;
+  int64_t measured_attempts = 0;
+  int64_t measured_attempts_scheduled = 0;
+  int64_t measured_attempts_unschedulable = 0;
+  int64_t measured_attempts_error = 0;
+
+  double init_seconds = 0;
+  // From the first measured pod's creation to the last measured bind.
+  double measured_seconds = 0;
+  // Upstream's SchedulingThroughput samples (pods/s), in time order.
+  std::vector<double> throughput_samples;
+  // Wall time of each ScheduleOne call that attempted a measured pod, ms.
+  std::vector<double> attempt_ms;
+  int64_t peak_rss_kb = 0;
+  // Empty when every init and measured pod was bound; else what went wrong.
+  std::string error;
+
+  bool complete() const { return error.empty(); }
+  double whole_run_pods_per_second() const {
+    return measured_seconds > 0 ? measured_scheduled / measured_seconds : 0;
+  }
+};
+
+// Errors only for a setup that cannot run (bad configuration, invalid
+// objects); a run that does not finish is a RunResult with `error` set.
+absl::StatusOr<RunResult> RunWorkload(const RunOptions& options);
+
+}  // namespace schedkit::perf
+
+#endif  // SCHEDKIT_BENCH_PERF_RUNNER_H_

@@ -1,0 +1,120 @@
+// The scheduler_perf workloads schedkit-perf runs: upstream's test cases
+// (test/integration/scheduler_perf/*/performance-config.yaml at v1.35.8) with
+// their node and pod templates (templates/*.yaml) turned into API objects.
+//
+//   const Workload* w = FindWorkload("SchedulingBasic");
+//   api::v1::Node n = w->MakeNode(0);                 // node-default.yaml + labels
+//   api::v1::Pod p = MakePod(PodTemplate::kDefault, "namespace-2", "pod-0");
+//
+// A workload is a list of phases, as upstream's workloadTemplate ops:
+// createNodes, then init createPods ops (scheduled, not measured), then the
+// measured createPods op (collectMetrics: true), with an optional churn op
+// running alongside the measured one. Plain values; thread-safe to read.
+#ifndef SCHEDKIT_BENCH_PERF_WORKLOADS_H_
+#define SCHEDKIT_BENCH_PERF_WORKLOADS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "schedkit/api/v1/cluster.pb.h"
+
+namespace schedkit::perf {
+
+// One file of upstream's templates/ each.
+enum class PodTemplate {
+  kDefault,                      // pod-default.yaml: 100m / 500Mi
+  kPodAntiAffinity,              // pod-with-pod-anti-affinity.yaml (required, hostname, color=green)
+  kPodAffinity,                  // pod-with-pod-affinity.yaml (required, zone, color=blue)
+  kPreferredPodAffinity,         // pod-with-preferred-pod-affinity.yaml (hostname, color=red)
+  kPreferredPodAntiAffinity,     // pod-with-preferred-pod-anti-affinity.yaml (hostname, color=yellow)
+  kNodeAffinity,                 // pod-with-node-affinity.yaml (zone In [zone1, zone2])
+  kTopologySpreading,            // pod-with-topology-spreading.yaml (maxSkew 5, zone, DoNotSchedule)
+  kPreferredTopologySpreading,   // pod-with-preferred-topology-spreading.yaml (ScheduleAnyway)
+  kLowPriority,                  // pod-low-priority.yaml: 900m / 500Mi, no priority
+  kHighPriority,                 // pod-high-priority.yaml: priority 10, 3000m / 500Mi
+  kHighPriorityLargeCpu,         // pod-high-priority-large-cpu.yaml: priority 10, cpu 9 (fits nowhere)
+  kDaemonset,                    // daemonset-pod.yaml: matchFields metadata.name=scheduler-perf-node
+};
+
+// A pod of `tmpl` named ns/name (uid "ns/name"), as the API server would
+// store it: templates without spec.priority keep it unset (scheduler_perf
+// disables the Priority admission plugin).
+api::v1::Pod MakePod(PodTemplate tmpl, const std::string& ns, const std::string& name);
+
+// templates/node-default.yaml (pods 110, cpu 4, memory 32Gi, Ready; the API
+// server copies capacity into allocatable) with the kubernetes.io/hostname
+// label upstream's node preparer adds, and `zone` as topology.kubernetes.io/zone
+// when not empty.
+api::v1::Node MakeDefaultNode(const std::string& name, const std::string& zone);
+// templates/node-with-name.yaml: scheduler-perf-node, pods 90000.
+api::v1::Node MakeNamedNode();
+// templates/churn/node-default.yaml: capacity pods 0 only.
+api::v1::Node MakeChurnNode(const std::string& name);
+
+// A createPods op: which template, in which namespace.
+struct PodOp {
+  PodTemplate tmpl = PodTemplate::kDefault;
+  std::string ns{};  // upstream's explicit namespace, or "namespace-<opIndex>"
+};
+
+enum class Churn {
+  kNone,
+  // Unschedulable: `churn` op, mode create, pod-high-priority-large-cpu
+  // every 200 ms, unbounded, for the whole measured phase.
+  kCreateUnschedulableEvery200ms,
+  // SchedulingWithMixedChurn: `churn` op, mode recreate, number 1, every
+  // 1000 ms: a churn node and a high-priority large-cpu pod are created on
+  // one tick and deleted on the next. (Upstream's third template, a Service,
+  // has no counterpart: schedkit takes no Service objects.)
+  kRecreateNodeAndPodEvery1s,
+};
+
+struct Workload {
+  std::string name{};
+  // The upstream test case and workload the defaults come from.
+  std::string upstream{};
+  int default_nodes = 0;
+  int default_init_pods = 0;
+  int default_pods = 0;
+  // labelNodePrepareStrategy values for topology.kubernetes.io/zone,
+  // assigned round-robin; empty for none.
+  std::vector<std::string> zones{};
+  // SchedulingDaemonset: node-with-name.yaml comes first, in addition to --nodes.
+  bool named_node = false;
+  // Init createPods ops, --init-pods pods each, in order.
+  std::vector<PodOp> init_ops{};
+  PodOp measured{};
+  Churn churn = Churn::kNone;
+  // The churn op's namespace ("namespace-<opIndex>"); empty without churn.
+  std::string churn_ns{};
+  // Upstream thresholds for SchedulingThroughput Average, pods/s: the one in
+  // the v1.35.8 yaml (0: none) and the 2026 value from the reference notes.
+  int threshold_v135 = 0;
+  int threshold_2026 = 0;
+  // The memory-read floor: int64 columns per node the workload's filters
+  // read, and what they stand for.
+  int floor_columns = 3;
+  std::string floor_columns_doc{};
+  // Nodes a filter pass must read per pod when PreFilter narrows the set
+  // (SchedulingDaemonset: 1); 0 means the scheduler's own count.
+  int floor_nodes_override = 0;
+};
+
+// upstream's generateName of the template ("pod-", "anti-affinity-pod-", ...).
+const char* GenerateName(PodTemplate tmpl);
+
+const std::vector<Workload>& AllWorkloads();
+const Workload* FindWorkload(std::string_view name);
+
+// Every workload here assumes all its init and measured pods fit; this
+// rejects sizes that break that (too many pods for the nodes' 4 cpu, or for
+// anti-affinity's one pod per node, or for one preemptor per node), so a run
+// that does not bind everything is always a scheduler problem.
+absl::Status CheckSchedulable(const Workload& w, int nodes, int init_pods, int pods);
+
+}  // namespace schedkit::perf
+
+#endif  // SCHEDKIT_BENCH_PERF_WORKLOADS_H_

@@ -1,0 +1,255 @@
+// Command schedkit-compare compares the JSON outputs (--output json
+// --explain) of schedkit-sim and schedkit-oracle for one scenario.
+//
+//	schedkit-compare [--raw-scores] SIM.json ORACLE.json
+//
+// Compared: the pod list (order), and per pod: node, status, message (when
+// not Scheduled), nominatedNode, victims (in order), every node's filter
+// verdict (code, plugin, reasons) and, per node, every plugin's normalized
+// score and weight and the total (with --raw-scores also the raw score);
+// the summary counts. Not compared: "seconds", "podsPerSecond".
+//
+// Prints nothing and exits 0 when they agree; otherwise prints one line per
+// difference ("<pod>: <field>: sim <value> | oracle <value>"), the most
+// telling first, and exits 1. Exit 2: an unreadable input.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+type output struct {
+	Pods    []pod          `json:"pods"`
+	Summary map[string]any `json:"summary"`
+}
+
+type pod struct {
+	Namespace     string                `json:"namespace"`
+	Name          string                `json:"name"`
+	Node          *string               `json:"node"`
+	Status        string                `json:"status"`
+	Message       *string               `json:"message"`
+	NominatedNode *string               `json:"nominatedNode"`
+	Victims       []string              `json:"victims"`
+	Filter        map[string]filter     `json:"filter"`
+	Scores        map[string]nodeScores `json:"scores"`
+}
+
+type filter struct {
+	Code    string   `json:"code"`
+	Plugin  string   `json:"plugin"`
+	Reasons []string `json:"reasons"`
+}
+
+type pluginScore struct {
+	Score      int64 `json:"score"`
+	Normalized int64 `json:"normalized"`
+	Weight     int64 `json:"weight"`
+}
+
+type nodeScores struct {
+	Plugins map[string]pluginScore `json:"plugins"`
+	Total   int64                  `json:"total"`
+}
+
+func load(path string) (*output, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var o output
+	if err := json.Unmarshal(data, &o); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &o, nil
+}
+
+func str(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", *s)
+}
+
+func msg(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+type differ struct {
+	rawScores bool
+	major     []string // placement, status, nomination, victims, messages
+	minor     []string // explain details
+}
+
+func (d *differ) add(major bool, where, field string, sim, oracle any) {
+	line := fmt.Sprintf("%s: %s: sim %v | oracle %v", where, field, sim, oracle)
+	if major {
+		d.major = append(d.major, line)
+	} else {
+		d.minor = append(d.minor, line)
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func union[V any](a, b map[string]V) []string {
+	set := map[string]bool{}
+	for k := range a {
+		set[k] = true
+	}
+	for k := range b {
+		set[k] = true
+	}
+	return keys(set)
+}
+
+func (d *differ) pods(s, o *output) {
+	simByKey := map[string]*pod{}
+	var simOrder, oraOrder []string
+	for i := range s.Pods {
+		k := s.Pods[i].Namespace + "/" + s.Pods[i].Name
+		simByKey[k] = &s.Pods[i]
+		simOrder = append(simOrder, k)
+	}
+	oraByKey := map[string]*pod{}
+	for i := range o.Pods {
+		k := o.Pods[i].Namespace + "/" + o.Pods[i].Name
+		oraByKey[k] = &o.Pods[i]
+		oraOrder = append(oraOrder, k)
+	}
+	if strings.Join(simOrder, ",") != strings.Join(oraOrder, ",") {
+		d.add(true, "pods", "list", strings.Join(simOrder, ","), strings.Join(oraOrder, ","))
+	}
+	for _, k := range oraOrder {
+		sp, ok := simByKey[k]
+		if !ok {
+			continue
+		}
+		d.pod(k, sp, oraByKey[k])
+	}
+}
+
+func (d *differ) pod(k string, s, o *pod) {
+	if str(s.Node) != str(o.Node) || s.Status != o.Status {
+		d.add(true, k, "placement", s.Status+" "+str(s.Node), o.Status+" "+str(o.Node))
+	}
+	if s.Status == o.Status && s.Status != "Scheduled" && msg(s.Message) != msg(o.Message) {
+		d.add(true, k, "message", fmt.Sprintf("%q", msg(s.Message)), fmt.Sprintf("%q", msg(o.Message)))
+	}
+	if str(s.NominatedNode) != str(o.NominatedNode) {
+		d.add(true, k, "nominatedNode", str(s.NominatedNode), str(o.NominatedNode))
+	}
+	if strings.Join(s.Victims, ",") != strings.Join(o.Victims, ",") {
+		d.add(true, k, "victims", "["+strings.Join(s.Victims, ",")+"]", "["+strings.Join(o.Victims, ",")+"]")
+	}
+	for _, n := range union(s.Filter, o.Filter) {
+		sf, sok := s.Filter[n]
+		of, ook := o.Filter[n]
+		switch {
+		case !sok:
+			d.add(false, k, "filter["+n+"]", "absent", fmtFilter(of))
+		case !ook:
+			d.add(false, k, "filter["+n+"]", fmtFilter(sf), "absent")
+		case fmtFilter(sf) != fmtFilter(of):
+			d.add(false, k, "filter["+n+"]", fmtFilter(sf), fmtFilter(of))
+		}
+	}
+	for _, n := range union(s.Scores, o.Scores) {
+		ss, sok := s.Scores[n]
+		oscore, ook := o.Scores[n]
+		if !sok || !ook {
+			d.add(false, k, "scores["+n+"]", present(sok), present(ook))
+			continue
+		}
+		if ss.Total != oscore.Total {
+			d.add(false, k, "scores["+n+"].total", ss.Total, oscore.Total)
+		}
+		for _, pl := range union(ss.Plugins, oscore.Plugins) {
+			sp, spok := ss.Plugins[pl]
+			op, opok := oscore.Plugins[pl]
+			f := "scores[" + n + "]." + pl
+			switch {
+			case !spok || !opok:
+				d.add(false, k, f, present(spok), present(opok))
+			case sp.Normalized != op.Normalized || sp.Weight != op.Weight || (d.rawScores && sp.Score != op.Score):
+				d.add(false, k, f, fmtScore(sp, d.rawScores), fmtScore(op, d.rawScores))
+			}
+		}
+	}
+}
+
+func present(ok bool) string {
+	if ok {
+		return "present"
+	}
+	return "absent"
+}
+
+func fmtFilter(f filter) string {
+	r := f.Reasons
+	if r == nil {
+		r = []string{}
+	}
+	rj, _ := json.Marshal(r)
+	return fmt.Sprintf("%s/%q %s", f.Code, f.Plugin, rj)
+}
+
+func fmtScore(p pluginScore, raw bool) string {
+	if raw {
+		return fmt.Sprintf("raw %d normalized %d weight %d", p.Score, p.Normalized, p.Weight)
+	}
+	return fmt.Sprintf("normalized %d weight %d", p.Normalized, p.Weight)
+}
+
+func (d *differ) summary(s, o *output) {
+	for _, f := range []string{"nodes", "pendingPods", "scheduled", "unschedulable", "preempted"} {
+		if fmt.Sprint(s.Summary[f]) != fmt.Sprint(o.Summary[f]) {
+			d.add(true, "summary", f, s.Summary[f], o.Summary[f])
+		}
+	}
+}
+
+func main() {
+	raw := flag.Bool("raw-scores", false, "also compare raw (unnormalized) plugin scores")
+	flag.Parse()
+	if flag.NArg() != 2 {
+		fmt.Fprintln(os.Stderr, "usage: schedkit-compare [--raw-scores] SIM.json ORACLE.json")
+		os.Exit(2)
+	}
+	s, err := load(flag.Arg(0))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "schedkit-compare: sim: %v\n", err)
+		os.Exit(2)
+	}
+	o, err := load(flag.Arg(1))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "schedkit-compare: oracle: %v\n", err)
+		os.Exit(2)
+	}
+	d := &differ{rawScores: *raw}
+	d.pods(s, o)
+	d.summary(s, o)
+	all := append(d.major, d.minor...)
+	if len(all) == 0 {
+		return
+	}
+	for _, l := range all {
+		fmt.Println(l)
+	}
+	os.Exit(1)
+}

@@ -1,0 +1,298 @@
+package main
+
+// Reading the --cluster inputs: files and directories, JSON or YAML, single
+// objects or Lists, decoded with the real Kubernetes decoders.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/types"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+)
+
+// cluster is everything read from the --cluster inputs, in input order.
+type cluster struct {
+	nodes          []*v1.Node
+	pods           []*v1.Pod
+	pdbs           []*policyv1.PodDisruptionBudget
+	priorityClass  []*schedulingv1.PriorityClass
+	namespaces     []*v1.Namespace
+	skippedByKind  map[string]int
+	sourceOfObject map[string]string // "Kind ns/name" -> file, for messages
+}
+
+// inputError marks bad input (exit code 2).
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+func badInput(format string, args ...any) error {
+	return &inputError{msg: fmt.Sprintf(format, args...)}
+}
+
+// expandPaths turns the --cluster arguments into the list of files to read:
+// a file as given, a directory as its *.json/*.yaml/*.yml entries (not
+// recursive) sorted by file name.
+func expandPaths(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, badInput("--cluster %s: %v", p, err)
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, badInput("--cluster %s: %v", p, err)
+		}
+		var names []string
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			switch strings.ToLower(filepath.Ext(e.Name())) {
+			case ".json", ".yaml", ".yml":
+				names = append(names, e.Name())
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			files = append(files, filepath.Join(p, n))
+		}
+	}
+	return files, nil
+}
+
+func loadCluster(paths []string) (*cluster, error) {
+	files, err := expandPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	c := &cluster{skippedByKind: map[string]int{}, sourceOfObject: map[string]string{}}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, badInput("%s: %v", f, err)
+		}
+		if err := c.decodeFile(data, f); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+type typeHeader struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Items      []json.RawMessage `json:"items"`
+}
+
+// decodeFile reads every document of a JSON or YAML stream.
+func (c *cluster) decodeFile(data []byte, source string) error {
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	for doc := 1; ; doc++ {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return badInput("%s: document %d: %v", source, doc, err)
+		}
+		trimmed := bytes.TrimSpace(raw)
+		if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+			continue // empty YAML document
+		}
+		if err := c.decodeDocument(trimmed, fmt.Sprintf("%s: document %d", source, doc)); err != nil {
+			return err
+		}
+	}
+}
+
+func (c *cluster) decodeDocument(raw []byte, where string) error {
+	var h typeHeader
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return badInput("%s: %v", where, err)
+	}
+	if h.Kind == "" {
+		return badInput("%s: object has no kind", where)
+	}
+	if strings.HasSuffix(h.Kind, "List") && h.Items != nil {
+		elemKind := strings.TrimSuffix(h.Kind, "List")
+		for i, item := range h.Items {
+			itemWhere := fmt.Sprintf("%s: items[%d]", where, i)
+			var ih typeHeader
+			if err := json.Unmarshal(item, &ih); err != nil {
+				return badInput("%s: %v", itemWhere, err)
+			}
+			if ih.Kind == "" || ih.APIVersion == "" {
+				// Items of a typed list (PodList, ...) may omit apiVersion/kind.
+				if elemKind == "" {
+					return badInput("%s: item of a List has no kind", itemWhere)
+				}
+				var m map[string]any
+				if err := json.Unmarshal(item, &m); err != nil {
+					return badInput("%s: %v", itemWhere, err)
+				}
+				if ih.Kind == "" {
+					m["kind"] = elemKind
+				}
+				if ih.APIVersion == "" {
+					m["apiVersion"] = h.APIVersion
+				}
+				item, _ = json.Marshal(m)
+			}
+			if err := c.decodeDocument(item, itemWhere); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch h.Kind {
+	case "Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace":
+	default:
+		c.skippedByKind[h.Kind]++
+		return nil
+	}
+	obj, gvk, err := clientgoscheme.Codecs.UniversalDeserializer().Decode(raw, nil, nil)
+	if err != nil {
+		return badInput("%s: %v", where, err)
+	}
+	switch o := obj.(type) {
+	case *v1.Node:
+		c.nodes = append(c.nodes, o)
+	case *v1.Pod:
+		c.pods = append(c.pods, o)
+	case *policyv1.PodDisruptionBudget:
+		c.pdbs = append(c.pdbs, o)
+	case *schedulingv1.PriorityClass:
+		c.priorityClass = append(c.priorityClass, o)
+	case *v1.Namespace:
+		c.namespaces = append(c.namespaces, o)
+	default:
+		return badInput("%s: unsupported apiVersion %q for kind %s (want v1, policy/v1 or scheduling.k8s.io/v1)", where, gvk.GroupVersion().String(), gvk.Kind)
+	}
+	return nil
+}
+
+// validate mirrors schedkit's ValidateCluster (names present, node names
+// unique, pods unique by namespace/name, spec.nodeName names a known node)
+// and fills in what the API server would have: namespace "default" for
+// namespaced objects without one, a UID, and schedulerName "default-scheduler".
+func (c *cluster) validate() error {
+	nodes := map[string]bool{}
+	for _, n := range c.nodes {
+		if n.Name == "" {
+			return badInput("Node without metadata.name")
+		}
+		if nodes[n.Name] {
+			return badInput("duplicate Node %q", n.Name)
+		}
+		nodes[n.Name] = true
+		if n.UID == "" {
+			n.UID = types.UID("node-" + n.Name)
+		}
+	}
+	pods := map[string]bool{}
+	uids := map[types.UID]string{}
+	for _, p := range c.pods {
+		if p.Name == "" {
+			return badInput("Pod without metadata.name")
+		}
+		if p.Namespace == "" {
+			p.Namespace = "default"
+		}
+		key := p.Namespace + "/" + p.Name
+		if pods[key] {
+			return badInput("duplicate Pod %s", key)
+		}
+		pods[key] = true
+		if p.Spec.NodeName != "" && !nodes[p.Spec.NodeName] {
+			return badInput("Pod %s: spec.nodeName %q names no known Node", key, p.Spec.NodeName)
+		}
+		if p.UID == "" {
+			p.UID = types.UID("pod-" + key)
+		}
+		if other, dup := uids[p.UID]; dup {
+			return badInput("Pods %s and %s have the same metadata.uid %q", other, key, p.UID)
+		}
+		uids[p.UID] = key
+		if p.Spec.SchedulerName == "" {
+			p.Spec.SchedulerName = v1.DefaultSchedulerName
+		}
+	}
+	for _, pdb := range c.pdbs {
+		if pdb.Name == "" {
+			return badInput("PodDisruptionBudget without metadata.name")
+		}
+		if pdb.Namespace == "" {
+			pdb.Namespace = "default"
+		}
+	}
+	for _, pc := range c.priorityClass {
+		if pc.Name == "" {
+			return badInput("PriorityClass without metadata.name")
+		}
+	}
+	for _, ns := range c.namespaces {
+		if ns.Name == "" {
+			return badInput("Namespace without metadata.name")
+		}
+	}
+	return nil
+}
+
+// resolvePriorities does what the Priority admission plugin would have done
+// when the pods were created: spec.priority if set; else the value of the
+// PriorityClass named by spec.priorityClassName if it is given; else the value
+// of the globalDefault PriorityClass (the lowest one if several claim it);
+// else 0. Like admission, a pod without spec.preemptionPolicy takes the
+// preemptionPolicy of the class it resolved to.
+func (c *cluster) resolvePriorities() {
+	byName := map[string]*schedulingv1.PriorityClass{}
+	var globalDefault *schedulingv1.PriorityClass
+	for _, pc := range c.priorityClass {
+		byName[pc.Name] = pc
+		if pc.GlobalDefault && (globalDefault == nil || pc.Value < globalDefault.Value) {
+			globalDefault = pc
+		}
+	}
+	for _, p := range c.pods {
+		if p.Spec.Priority != nil {
+			continue
+		}
+		var class *schedulingv1.PriorityClass
+		if pc, ok := byName[p.Spec.PriorityClassName]; ok && p.Spec.PriorityClassName != "" {
+			class = pc
+		} else if globalDefault != nil {
+			class = globalDefault
+		}
+		var value int32
+		if class != nil {
+			value = class.Value
+			if p.Spec.PreemptionPolicy == nil && class.PreemptionPolicy != nil {
+				pp := v1.PreemptionPolicy(*class.PreemptionPolicy)
+				p.Spec.PreemptionPolicy = &pp
+			}
+		}
+		p.Spec.Priority = &value
+	}
+}

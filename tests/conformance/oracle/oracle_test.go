@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runJSON runs the oracle in-process and decodes its output.
+func runJSON(t *testing.T, args ...string) (Output, []byte) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%v) = %d, stderr: %s", args, code, stderr.String())
+	}
+	var out Output
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout.String())
+	}
+	return out, stdout.Bytes()
+}
+
+func podByName(t *testing.T, out Output, name string) PodResult {
+	t.Helper()
+	for _, p := range out.Pods {
+		if p.Name == name {
+			return p
+		}
+	}
+	t.Fatalf("pod %s not in output", name)
+	return PodResult{}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<null>"
+	}
+	return *s
+}
+
+// The hand-checked facts of testdata/basic (see README.md there).
+func TestBasicScenario(t *testing.T) {
+	for _, args := range [][]string{
+		{"--cluster", "testdata/basic", "--tie-break", "name", "--explain"},
+		{"--cluster", "testdata/basic/01-cluster.yaml", "--cluster", "testdata/basic/02-pending.json", "--output", "json", "--seed", "7"},
+	} {
+		out, _ := runJSON(t, args...)
+
+		if got := len(out.Pods); got != 4 {
+			t.Fatalf("%d pod entries, want 4", got)
+		}
+		// Input order, not scheduling order.
+		var names []string
+		for _, p := range out.Pods {
+			names = append(names, p.Name)
+		}
+		if got, want := strings.Join(names, ","), "p-small,p-huge,p-high,p-infra"; got != want {
+			t.Errorf("pod order %s, want %s", got, want)
+		}
+
+		high := podByName(t, out, "p-high")
+		if high.Status != "Scheduled" || deref(high.Node) != "n1" || high.NominatedNode != nil ||
+			strings.Join(high.Victims, ",") != "default/r1" {
+			t.Errorf("p-high = %+v (node %s, nominated %s), want Scheduled on n1 after preempting default/r1, nomination cleared by the binding",
+				high, deref(high.Node), deref(high.NominatedNode))
+		}
+		if small := podByName(t, out, "p-small"); small.Status != "Scheduled" || deref(small.Node) != "n1" {
+			t.Errorf("p-small on %s (%s), want n1", deref(small.Node), small.Status)
+		}
+		if infra := podByName(t, out, "p-infra"); infra.Status != "Scheduled" || deref(infra.Node) != "n3" {
+			t.Errorf("p-infra on %s (%s), want n3", deref(infra.Node), infra.Status)
+		}
+		huge := podByName(t, out, "p-huge")
+		const hugeMsg = "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. " +
+			"no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+		if huge.Status != "Unschedulable" || huge.Node != nil || huge.Message != hugeMsg {
+			t.Errorf("p-huge = %s on %s, message\n  %q\nwant Unschedulable, message\n  %q", huge.Status, deref(huge.Node), huge.Message, hugeMsg)
+		}
+		s := out.Summary
+		if s.Nodes != 3 || s.PendingPods != 4 || s.Scheduled != 3 || s.Unschedulable != 1 || s.Preempted != 0 {
+			t.Errorf("summary %+v", s)
+		}
+	}
+}
+
+// The explain output, compared with the hand-checked golden file (timing
+// fields ignored). UPDATE_GOLDEN=1 rewrites it.
+func TestBasicScenarioGolden(t *testing.T) {
+	_, raw := runJSON(t, "--cluster", "testdata/basic", "--tie-break", "name", "--explain")
+	normalize := func(b []byte) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		summary := m["summary"].(map[string]any)
+		summary["seconds"] = 0
+		summary["podsPerSecond"] = 0
+		out, _ := json.MarshalIndent(m, "", "  ")
+		return append(out, '\n')
+	}
+	golden := filepath.Join("testdata", "basic.expected.json")
+	got := normalize(raw)
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, normalize(want)) {
+		t.Errorf("output differs from %s; got:\n%s", golden, got)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--output", "yaml"}, 2},
+		{[]string{"--tie-break", "random"}, 2},
+		{[]string{"--cluster", "testdata/does-not-exist"}, 2},
+		{[]string{"--config", "testdata/basic/01-cluster.yaml"}, 2},
+		{[]string{"stray"}, 2},
+		{[]string{}, 0},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, &stdout, &stderr)
+		if code != tc.code {
+			t.Errorf("run(%v) = %d, want %d (stderr %q)", tc.args, code, tc.code, stderr.String())
+		}
+		if code == 2 && strings.Count(strings.TrimRight(stderr.String(), "\n"), "\n") != 0 {
+			t.Errorf("run(%v): stderr is not one line: %q", tc.args, stderr.String())
+		}
+	}
+}
+
+// testdata/requeue (see README.md there): an AssignedPodAdd event requeues a
+// pod rejected by InterPodAffinity; it later preempts a pending pod that was
+// placed meanwhile, which becomes Preempted.
+func TestRequeueScenario(t *testing.T) {
+	out, _ := runJSON(t, "--cluster", "testdata/requeue", "--tie-break", "name", "--explain")
+	h := podByName(t, out, "h")
+	if h.Status != "Scheduled" || deref(h.Node) != "n1" || h.NominatedNode != nil || strings.Join(h.Victims, ",") != "default/l2" {
+		t.Errorf("h = %s on %s, nominated %s, victims %v; want Scheduled on n1, no nomination, victims [default/l2]",
+			h.Status, deref(h.Node), deref(h.NominatedNode), h.Victims)
+	}
+	if l1 := podByName(t, out, "l1"); l1.Status != "Scheduled" || deref(l1.Node) != "n1" {
+		t.Errorf("l1 = %s on %s, want Scheduled on n1", l1.Status, deref(l1.Node))
+	}
+	l2 := podByName(t, out, "l2")
+	const msg = "default-scheduler: preempting to accommodate a higher priority pod"
+	if l2.Status != "Preempted" || l2.Node != nil || l2.Message != msg {
+		t.Errorf("l2 = %s on %s, message %q; want Preempted, no node, %q", l2.Status, deref(l2.Node), l2.Message, msg)
+	}
+	if s := out.Summary; s.Scheduled != 2 || s.Preempted != 1 || s.Unschedulable != 0 {
+		t.Errorf("summary %+v", s)
+	}
+}

@@ -1,0 +1,440 @@
+package main
+
+// The world the upstream code runs in: a fake API server (client-go fake
+// clientset) holding every object, the scheduler's informer factory, the real
+// scheduler cache (backend/cache) and its snapshot, one framework per profile
+// built from the in-tree registry, and the real scheduling queue
+// (backend/queue.PriorityQueue) on a fake clock, wired as scheduler.New wires
+// them.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
+	testingclock "k8s.io/utils/clock/testing"
+)
+
+// clockStart is the fake clock's start: a whole second, so that the 1 ns
+// steps the oracle takes never cross a backoff ordering window.
+var clockStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// podState is the oracle's record of one pod of the input.
+type podState struct {
+	pod     *v1.Pod // latest object the pod informer delivered
+	index   int     // position in the input
+	pending bool    // had no spec.nodeName in the input
+	deleted bool    // evicted by a preemption
+
+	// Result, for pending pods.
+	attempts int
+	status   string // Scheduled | Unschedulable | Preempted
+	node     string
+	message  string
+	victims  []string
+	explain  *explainRecord
+}
+
+// profileFW is one profile's framework plus the plugin instances it built.
+type profileFW struct {
+	name       string
+	fw         framework.Framework
+	plugins    map[string]fwk.Plugin
+	preemption *defaultpreemption.DefaultPreemption // nil if not enabled
+	scoreCfg   []config.Plugin                      // enabled Score plugins, in order, with weights
+}
+
+type world struct {
+	ctx      context.Context
+	logger   klog.Logger
+	cfg      *config.KubeSchedulerConfiguration
+	cs       *fake.Clientset
+	informer informers.SharedInformerFactory
+	cache    internalcache.Cache
+	snapshot *internalcache.Snapshot
+	clock    *testingclock.FakeClock
+	queue    internalqueue.SchedulingQueue
+
+	profiles    map[string]*profileFW
+	firstProfil *profileFW
+
+	pods     []*podState
+	podByUID map[types.UID]*podState
+	nodes    []*v1.Node
+
+	explain  bool
+	tieBreak bool
+	trace    io.Writer // SCHEDKIT_ORACLE_TRACE=1: one line per attempt on stderr
+
+	// nextStartNodeIndex as kept by upstream's Scheduler (round robin start of
+	// the filter scan); it only matters when the scan may stop early.
+	nextStartNodeIndex int
+
+	// The pod informer (events.go), the notifications of pod writes not yet
+	// handled, and the pods deleted through the API (preemption victims).
+	podInformer *syncPodInformer
+	evMu        sync.Mutex
+	events      []podEvent
+	deletes     []types.NamespacedName
+}
+
+func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cluster, explain, tieBreak bool) (*world, error) {
+	w := &world{
+		ctx:      ctx,
+		logger:   klog.FromContext(ctx),
+		cfg:      cfg,
+		explain:  explain,
+		tieBreak: tieBreak,
+		podByUID: map[types.UID]*podState{},
+		nodes:    c.nodes,
+		profiles: map[string]*profileFW{},
+		clock:    testingclock.NewFakeClock(clockStart),
+	}
+	if os.Getenv("SCHEDKIT_ORACLE_TRACE") != "" {
+		w.trace = os.Stderr
+	}
+	metrics.Register()
+
+	// The API server (it gets copies: the oracle keeps its own objects).
+	var objs []runtime.Object
+	for _, o := range c.namespaces {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.priorityClass {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.nodes {
+		objs = append(objs, o.DeepCopy())
+	}
+	for i, p := range c.pods {
+		if isTerminal(p) {
+			// The scheduler's pod informer never sees Succeeded/Failed pods.
+			continue
+		}
+		objs = append(objs, p.DeepCopy())
+		ps := &podState{pod: p, index: i, pending: p.Spec.NodeName == "", status: "Unschedulable"}
+		w.pods = append(w.pods, ps)
+		w.podByUID[p.UID] = ps
+	}
+	for _, o := range c.pdbs {
+		objs = append(objs, o.DeepCopy())
+	}
+	w.cs = fake.NewClientset(objs...)
+	w.cs.PrependReactor("*", "pods", w.podWriteReactor)
+	// The scheduler's informer factory (scheduler.NewInformerFactory) with
+	// the synchronous pod informer in place of newPodInformer.
+	w.informer = informers.NewSharedInformerFactory(w.cs, 0)
+	w.podInformer = newSyncPodInformer()
+	w.informer.InformerFor(&v1.Pod{}, func(kubernetes.Interface, time.Duration) toolscache.SharedIndexInformer { return w.podInformer })
+	for _, ps := range w.pods {
+		if err := w.podInformer.GetStore().Add(trimPod(ps.pod)); err != nil {
+			return nil, err
+		}
+	}
+
+	// The scheduler cache (assumed pods never expire, as in kube-scheduler).
+	w.cache = internalcache.New(ctx, 0, nil)
+	w.snapshot = internalcache.NewEmptySnapshot()
+
+	// Providers that scheduler.New wires up.
+	var draManager fwk.SharedDRAManager
+	if feature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
+		claimInformer := w.informer.Resource().V1().ResourceClaims().Informer()
+		claimCache := assumecache.NewAssumeCache(w.logger, claimInformer, "ResourceClaim", "", nil)
+		opts := resourceslicetracker.Options{
+			EnableDeviceTaintRules:   feature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
+			EnableConsumableCapacity: feature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+			SliceInformer:            w.informer.Resource().V1().ResourceSlices(),
+			KubeClient:               w.cs,
+		}
+		if opts.EnableDeviceTaintRules {
+			opts.TaintInformer = w.informer.Resource().V1alpha3().DeviceTaintRules()
+			opts.ClassInformer = w.informer.Resource().V1().DeviceClasses()
+		}
+		tracker, err := resourceslicetracker.StartTracker(ctx, opts)
+		if err != nil {
+			return nil, fmt.Errorf("starting the resource slice tracker: %w", err)
+		}
+		draManager = dynamicresources.NewDRAManager(ctx, claimCache, tracker, w.informer)
+	}
+	csiManager := nodevolumelimits.NewCSIManager(w.informer.Storage().V1().CSINodes().Lister())
+	waitingPods := frameworkruntime.NewWaitingPodsMap()
+	metricsRecorder := metrics.NewMetricsAsyncRecorder(1000, time.Second, ctx.Done())
+
+	for i := range cfg.Profiles {
+		prof := &cfg.Profiles[i]
+		pf := &profileFW{name: prof.SchedulerName, plugins: map[string]fwk.Plugin{}}
+		registry := frameworkruntime.Registry{}
+		for name, factory := range plugins.NewInTreeRegistry() {
+			name, factory := name, factory
+			registry[name] = func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+				p, err := factory(ctx, args, h)
+				if err == nil {
+					pf.plugins[name] = p
+				}
+				return p, err
+			}
+		}
+		fw, err := frameworkruntime.NewFramework(ctx, registry, prof,
+			frameworkruntime.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
+			frameworkruntime.WithClientSet(w.cs),
+			frameworkruntime.WithInformerFactory(w.informer),
+			frameworkruntime.WithSharedDRAManager(draManager),
+			frameworkruntime.WithSharedCSIManager(csiManager),
+			frameworkruntime.WithSnapshotSharedLister(w.snapshot),
+			frameworkruntime.WithEventRecorder(&events.FakeRecorder{}),
+			frameworkruntime.WithParallelism(int(cfg.Parallelism)),
+			frameworkruntime.WithMetricsRecorder(metricsRecorder),
+			frameworkruntime.WithWaitingPods(waitingPods),
+		)
+		if err != nil {
+			return nil, badInput("profile %q: %v", prof.SchedulerName, err)
+		}
+		pf.fw = fw
+		if p, ok := pf.plugins[defaultpreemption.Name].(*defaultpreemption.DefaultPreemption); ok {
+			pf.preemption = p
+		}
+		pf.scoreCfg = fw.ListPlugins().Score.Enabled
+		w.profiles[prof.SchedulerName] = pf
+		if i == 0 {
+			w.firstProfil = pf
+		}
+	}
+
+	// The scheduling queue, built as scheduler.New builds it.
+	preEnqueuePluginMap := make(map[string]map[string]fwk.PreEnqueuePlugin)
+	queueingHintsPerProfile := make(internalqueue.QueueingHintMapPerProfile)
+	var hintErr error
+	for name, pf := range w.profiles {
+		pl := pf.fw.PreEnqueuePlugins()
+		preEnqueuePluginMap[name] = make(map[string]fwk.PreEnqueuePlugin, len(pl))
+		for _, p := range pl {
+			preEnqueuePluginMap[name][p.Name()] = p
+		}
+		m, err := buildQueueingHintMap(ctx, pf.fw.EnqueueExtensions())
+		if err != nil {
+			hintErr = errors.Join(hintErr, err)
+		}
+		queueingHintsPerProfile[name] = m
+	}
+	if hintErr != nil {
+		return nil, fmt.Errorf("building queueing hints: %w", hintErr)
+	}
+	w.queue = internalqueue.NewSchedulingQueue(
+		w.firstProfil.fw.QueueSortFunc(),
+		w.informer,
+		internalqueue.WithClock(w.clock),
+		internalqueue.WithPodInitialBackoffDuration(time.Duration(cfg.PodInitialBackoffSeconds)*time.Second),
+		internalqueue.WithPodMaxBackoffDuration(time.Duration(cfg.PodMaxBackoffSeconds)*time.Second),
+		internalqueue.WithPodLister(w.informer.Core().V1().Pods().Lister()),
+		internalqueue.WithPodMaxInUnschedulablePodsDuration(internalqueue.DefaultPodMaxInUnschedulablePodsDuration),
+		internalqueue.WithPreEnqueuePluginMap(preEnqueuePluginMap),
+		internalqueue.WithQueueingHintMapPerProfile(queueingHintsPerProfile),
+		internalqueue.WithMetricsRecorder(metricsRecorder),
+	)
+	for _, pf := range w.profiles {
+		pf.fw.SetPodNominator(w.queue)
+		pf.fw.SetPodActivator(w.queue)
+	}
+
+	// Listers the oracle and upstream code read.
+	w.informer.Core().V1().Namespaces().Lister()
+	w.informer.Policy().V1().PodDisruptionBudgets().Lister()
+	w.informer.Start(ctx.Done())
+	if err := w.waitForInformers(); err != nil {
+		return nil, err
+	}
+
+	// Initial state, as the informer handlers would deliver it (nodes, then
+	// bound pods); pending pods are added to the queue by schedulingLoop.
+	for _, n := range c.nodes {
+		w.cache.AddNode(w.logger, n)
+		w.queue.MoveAllToActiveOrBackoffQueue(w.logger, fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add}, nil, n, nil)
+	}
+	for _, ps := range w.pods {
+		if !ps.pending {
+			if err := w.addAssignedPodToCache(ps.pod); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return w, nil
+}
+
+// waitForInformers waits until every started informer has synced, checking
+// often (the factory's WaitForCacheSync polls every 100 ms; called with a
+// closed channel it only checks once).
+func (w *world) waitForInformers() error {
+	closed := make(chan struct{})
+	close(closed)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		all := true
+		for _, ok := range w.informer.WaitForCacheSync(closed) {
+			all = all && ok
+		}
+		if all {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New("informers did not sync")
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// buildQueueingHintMap is a copy of the unexported function of the same name
+// in pkg/scheduler/scheduler.go (v1.35).
+func buildQueueingHintMap(ctx context.Context, es []fwk.EnqueueExtensions) (internalqueue.QueueingHintMap, error) {
+	queueingHintMap := make(internalqueue.QueueingHintMap)
+	var returnErr error
+	for _, e := range es {
+		events, err := e.EventsToRegister(ctx)
+		if err != nil {
+			returnErr = errors.Join(returnErr, err)
+		}
+		if len(events) == 0 {
+			continue
+		}
+		registerNodeAdded := false
+		registerNodeTaintUpdated := false
+		for _, event := range events {
+			fn := event.QueueingHintFn
+			if fn == nil || !feature.DefaultFeatureGate.Enabled(features.SchedulerQueueingHints) {
+				fn = defaultQueueingHintFn
+			}
+			if event.Event.Resource == fwk.Node {
+				if event.Event.ActionType&fwk.Add != 0 {
+					registerNodeAdded = true
+				}
+				if event.Event.ActionType&fwk.UpdateNodeTaint != 0 {
+					registerNodeTaintUpdated = true
+				}
+			}
+			queueingHintMap[event.Event] = append(queueingHintMap[event.Event], &internalqueue.QueueingHintFunction{
+				PluginName:     e.Name(),
+				QueueingHintFn: fn,
+			})
+		}
+		if registerNodeAdded && !registerNodeTaintUpdated {
+			// https://github.com/kubernetes/kubernetes/issues/109437
+			queueingHintMap[fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.UpdateNodeTaint}] =
+				append(queueingHintMap[fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.UpdateNodeTaint}],
+					&internalqueue.QueueingHintFunction{
+						PluginName:     e.Name(),
+						QueueingHintFn: defaultQueueingHintFn,
+					},
+				)
+		}
+	}
+	if returnErr != nil {
+		return nil, returnErr
+	}
+	return queueingHintMap, nil
+}
+
+// defaultQueueingHintFn is upstream's (scheduler.go): always Queue.
+var defaultQueueingHintFn = func(_ klog.Logger, _ *v1.Pod, _, _ interface{}) (fwk.QueueingHint, error) {
+	return fwk.Queue, nil
+}
+
+// bindingReactor makes the fake API server handle the pods/binding
+// subresource as kube-apiserver's BindingREST.setPodNodeAndMetadata does:
+// set spec.nodeName, clear status.nominatedNodeName
+// (ClearingNominatedNodeNameAfterBinding, beta and on in v1.35) and set the
+// PodScheduled condition to True.
+func (w *world) bindingReactor(action clienttesting.Action) (bool, runtime.Object, error) {
+	b := action.(clienttesting.CreateAction).GetObject().(*v1.Binding)
+	gvr := v1.SchemeGroupVersion.WithResource("pods")
+	obj, err := w.cs.Tracker().Get(gvr, b.Namespace, b.Name)
+	if err != nil {
+		return true, nil, err
+	}
+	pod := obj.(*v1.Pod).DeepCopy()
+	if b.UID != "" && pod.UID != b.UID {
+		return true, nil, fmt.Errorf("binding %s/%s: uid precondition failed", b.Namespace, b.Name)
+	}
+	if pod.DeletionTimestamp != nil {
+		return true, nil, fmt.Errorf("pod %s is being deleted, cannot be assigned to a host", pod.Name)
+	}
+	if pod.Spec.NodeName != "" {
+		return true, nil, fmt.Errorf("pod %v is already assigned to node %q", pod.Name, pod.Spec.NodeName)
+	}
+	if len(pod.Spec.SchedulingGates) != 0 {
+		return true, nil, fmt.Errorf("pod %v has non-empty .spec.schedulingGates", pod.Name)
+	}
+	pod.Spec.NodeName = b.Target.Name
+	if feature.DefaultFeatureGate.Enabled(features.ClearingNominatedNodeNameAfterBinding) {
+		pod.Status.NominatedNodeName = ""
+	}
+	setPodScheduledTrue(&pod.Status)
+	if err := w.cs.Tracker().Update(gvr, pod, pod.Namespace); err != nil {
+		return true, nil, err
+	}
+	return true, b, nil
+}
+
+// setPodScheduledTrue is podutil.UpdatePodCondition(PodScheduled=True) as
+// the binding storage applies it (no transition time needed here).
+func setPodScheduledTrue(st *v1.PodStatus) {
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == v1.PodScheduled {
+			st.Conditions[i].Status = v1.ConditionTrue
+			st.Conditions[i].Reason = ""
+			st.Conditions[i].Message = ""
+			return
+		}
+	}
+	st.Conditions = append(st.Conditions, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue})
+}
+
+// tick advances the fake clock by 1 ns. The oracle calls it before every
+// queue operation that stamps a pod (Add, AddUnschedulableIfNotPresent,
+// Update), so that queue timestamps strictly increase in the order the
+// queue receives pods; the clock never leaves its first second, so no
+// backoff ever completes and no leftover flush ever triggers.
+func (w *world) tick() { w.clock.Step(time.Nanosecond) }
+
+func isTerminal(p *v1.Pod) bool {
+	return p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed
+}
+
+func key(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
+
+// getPodFromInformer returns the pod informer's object (nil if absent).
+func (w *world) getPodFromInformer(ns, name string) *v1.Pod {
+	p, err := w.informer.Core().V1().Pods().Lister().Pods(ns).Get(name)
+	if err != nil {
+		return nil
+	}
+	return p
+}

@@ -1,0 +1,144 @@
+// schedkit-perf smoke test: every workload at tiny sizes runs to the end
+// (exit 0) and binds every init and measured pod, reported in its
+// DataItems JSON. It never asserts speed: timing belongs in bench/.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs schedkit-perf with `args`; stderr goes to a temp file.
+Run Perf(const std::string& args) {
+  const std::string err_file = std::string(std::tmpnam(nullptr));
+  const std::string cmd = std::string(SCHEDKIT_PERF_BINARY) + " " + args + " 2>" + err_file;
+  Run r;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
+    while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
+    std::fclose(e);
+  }
+  std::remove(err_file.c_str());
+  return r;
+}
+
+const nlohmann::json* ItemFor(const nlohmann::json& j, const std::string& metric) {
+  for (const auto& item : j["dataItems"]) {
+    if (item["labels"]["Metric"] == metric) return &item;
+  }
+  return nullptr;
+}
+
+struct Tiny {
+  const char* workload;
+  int nodes, init_pods, pods;
+};
+
+// Sizes where every pod fits: anti-affinity pods need a node each,
+// PreemptionBasic keeps upstream's 1 : 4 : 1 ratio (4 low-priority pods fill
+// a node, one preemptor per node).
+const std::vector<Tiny> kTiny = {
+    {"SchedulingBasic", 20, 20, 40},
+    {"SchedulingPodAntiAffinity", 20, 5, 10},
+    {"SchedulingPodAffinity", 20, 20, 40},
+    {"SchedulingPreferredPodAffinity", 20, 20, 40},
+    {"SchedulingPreferredPodAntiAffinity", 20, 20, 40},
+    {"SchedulingNodeAffinity", 20, 20, 40},
+    {"TopologySpreading", 20, 20, 40},
+    {"PreferredTopologySpreading", 20, 20, 40},
+    {"MixedSchedulingBasePod", 20, 4, 40},
+    {"PreemptionBasic", 20, 80, 20},
+    {"Unschedulable", 20, 20, 40},
+    {"SchedulingWithMixedChurn", 20, 0, 40},
+    {"SchedulingDaemonset", 20, 0, 40},
+};
+
+}  // namespace
+
+TEST_CASE("every workload completes at tiny sizes and binds every pod", "[perf]") {
+  for (const Tiny& t : kTiny) {
+    DYNAMIC_SECTION(t.workload) {
+      const std::string args = std::string("--workload ") + t.workload + " --nodes " + std::to_string(t.nodes) +
+                               " --init-pods " + std::to_string(t.init_pods) + " --pods " + std::to_string(t.pods) +
+                               " --output json --stall-timeout 60";
+      const Run r = Perf(args);
+      INFO("args: " << args << "\nstderr: " << r.err << "\nstdout: " << r.out);
+      REQUIRE(r.exit_code == 0);
+      const auto j = nlohmann::json::parse(r.out, nullptr, false);
+      REQUIRE_FALSE(j.is_discarded());
+      CHECK(j["version"] == "v1");
+
+      const nlohmann::json* summary = ItemFor(j, "Summary");
+      REQUIRE(summary != nullptr);
+      const auto& s = (*summary)["data"];
+      CHECK(s["Complete"] == true);
+      CHECK(s["MeasuredPods"] == t.pods);
+      CHECK(s["MeasuredScheduled"] == s["MeasuredSchedulable"]);
+      CHECK(s["MeasuredScheduled"] == t.pods);
+      CHECK(s["InitScheduled"] == s["InitPods"]);
+
+      // The shapes a dashboard reads (values may be absent for so short a run).
+      const nlohmann::json* tp = ItemFor(j, "SchedulingThroughput");
+      REQUIRE(tp != nullptr);
+      CHECK((*tp)["unit"] == "pods/s");
+      CHECK((*tp)["labels"]["Name"] == std::string(t.workload) + "/" + std::to_string(t.nodes) + "Nodes_" +
+                                           std::to_string(t.pods) + "Pods");
+      const nlohmann::json* whole = ItemFor(j, "SchedulingThroughputWholeRun");
+      REQUIRE(whole != nullptr);
+      CHECK((*whole)["data"].contains("Average"));
+      const nlohmann::json* attempts = ItemFor(j, "SchedulingAttemptDuration");
+      REQUIRE(attempts != nullptr);
+      CHECK((*attempts)["unit"] == "ms");
+      CHECK(ItemFor(j, "PeakRSS") != nullptr);
+      CHECK(ItemFor(j, "MemoryReadFloor") != nullptr);
+    }
+  }
+}
+
+TEST_CASE("PreemptionBasic preempts for every measured pod", "[perf]") {
+  const Run r = Perf("--workload PreemptionBasic --nodes 10 --init-pods 40 --pods 10 --output json --stall-timeout 60");
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  const auto& s = (*ItemFor(j, "Summary"))["data"];
+  // Each 3-cpu pod needs 3 of its node's 4 low-priority 900m pods gone.
+  CHECK(s["PreemptionVictims"] == 30);
+  CHECK(s["MeasuredScheduled"] == 10);
+}
+
+TEST_CASE("the workload list names every workload", "[perf]") {
+  const Run r = Perf("--list");
+  REQUIRE(r.exit_code == 0);
+  for (const Tiny& t : kTiny) CHECK(r.out.find(t.workload) != std::string::npos);
+}
+
+TEST_CASE("bad usage exits 2 naming the problem", "[perf]") {
+  Run r = Perf("--workload NoSuchWorkload");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("NoSuchWorkload") != std::string::npos);
+  // More anti-affinity pods than nodes could never all be bound.
+  r = Perf("--workload SchedulingPodAntiAffinity --nodes 5 --init-pods 3 --pods 3");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("anti-affinity") != std::string::npos);
+  r = Perf("--workload SchedulingBasic --output xml");
+  CHECK(r.exit_code == 2);
+}
