@@ -108,3 +108,14 @@ framework::ProfilePlugins MergePlugins(ProfilePlugins defaults, const ProfilePlu
 
 }  // namespace internal
 }  // namespace schedkit::config
+
+namespace schedkit::config {
+
+SchedulerConfiguration MostAllocatedConfiguration() {
+  SchedulerConfiguration c = DefaultConfiguration();
+  c.profiles[0].plugin_args["NodeResourcesFit"] =
+      R"({"scoringStrategy":{"type":"MostAllocated","resources":[{"name":"cpu","weight":1},{"name":"memory","weight":1}]}})";
+  return c;
+}
+
+}  // namespace schedkit::config

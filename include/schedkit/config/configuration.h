@@ -45,6 +45,11 @@ framework::ProfilePlugins DefaultPlugins();
 // "default-scheduler" profile with DefaultPlugins().
 SchedulerConfiguration DefaultConfiguration();
 
+// The default configuration with NodeResourcesFit scoring MostAllocated (bin
+// packing): what upstream's former ClusterAutoscalerProvider selected, for
+// clusters that scale nodes down when they empty.
+SchedulerConfiguration MostAllocatedConfiguration();
+
 // Parses a KubeSchedulerConfiguration document (JSON or YAML), applies
 // defaults and validates it. apiVersion and kind are optional but must be
 // kubescheduler.config.k8s.io/v1 and KubeSchedulerConfiguration when given;
