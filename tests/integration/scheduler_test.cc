@@ -43,6 +43,26 @@ class LedgerHost : public Host {
     capacity_.erase(name);
   }
 
+  // A bound pod went away (evicted): its cpu is free again.
+  void Release(const api::v1::Pod& pod) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const std::string key = schedkit::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
+    auto it = bound_.find(key);
+    if (it == bound_.end()) return;
+    used_[it->second] -= CpuOf(pod);
+    bound_.erase(it);
+  }
+
+  static int64_t CpuOf(const api::v1::Pod& pod) {
+    int64_t cpu = 0;
+    for (const auto& c : pod.spec().containers()) {
+      if (auto it = c.resources().requests().find("cpu"); it != c.resources().requests().end()) {
+        cpu += *api::ParseResourceQuantity("cpu", it->second);
+      }
+    }
+    return cpu;
+  }
+
   absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override {
     std::lock_guard<std::mutex> lock(mu_);
     ++bind_calls_;
@@ -57,13 +77,7 @@ class LedgerHost : public Host {
     if (bound_.contains(key)) {
       double_binds_.push_back(key);
     }
-    int64_t cpu = 0;
-    for (const auto& c : pod.spec().containers()) {
-      if (auto it = c.resources().requests().find("cpu"); it != c.resources().requests().end()) {
-        cpu += *api::ParseResourceQuantity("cpu", it->second);
-      }
-    }
-    used_[std::string(node)] += cpu;
+    used_[std::string(node)] += CpuOf(pod);
     if (used_[std::string(node)] > capacity_[std::string(node)]) overcommitted_.push_back(std::string(node));
     bound_[key] = std::string(node);
     return absl::OkStatus();
@@ -376,6 +390,90 @@ TEST_CASE("pods for other schedulers are ignored", "[integration]") {
   env.Drain();
   CHECK(env.host->bindings() == std::map<std::string, std::string>{{"default/mine", "n1"}});
   CHECK(env.sched->queue().counts().unschedulable == 0);
+}
+
+}  // namespace
+}  // namespace schedkit::scheduler
+
+namespace schedkit::scheduler {
+namespace {
+
+// A host that also evicts: victims leave the ledger and the scheduler.
+class EvictingHost : public LedgerHost {
+ public:
+  Scheduler* sched = nullptr;
+  absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod&, std::string_view) override {
+    const std::string key = schedkit::StrCat(victim.metadata().namespace_(), "/", victim.metadata().name());
+    {
+      std::lock_guard<std::mutex> lock(evict_mu_);
+      ++evictions_[key];
+    }
+    Release(victim);
+    return sched->DeletePod(victim.metadata().namespace_(), victim.metadata().name());
+  }
+  std::map<std::string, int> evictions() const {
+    std::lock_guard<std::mutex> lock(evict_mu_);
+    return evictions_;
+  }
+
+ private:
+  mutable std::mutex evict_mu_;
+  std::map<std::string, int> evictions_;
+};
+
+TEST_CASE("a burst of high-priority pods preempts a full cluster with minimal victims", "[integration][preemption]") {
+  // 20 nodes of 4 cpu, each full with four 1-cpu low-priority pods (two of
+  // priority 1, two of priority 5). 20 high-priority 2-cpu pods arrive: each
+  // needs exactly two victims, and the cheapest are the priority-1 pods.
+  api::v1::Cluster cluster;
+  for (int n = 0; n < 20; ++n) {
+    const std::string node = schedkit::StrCat("n", n);
+    *cluster.add_nodes() = MakeNode().Name(node).Capacity({{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}}).Obj();
+    for (int k = 0; k < 4; ++k) {
+      *cluster.add_pods() = MakePod()
+                                .Name(schedkit::StrCat("low-", n, "-", k))
+                                .Node(node)
+                                .Priority(k < 2 ? 1 : 5)
+                                .StartTime(schedkit::StrCat("2024-01-01T00:00:0", k, "Z"))
+                                .Req({{"cpu", "1"}})
+                                .Obj();
+    }
+  }
+  for (int i = 0; i < 20; ++i) {
+    *cluster.add_pods() = MakePod().Name(schedkit::StrCat("high-", i)).Priority(1000).Req({{"cpu", "2"}}).Obj();
+  }
+  framework::FakeClock clock;
+  InlineExecutor executor;
+  EvictingHost host;
+  for (const auto& n : cluster.nodes()) host.AddNode(n);
+  // The running pods count against the ledger's capacity too.
+  for (const auto& p : cluster.pods()) {
+    if (!p.spec().node_name().empty()) REQUIRE(host.Bind(p, p.spec().node_name()).ok());
+  }
+  SchedulerOptions o;
+  o.clock = &clock;
+  o.executor = &executor;
+  o.seed = 3;
+  api::StaticClusterLister lister(cluster);
+  auto s = Scheduler::Create(config::DefaultConfiguration(), plugins::NewInTreeRegistry(), host, lister, o);
+  REQUIRE(s.ok());
+  host.sched = s->get();
+  for (int round = 0; round < 20; ++round) {
+    (*s)->RunUntilIdle();
+    clock.Advance(absl::Seconds(11));
+  }
+  int placed = 0;
+  for (const auto& [pod, node] : host.bindings()) placed += pod.rfind("default/high-", 0) == 0 ? 1 : 0;
+  CHECK(placed == 20);
+  CHECK(host.overcommitted().empty());
+  const auto evictions = host.evictions();
+  CHECK(evictions.size() == 40);  // two per preemptor: the minimum
+  for (const auto& [victim, times] : evictions) {
+    INFO(victim);
+    CHECK(times == 1);  // each victim reported exactly once
+    // Only the cheapest (priority 1, k < 2) pods were chosen.
+    CHECK((victim.ends_with("-0") || victim.ends_with("-1")));
+  }
 }
 
 }  // namespace
