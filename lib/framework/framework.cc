@@ -499,15 +499,27 @@ PreFilterPlugin::Result Framework::RunPreFilterPlugins(CycleState& state, const 
 Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
   const Impl& im = *impl_;
   const auto& skip = state.skip_filter_plugins();
-  const bool any_skip = !skip.empty();
+  if (skip.empty()) return RunActiveFilters(im.filter.plugins, im.filter.names, state, pod, node);
+  absl::InlinedVector<FilterPlugin*, 16> plugins;
+  absl::InlinedVector<Symbol, 16> names;
   for (size_t i = 0; i < im.filter.size(); ++i) {
-    if (any_skip && skip.contains(im.filter.names[i])) continue;
-    Status s = im.filter.plugins[i]->Filter(state, pod, node);
+    if (skip.contains(im.filter.names[i])) continue;
+    plugins.push_back(im.filter.plugins[i]);
+    names.push_back(im.filter.names[i]);
+  }
+  return RunActiveFilters(plugins, names, state, pod, node);
+}
+
+// The filter chain over plugins already cleared of this cycle's skips.
+Status Framework::RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
+                                   const CycleState& state, const PodInfo& pod, const NodeInfo& node) {
+  for (size_t i = 0; i < plugins.size(); ++i) {
+    Status s = plugins[i]->Filter(state, pod, node);
     if (s.IsSuccess()) continue;
     if (!s.IsRejected()) {
-      s = Status::Error(schedkit::StrCat("running \"", im.filter.names[i].str(), "\" filter plugin: ", s.Message()));
+      s = Status::Error(schedkit::StrCat("running \"", names[i].str(), "\" filter plugin: ", s.Message()));
     }
-    s.WithPlugin(im.filter.names[i]);
+    s.WithPlugin(names[i]);
     return s;
   }
   return Status();
@@ -939,6 +951,14 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   im.node_status.resize(n);
   im.node_passed.assign(n, 0);
   const bool with_nominated = options_.nominator != nullptr && options_.nominator->HasNominatedPods();
+  // This cycle's filter chain, skips removed once rather than per node.
+  absl::InlinedVector<FilterPlugin*, 16> active;
+  absl::InlinedVector<Symbol, 16> active_names;
+  for (size_t i = 0; i < im.filter.size(); ++i) {
+    if (state.skip_filter_plugins().contains(im.filter.names[i])) continue;
+    active.push_back(im.filter.plugins[i]);
+    active_names.push_back(im.filter.names[i]);
+  }
   int done = 0;
   int found = 0;
   int batch = std::max(to_find, kNodesPerTask);
@@ -952,7 +972,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         const int pos = done + k;
         const NodeInfo& node = *nodes[(start + pos) % n];
         Status s = with_nominated ? RunFilterPluginsWithNominatedPods(state, pod, node)
-                                  : RunFilterPlugins(state, pod, node);
+                                  : RunActiveFilters(active, active_names, state, pod, node);
         if (s.IsSuccess()) {
           im.node_passed[pos] = 1;
         } else {
@@ -1074,10 +1094,16 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
 
   std::span<const NodeInfo* const> candidates = snap.nodes();
   if (!pre.result.AllNodes()) {
-    im.candidates.clear();
-    for (const NodeInfo* n : snap.nodes()) {
-      if (pre.result.node_names->contains(n->name())) im.candidates.push_back(n);
+    // Look up the named nodes (names the snapshot lacks are dropped, as
+    // upstream does) and keep them in snapshot order for determinism.
+    std::vector<int> positions;
+    positions.reserve(pre.result.node_names->size());
+    for (Symbol name : *pre.result.node_names) {
+      if (const int pos = snap.IndexOf(name); pos >= 0) positions.push_back(pos);
     }
+    std::sort(positions.begin(), positions.end());
+    im.candidates.clear();
+    for (int pos : positions) im.candidates.push_back(snap.nodes()[pos]);
     candidates = im.candidates;
     std::vector<std::string> sorted;
     for (Symbol s : narrowing) sorted.emplace_back(s.str());
