@@ -40,8 +40,13 @@ bool QuotedScalarIsClosed(const YAML::Node& node, std::string_view text) {
   return false;
 }
 
+bool IsCoreScalarTag(const std::string& tag) {
+  return tag == "tag:yaml.org,2002:null" || tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:int" ||
+         tag == "tag:yaml.org,2002:float";
+}
+
 absl::StatusOr<nlohmann::json> YamlToJson(const YAML::Node& node, int depth, std::string_view source,
-                                          std::string_view text) {
+                                          std::string_view text, const YamlScalars& yaml) {
   if (depth > kMaxDepth) {
     return absl::InvalidArgumentError(
         schedkit::StrCat(source, ": nesting deeper than ", kMaxDepth, " levels"));
@@ -56,12 +61,13 @@ absl::StatusOr<nlohmann::json> YamlToJson(const YAML::Node& node, int depth, std
                                                            node.Mark().column + 1,
                                                            ": malformed YAML: quoted scalar is never closed"));
       }
+      if (yaml.plain && (node.Tag() == "?" || IsCoreScalarTag(node.Tag()))) return yaml.plain(node.Scalar());
       if (IsYamlNull(node)) return nlohmann::json(nullptr);
       return nlohmann::json(node.Scalar());
     case YAML::NodeType::Sequence: {
       nlohmann::json out = nlohmann::json::array();
       for (const YAML::Node& item : node) {
-        auto v = YamlToJson(item, depth + 1, source, text);
+        auto v = YamlToJson(item, depth + 1, source, text, yaml);
         if (!v.ok()) return v.status();
         out.push_back(*std::move(v));
       }
@@ -74,9 +80,14 @@ absl::StatusOr<nlohmann::json> YamlToJson(const YAML::Node& node, int depth, std
           return absl::InvalidArgumentError(schedkit::StrCat(
               source, ": line ", kv.first.Mark().line + 1, ": mapping keys must be scalars"));
         }
-        auto v = YamlToJson(kv.second, depth + 1, source, text);
+        const std::string& key = kv.first.Scalar();
+        if (yaml.reject_duplicate_keys && out.contains(key)) {
+          return absl::InvalidArgumentError(schedkit::StrCat(source, ": line ", kv.first.Mark().line + 1,
+                                                             ": duplicate field \"", key, "\""));
+        }
+        auto v = YamlToJson(kv.second, depth + 1, source, text, yaml);
         if (!v.ok()) return v.status();
-        out[kv.first.Scalar()] = *std::move(v);
+        out[key] = *std::move(v);
       }
       return out;
     }
@@ -121,8 +132,8 @@ absl::StatusOr<std::vector<nlohmann::json>> ParseJson(std::string_view text,
   return docs;
 }
 
-absl::StatusOr<std::vector<nlohmann::json>> ParseYaml(std::string_view text,
-                                                      std::string_view source) {
+absl::StatusOr<std::vector<nlohmann::json>> ParseYaml(std::string_view text, std::string_view source,
+                                                      const YamlScalars& yaml) {
   if (FlowNestingTooDeep(text)) {
     return absl::InvalidArgumentError(
         schedkit::StrCat(source, ": nesting deeper than ", kMaxDepth, " levels"));
@@ -132,7 +143,7 @@ absl::StatusOr<std::vector<nlohmann::json>> ParseYaml(std::string_view text,
     const std::string owned(text);
     std::vector<YAML::Node> nodes = YAML::LoadAll(owned);
     for (const YAML::Node& node : nodes) {
-      auto doc = YamlToJson(node, 0, source, owned);
+      auto doc = YamlToJson(node, 0, source, owned, yaml);
       if (!doc.ok()) return doc.status();
       docs.push_back(*std::move(doc));
     }
@@ -148,13 +159,13 @@ absl::StatusOr<std::vector<nlohmann::json>> ParseYaml(std::string_view text,
 
 }  // namespace
 
-absl::StatusOr<std::vector<nlohmann::json>> ParseDocuments(std::string_view text,
-                                                           std::string_view source) {
+absl::StatusOr<std::vector<nlohmann::json>> ParseDocuments(std::string_view text, std::string_view source,
+                                                           const YamlScalars& yaml) {
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && (text[first] == '{' || text[first] == '[')) {
     return ParseJson(text, source);
   }
-  return ParseYaml(text, source);
+  return ParseYaml(text, source, yaml);
 }
 
 const char* DescribeType(const nlohmann::json& value) {

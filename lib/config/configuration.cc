@@ -19,12 +19,6 @@
 namespace schedkit::config {
 namespace {
 
-// The same rule ParseDocuments uses to tell JSON from YAML.
-bool LooksLikeJson(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
-}
-
 absl::Status WithSource(std::string_view source, const absl::Status& status) {
   return absl::Status(status.code(), schedkit::StrCat(source, ": ", status.message()));
 }
@@ -32,9 +26,10 @@ absl::Status WithSource(std::string_view source, const absl::Status& status) {
 }  // namespace
 
 absl::StatusOr<SchedulerConfiguration> ParseConfiguration(std::string_view text, std::string_view source) {
-  // ParseDocuments reports malformed input (with line and column); a YAML
-  // document is then read again with its scalars typed.
-  SCHEDKIT_ASSIGN_OR_RETURN(std::vector<nlohmann::json> docs, api::internal::ParseDocuments(text, source));
+  // YAML scalars typed as kube-scheduler types them; repeated keys rejected.
+  SCHEDKIT_ASSIGN_OR_RETURN(
+      std::vector<nlohmann::json> docs,
+      api::internal::ParseDocuments(text, source, {internal::ResolvePlainScalar, /*reject_duplicate_keys=*/true}));
   size_t non_empty = 0;
   for (const nlohmann::json& doc : docs) non_empty += doc.is_null() ? 0 : 1;
   if (non_empty > 1) {
@@ -42,12 +37,8 @@ absl::StatusOr<SchedulerConfiguration> ParseConfiguration(std::string_view text,
         schedkit::StrCat(source, ": expected one ", internal::kKind, " document, found ", non_empty));
   }
   nlohmann::json doc;
-  if (LooksLikeJson(text)) {
-    for (nlohmann::json& d : docs) {
-      if (!d.is_null()) doc = std::move(d);
-    }
-  } else {
-    SCHEDKIT_ASSIGN_OR_RETURN(doc, internal::TypedYamlDocument(text, source));
+  for (nlohmann::json& d : docs) {
+    if (!d.is_null()) doc = std::move(d);
   }
 
   absl::StatusOr<SchedulerConfiguration> config = internal::DecodeConfiguration(doc);

@@ -10,14 +10,9 @@
 
 #include "absl/status/status.h"
 #include "schedkit/api/str_cat.h"
-#include "yaml-cpp/yaml.h"
 
 namespace schedkit::config::internal {
 namespace {
-
-// The same bound as api::internal::ParseDocuments, which has already walked
-// this tree; kept so this walk stays safe on its own.
-constexpr int kMaxDepth = 64;
 
 std::optional<bool> ResolveBool(std::string_view s) {
   // go-yaml v2 follows YAML 1.1 here, so y/yes/on count as true.
@@ -108,54 +103,6 @@ std::optional<nlohmann::json> ResolveFloat(const std::string& s) {
   return nlohmann::json(v);
 }
 
-absl::StatusOr<nlohmann::json> Convert(const YAML::Node& node, int depth, std::string_view source) {
-  if (depth > kMaxDepth) {
-    return absl::InvalidArgumentError(
-        schedkit::StrCat(source, ": nesting deeper than ", kMaxDepth, " levels"));
-  }
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      return nlohmann::json(nullptr);
-    case YAML::NodeType::Scalar: {
-      const std::string& tag = node.Tag();
-      if (tag == "?") return ResolvePlainScalar(node.Scalar());
-      if (tag == "tag:yaml.org,2002:null") return nlohmann::json(nullptr);
-      if (tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:int" ||
-          tag == "tag:yaml.org,2002:float") {
-        return ResolvePlainScalar(node.Scalar());
-      }
-      return nlohmann::json(node.Scalar());  // quoted, !!str or an application tag
-    }
-    case YAML::NodeType::Sequence: {
-      nlohmann::json out = nlohmann::json::array();
-      for (const YAML::Node& item : node) {
-        absl::StatusOr<nlohmann::json> v = Convert(item, depth + 1, source);
-        if (!v.ok()) return v.status();
-        out.push_back(*std::move(v));
-      }
-      return out;
-    }
-    case YAML::NodeType::Map: {
-      nlohmann::json out = nlohmann::json::object();
-      for (const auto& kv : node) {
-        const std::string& key = kv.first.Scalar();
-        if (out.contains(key)) {
-          // Strict decoding upstream rejects a repeated field; keeping either
-          // value silently would hide a mistake.
-          return absl::InvalidArgumentError(schedkit::StrCat(source, ": line ", kv.first.Mark().line + 1,
-                                                             ": duplicate field \"", key, "\""));
-        }
-        absl::StatusOr<nlohmann::json> v = Convert(kv.second, depth + 1, source);
-        if (!v.ok()) return v.status();
-        out[key] = *std::move(v);
-      }
-      return out;
-    }
-  }
-  return nlohmann::json(nullptr);
-}
-
 }  // namespace
 
 nlohmann::json ResolvePlainScalar(std::string_view text) {
@@ -174,21 +121,6 @@ nlohmann::json ResolvePlainScalar(std::string_view text) {
     if (std::optional<nlohmann::json> f = ResolveFloat(plain)) return *f;
   }
   return nlohmann::json(std::string(text));
-}
-
-absl::StatusOr<nlohmann::json> TypedYamlDocument(std::string_view text, std::string_view source) {
-  try {
-    for (const YAML::Node& node : YAML::LoadAll(std::string(text))) {
-      if (node.IsNull()) continue;  // an empty document, as ParseDocuments drops it
-      return Convert(node, 0, source);
-    }
-  } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(schedkit::StrCat(source, ": line ", e.mark.line + 1, " column ",
-                                                       e.mark.column + 1, ": malformed YAML: ", e.msg));
-  } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(schedkit::StrCat(source, ": malformed YAML: ", e.what()));
-  }
-  return nlohmann::json(nullptr);
 }
 
 }  // namespace schedkit::config::internal
