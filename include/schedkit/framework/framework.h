@@ -195,6 +195,8 @@ class Framework final : public Handle {
   Status FindNodesThatPassFilters(const CycleState& state, const PodInfo& pod,
                                   std::span<const NodeInfo* const> nodes, int start, Diagnosis& diagnosis,
                                   std::vector<const NodeInfo*>& feasible, int& processed, CycleTrace* trace);
+  static Status RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
+                                 const CycleState& state, const PodInfo& pod, const NodeInfo& node);
   Symbol SelectHost(std::span<const NodeInfo* const> nodes, const std::vector<int64_t>& totals,
                     SelectionState& selection) const;
 
