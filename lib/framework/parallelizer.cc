@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
-#if defined(__SANITIZE_THREAD__)
+#if defined(SCHEDKIT_TSAN)
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -22,7 +22,7 @@
 
 namespace schedkit::framework {
 
-#if !defined(__SANITIZE_THREAD__)
+#if !defined(SCHEDKIT_TSAN)
 
 // Production: a oneTBB arena with `parallelism` slots.
 struct Parallelizer::Arena {
