@@ -20,7 +20,10 @@ bool ClusterEvent::Matches(const ClusterEvent& incoming) const {
       resource == EventResource::kWildcard || resource == incoming.resource ||
       (resource == EventResource::kPod &&
        (incoming.resource == EventResource::kAssignedPod || incoming.resource == EventResource::kUnscheduledPod));
-  return resource_matches && (action & incoming.action) != 0;
+  // An incoming event matches only registrations at least as broad as it: a
+  // plain Update (no specific change found) must not wake a plugin that
+  // registered only for, say, UpdatePodToleration.
+  return resource_matches && (action & incoming.action) != 0 && incoming.action <= action;
 }
 
 }  // namespace schedkit::framework
