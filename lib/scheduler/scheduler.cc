@@ -143,6 +143,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
   std::condition_variable bind_cv;
   int bindings_in_flight ABSL_GUARDED_BY(bind_mu) = 0;
 
+  // Our own binding threads are joined before any member they use is gone.
+  ~Impl() override { owned_executor.reset(); }
+
   std::mutex observer_mu;
   std::function<void(const CycleReport&)> observer ABSL_GUARDED_BY(observer_mu);
 
@@ -371,10 +374,10 @@ struct Scheduler::Impl : public framework::ClusterClient {
       metrics->ObserveScheduleAttempt(s.IsRejected() ? "unschedulable" : "error", fw->profile_name(),
                                       absl::ZeroDuration());
     }
-    {
-      std::lock_guard<std::mutex> lock(bind_mu);
-      --bindings_in_flight;
-    }
+    // Notify under the lock: once the count reaches zero, Stop() may destroy
+    // this object, so nothing here may touch it after the lock is released.
+    std::lock_guard<std::mutex> lock(bind_mu);
+    --bindings_in_flight;
     bind_cv.notify_all();
   }
 
