@@ -11,7 +11,7 @@ CMAKE_GEN  := -G Ninja
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: deps build test test-asan test-tsan bench demo conformance clean
+.PHONY: deps build test test-asan test-tsan bench demo conformance oracle clean
 
 deps:
 	@bash cmake/install-deps.sh
@@ -50,6 +50,14 @@ bench: build
 # SCENARIOS=N and SEED=S override the defaults.
 conformance: build
 	SIM=$(CURDIR)/$(BUILD)/examples/schedkit-sim bash tests/conformance/run.sh
+	@echo "schedkit-perf --vs-upstream smoke run (its figures mean nothing at this size):"
+	$(BUILD)/bench/schedkit-perf --workload PreemptionBasic --nodes 50 --init-pods 200 --pods 50 \
+	  --vs-upstream --oracle tests/conformance/.bin/schedkit-oracle
+
+# The upstream oracle alone (for schedkit-perf --vs-upstream); Go fetches
+# its modules on the first build.
+oracle:
+	cd tests/conformance/oracle && CGO_ENABLED=0 go build -o ../.bin/schedkit-oracle .
 
 # Builds the simulator and runs it on the bundled demo cluster.
 demo: build

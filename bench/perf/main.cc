@@ -7,11 +7,17 @@
 //   schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N]
 //                 [--config PATH] [--output table|json] [--threads N]
 //                 [--stall-timeout SECONDS] [--progress] [--list]
+//                 [--vs-upstream [--oracle PATH]]
 //
 // Defaults are upstream's sizes for the workload (--list shows them);
 // --init-pods is per init createPods op, as upstream's initPods param.
-// Exit codes: 0 when every init and measured pod was bound, 1 when the run
-// stalled (the report is still printed) or on internal errors, 2 for bad usage.
+// --vs-upstream then runs upstream's scheduler (the conformance oracle, built
+// by `make oracle`) on the identical cluster and pods and prints both figures.
+// Exit codes: 0 when every init and measured pod was bound (by both, with
+// --vs-upstream), 1 when a run stalled or upstream left pods unbound (the
+// report is still printed) or on internal errors, 2 for bad usage.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +30,7 @@
 #include "floor.h"
 #include "report.h"
 #include "runner.h"
+#include "upstream.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/framework.h"
@@ -36,6 +43,7 @@ using schedkit::perf::Workload;
 constexpr char kUsage[] =
     "usage: schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N] [--config PATH]\n"
     "                     [--output table|json] [--threads N] [--stall-timeout SECONDS] [--progress]\n"
+    "                     [--vs-upstream [--oracle PATH]]\n"
     "       schedkit-perf --list\n";
 
 struct Flags {
@@ -47,9 +55,9 @@ struct Flags {
   int stall_timeout_seconds = 120;
   bool progress = false;
   bool list = false;
-  // --vs-upstream (to come): run the Go oracle (tests/conformance) in
-  // throughput mode on the same workload and sizes and append its DataItems
-  // next to ours; see the placeholder in report.cc and README.md.
+  bool vs_upstream = false;
+  // Default: $SCHEDKIT_ORACLE, else where `make oracle` puts it.
+  std::string oracle;
 };
 
 [[noreturn]] void Fail(int code, const std::string& message) {
@@ -102,6 +110,10 @@ Flags ParseFlags(int argc, char** argv) {
       f.stall_timeout_seconds = ParseInt(arg, next(), 1);
     } else if (arg == "--progress") {
       f.progress = true;
+    } else if (arg == "--vs-upstream") {
+      f.vs_upstream = true;
+    } else if (arg == "--oracle") {
+      f.oracle = next();
     } else if (arg == "--list") {
       f.list = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -112,6 +124,11 @@ Flags ParseFlags(int argc, char** argv) {
     }
   }
   if (!f.list && f.workload.empty()) Fail(2, schedkit::StrCat("--workload is required\n", kUsage));
+  if (!f.oracle.empty() && !f.vs_upstream) Fail(2, "--oracle needs --vs-upstream");
+  if (f.vs_upstream && f.oracle.empty()) {
+    const char* env = std::getenv("SCHEDKIT_ORACLE");
+    f.oracle = env != nullptr && *env != '\0' ? env : "tests/conformance/.bin/schedkit-oracle";
+  }
   return f;
 }
 
@@ -149,11 +166,25 @@ int Run(int argc, char** argv) {
   options.config.parallelism = flags.threads;
   options.stall_timeout = absl::Seconds(flags.stall_timeout_seconds);
   options.progress = flags.progress;
+  std::optional<schedkit::perf::ScratchDir> scratch;
+  if (flags.vs_upstream) {
+    // The churn ops inject objects on a timer, which a run from files cannot replay.
+    if (w->churn != schedkit::perf::Churn::kNone) {
+      Fail(2, schedkit::StrCat("--vs-upstream: ", w->name, " has a churn op, which the upstream run cannot replay"));
+    }
+    if (access(flags.oracle.c_str(), X_OK) != 0) {
+      Fail(2, schedkit::StrCat("--oracle ", flags.oracle, ": not an executable; build it with `make oracle`"));
+    }
+    scratch.emplace();
+    if (scratch->path().empty()) Fail(1, "cannot create a temporary directory");
+    options.upstream_cluster_path = scratch->path() + "/cluster.json";
+  }
 
   auto run = schedkit::perf::RunWorkload(options);
   if (!run.ok()) {
     const bool bad_input = run.status().code() == absl::StatusCode::kInvalidArgument ||
                            run.status().code() == absl::StatusCode::kNotFound;
+    scratch.reset();  // Fail exits without unwinding
     Fail(bad_input ? 2 : 1, std::string(run.status().message()));
   }
 
@@ -178,6 +209,20 @@ int Run(int argc, char** argv) {
   report.floor_all = schedkit::perf::MeasureFloor(
       {.nodes = run->nodes, .nodes_read = run->nodes, .columns = w->floor_columns, .pods = floor_pods});
 
+  // Upstream last, so that nothing else competes with either run.
+  if (flags.vs_upstream && run->complete()) {
+    auto up = schedkit::perf::RunUpstream({.oracle = flags.oracle,
+                                           .cluster = options.upstream_cluster_path,
+                                           .config = flags.config,
+                                           .parallelism = options.config.parallelism,
+                                           .scratch_dir = scratch->path()});
+    if (!up.ok()) {
+      scratch.reset();  // Fail exits without unwinding
+      Fail(1, std::string(up.status().message()));
+    }
+    report.upstream = *up;
+  }
+
   if (flags.output == "json") {
     std::cout << schedkit::perf::DataItemsJson(report).dump(2) << "\n";
   } else {
@@ -185,6 +230,12 @@ int Run(int argc, char** argv) {
   }
   if (!run->complete()) {
     std::fprintf(stderr, "schedkit-perf: %s\n", run->error.c_str());
+    return 1;
+  }
+  if (report.upstream && report.upstream->scheduled != report.upstream->pods) {
+    // Every measured pod is schedulable, so the comparison is void.
+    std::fprintf(stderr, "schedkit-perf: upstream bound %d of %d measured pods\n", report.upstream->scheduled,
+                 report.upstream->pods);
     return 1;
   }
   return 0;

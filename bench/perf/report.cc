@@ -54,6 +54,12 @@ nlohmann::ordered_json FloorItem(const Report& r, const FloorResult& f, const ch
   return item;
 }
 
+// schedkit's whole-run pods/s over upstream's, on the same pods.
+double UpstreamRatio(const Report& r) {
+  const double theirs = r.upstream->pods_per_second();
+  return theirs > 0 ? r.run->whole_run_pods_per_second() / theirs : 0;
+}
+
 }  // namespace
 
 Summary Summarize(std::vector<double> samples) {
@@ -111,8 +117,18 @@ nlohmann::ordered_json DataItemsJson(const Report& r) {
   nlohmann::ordered_json summary = Item(std::move(s), "pods", "Summary", r);
   if (!run.complete()) summary["labels"]["Error"] = run.error;
   items.push_back(std::move(summary));
-  // (The --vs-upstream mode will append the Go oracle's items here, labelled
-  // with "Scheduler": "kube-scheduler", next to ours.)
+  if (r.upstream) {
+    nlohmann::ordered_json theirs =
+        Item({{"Average", r.upstream->pods_per_second()}}, "pods/s", "SchedulingThroughputWholeRun", r);
+    theirs["labels"]["Scheduler"] = "kube-scheduler";
+    items.push_back(std::move(theirs));
+    nlohmann::ordered_json v;
+    v["Ratio"] = UpstreamRatio(r);
+    v["UpstreamPods"] = r.upstream->pods;
+    v["UpstreamScheduled"] = r.upstream->scheduled;
+    v["UpstreamSeconds"] = r.upstream->seconds;
+    items.push_back(Item(std::move(v), "x", "VsUpstream", r));
+  }
 
   nlohmann::ordered_json out;
   out["version"] = "v1";
@@ -172,6 +188,14 @@ std::string Table(const Report& r) {
   }
   line("             ", schedkit::StrCat("columns: ", w.floor_columns_doc));
   line("peak RSS     ", schedkit::StrCat(Format("%.0f", static_cast<double>(run.peak_rss_kb) / 1024.0), " MiB"));
+  if (r.upstream) {
+    line("upstream     ", schedkit::StrCat("kube-scheduler v1.35 (schedkit-oracle --throughput), same cluster: ",
+                                           r.upstream->scheduled, "/", r.upstream->pods, " pods bound in ",
+                                           Format("%.3f", r.upstream->seconds), " s = ",
+                                           Format("%.1f", r.upstream->pods_per_second()), " pods/s"));
+    line("             ", schedkit::StrCat("schedkit's whole run is ", Format("%.1f", UpstreamRatio(r)),
+                                           "x upstream's pods/s"));
+  }
   return out;
 }
 

@@ -10,12 +10,14 @@
 #ifndef SCHEDKIT_BENCH_PERF_REPORT_H_
 #define SCHEDKIT_BENCH_PERF_REPORT_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "floor.h"
 #include "nlohmann/json.hpp"
 #include "runner.h"
+#include "upstream.h"
 #include "workloads.h"
 
 namespace schedkit::perf {
@@ -35,13 +37,17 @@ struct Report {
   const RunResult* run = nullptr;
   FloorResult floor_sampled;  // the nodes the scheduler reads at least (adaptive sampling)
   FloorResult floor_all;      // every node
+  // --vs-upstream: the upstream oracle on the same cluster and pods.
+  std::optional<UpstreamResult> upstream;
 };
 
 // "<workload>/<nodes>Nodes_<pods>Pods", upstream's Name label.
 std::string RunName(const Report& r);
 
 // {"version":"v1","dataItems":[SchedulingThroughput, SchedulingAttemptDuration,
-// SchedulingThroughputWholeRun, MemoryReadFloor ×2, PeakRSS, Summary]}.
+// SchedulingThroughputWholeRun, MemoryReadFloor ×2, PeakRSS, Summary]}, then
+// with --vs-upstream SchedulingThroughputWholeRun labelled "Scheduler":
+// "kube-scheduler" and VsUpstream (the ratio).
 nlohmann::ordered_json DataItemsJson(const Report& r);
 
 std::string Table(const Report& r);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -15,7 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_set.h"
+#include "schedkit/api/encode.h"
 #include "schedkit/api/lister.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/api/symbol.h"
@@ -44,15 +47,30 @@ class PerfHost : public scheduler::Host {
   }
   void set_scheduler(scheduler::Scheduler* s) { sched_ = s; }
 
-  absl::Status Bind(const api::v1::Pod& pod, std::string_view) override {
+  absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override {
     const std::string& ns = pod.metadata().namespace_();
     if (ns == measured_ns_) {
       measured_bound_.fetch_add(1);
       last_measured_bind_nanos_.store(NowNanos());
     } else if (init_ns_.contains(ns)) {
+      if (record_init_) {
+        std::lock_guard<std::mutex> lock(init_mu_);
+        api::v1::Pod& bound = *init_placed_.add_pods();
+        bound = pod;
+        bound.mutable_spec()->set_node_name(std::string(node));
+      }
       init_bound_.fetch_add(1);
     }
     return absl::OkStatus();
+  }
+
+  // Keeps a copy of every init pod as bound (for --vs-upstream); set before
+  // any pod is added.
+  void RecordInitPlacements() { record_init_ = true; }
+  // The init pods bound so far, with spec.nodeName set.
+  api::v1::Cluster TakeInitPlacements() {
+    std::lock_guard<std::mutex> lock(init_mu_);
+    return std::move(init_placed_);
   }
 
   absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod&, std::string_view) override {
@@ -73,7 +91,25 @@ class PerfHost : public scheduler::Host {
   std::atomic<int> init_bound_{0};
   std::atomic<int> victims_{0};
   std::atomic<int64_t> last_measured_bind_nanos_{0};
+  bool record_init_ = false;
+  std::mutex init_mu_;
+  api::v1::Cluster init_placed_ ABSL_GUARDED_BY(init_mu_);
 };
+
+// The --vs-upstream input: the initial objects, the init pods where schedkit
+// bound them, and the measured pods as they will be created.
+absl::Status WriteUpstreamCluster(const std::string& path, api::v1::Cluster cluster, api::v1::Cluster init_placed,
+                                  const Workload& w, int pods) {
+  for (api::v1::Pod& p : *init_placed.mutable_pods()) *cluster.add_pods() = std::move(p);
+  for (int i = 0; i < pods; ++i) {
+    *cluster.add_pods() = MakePod(w.measured.tmpl, w.measured.ns, schedkit::StrCat(GenerateName(w.measured.tmpl), i));
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << api::EncodeClusterJson(cluster);
+  out.close();
+  if (!out) return absl::UnavailableError(schedkit::StrCat(path, ": cannot write the cluster for the upstream run"));
+  return absl::OkStatus();
+}
 
 // A thread that runs `tick` every `interval` (as Go's time.Ticker: the first
 // tick one interval after Start) until Stop.
@@ -334,8 +370,10 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   result.measured_pods = options.pods;
 
   // createNodes (and the namespaces createPods would create): the initial
-  // state. The Cluster message is dropped once the lister holds the objects.
+  // state. The Cluster message is dropped once the lister holds the objects,
+  // unless --vs-upstream needs it again.
   std::unique_ptr<api::StaticClusterLister> lister;
+  api::v1::Cluster initial_for_upstream;
   {
     api::v1::Cluster cluster;
     if (w.named_node) *cluster.add_nodes() = MakeNamedNode();
@@ -356,9 +394,11 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
     }
     result.nodes = cluster.nodes_size();
     lister = std::make_unique<api::StaticClusterLister>(cluster);
+    if (!options.upstream_cluster_path.empty()) initial_for_upstream = std::move(cluster);
   }
 
   PerfHost host(w.measured.ns, w.init_ops);
+  if (!options.upstream_cluster_path.empty()) host.RecordInitPlacements();
   const framework::Registry registry = plugins::NewInTreeRegistry();
   // Real clock, default binding executor (a thread pool), no-op metrics.
   auto created = scheduler::Scheduler::Create(options.config, registry, host, *lister, {});
@@ -387,6 +427,14 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
                               progress("init", result.init_pods), "init pods");
   result.init_seconds = Seconds(SteadyClock::now() - init_start);
   result.init_scheduled = host.init_bound();
+
+  if (result.complete() && !options.upstream_cluster_path.empty()) {
+    if (absl::Status s = WriteUpstreamCluster(options.upstream_cluster_path, std::move(initial_for_upstream),
+                                              host.TakeInitPlacements(), w, options.pods);
+        !s.ok()) {
+      return s;
+    }
+  }
 
   if (result.complete()) {
     // The measured createPods op, with the churn op already running.

@@ -44,6 +44,12 @@ struct RunOptions {
   absl::Duration stall_timeout = absl::Seconds(120);
   // Progress lines on stderr, about once a second.
   bool progress = false;
+  // When set, the cluster as it stands after the init phase (nodes, init
+  // pods on the nodes schedkit bound them to) plus the measured pods, still
+  // pending, is written here as a JSON List: the identical input for the
+  // upstream oracle's run (--vs-upstream). Written between the phases, so it
+  // is not timed.
+  std::string upstream_cluster_path;
 };
 
 struct RunResult {

@@ -1,17 +1,17 @@
 #include "api/proto_json.h"
 
 #include <cmath>
-#include <limits>
-#include <string_view>
-
-#include "absl/container/flat_hash_map.h"
-#include "absl/strings/numbers.h"
-#include "schedkit/api/str_cat.h"
 #include <condition_variable>
+#include <limits>
 #include <mutex>
+#include <string_view>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/numbers.h"
 #include "api/json_documents.h"
+#include "schedkit/api/str_cat.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/reflection.h"
 
@@ -199,7 +199,52 @@ class Decoder {
   std::string path_;
 };
 
+json ScalarToJson(const Message& m, const FieldDescriptor* f, int index) {
+  const Reflection* r = m.GetReflection();
+  const bool rep = index >= 0;
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_STRING:
+      return rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
+    case FieldDescriptor::CPPTYPE_BOOL:
+      return rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f);
+    case FieldDescriptor::CPPTYPE_INT32:
+      return rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f);
+    case FieldDescriptor::CPPTYPE_INT64:
+      return rep ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f);
+    case FieldDescriptor::CPPTYPE_MESSAGE:
+      return MessageToJson(rep ? r->GetRepeatedMessage(m, f, index) : r->GetMessage(m, f));
+    default:
+      // The decoder rejects every other type, so no message holds one.
+      return nullptr;
+  }
+}
+
 }  // namespace
+
+json MessageToJson(const Message& message) {
+  json out = json::object();
+  const Reflection* r = message.GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  r->ListFields(message, &fields);
+  for (const FieldDescriptor* f : fields) {
+    json& value = out[f->json_name()];
+    if (f->is_map()) {
+      value = json::object();
+      const FieldDescriptor* key_f = f->message_type()->map_key();
+      const FieldDescriptor* value_f = f->message_type()->map_value();
+      for (int i = 0; i < r->FieldSize(message, f); ++i) {
+        const Message& entry = r->GetRepeatedMessage(message, f, i);
+        value[entry.GetReflection()->GetString(entry, key_f)] = ScalarToJson(entry, value_f, -1);
+      }
+    } else if (f->is_repeated()) {
+      value = json::array();
+      for (int i = 0; i < r->FieldSize(message, f); ++i) value.push_back(ScalarToJson(message, f, i));
+    } else {
+      value = ScalarToJson(message, f, -1);
+    }
+  }
+  return out;
+}
 
 absl::Status JsonToMessage(const json& j, google::protobuf::Message& message) {
   Decoder decoder;

@@ -1,5 +1,5 @@
 // Internal: fills a protobuf message from a nlohmann::json value by field JSON
-// name, with errors that carry the field path. Unknown fields are ignored and
+// name (and back), with errors that carry the field path. Unknown fields are ignored and
 // null means "unset", as in protobuf's JSON mapping; unlike it, scalars given
 // as text (YAML) are accepted where numbers or booleans are expected, and
 // numbers are accepted for string fields (Kubernetes IntOrString).
@@ -16,6 +16,11 @@ namespace schedkit::api::internal {
 
 // On error, the message is "<path>: <problem>", path relative to `json`.
 absl::Status JsonToMessage(const nlohmann::json& json, google::protobuf::Message& message);
+
+// The inverse, by field JSON name: set fields only, int64 as JSON numbers
+// (as Kubernetes writes them, unlike protobuf's JSON mapping), so that
+// JsonToMessage(MessageToJson(m)) gives back m.
+nlohmann::json MessageToJson(const google::protobuf::Message& message);
 
 }  // namespace schedkit::api::internal
 

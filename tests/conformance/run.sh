@@ -44,6 +44,8 @@ echo "building the oracle, generator and comparator..."
 export CGO_ENABLED=0
 (cd "$HERE/oracle" && go build -o "$BIN/schedkit-oracle" .)
 (cd "$HERE/gen" && go build -o "$BIN/schedkit-gen" . && go build -o "$BIN/schedkit-compare" ./compare)
+echo "the oracle's own tests..."
+(cd "$HERE/oracle" && go test -count=1 .)
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/schedkit-conformance.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT

@@ -6,11 +6,14 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "schedkit/api/decode.h"
 
 namespace {
 
@@ -20,10 +23,11 @@ struct Run {
   std::string err;
 };
 
-// Runs schedkit-perf with `args`; stderr goes to a temp file.
-Run Perf(const std::string& args) {
+// Runs schedkit-perf with `args` (after `env`, shell variable assignments);
+// stderr goes to a temp file.
+Run Perf(const std::string& args, const std::string& env = "") {
   const std::string err_file = std::string(std::tmpnam(nullptr));
-  const std::string cmd = std::string(SCHEDKIT_PERF_BINARY) + " " + args + " 2>" + err_file;
+  const std::string cmd = env + " " + std::string(SCHEDKIT_PERF_BINARY) + " " + args + " 2>" + err_file;
   Run r;
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
@@ -140,5 +144,86 @@ TEST_CASE("bad usage exits 2 naming the problem", "[perf]") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("anti-affinity") != std::string::npos);
   r = Perf("--workload SchedulingBasic --output xml");
+  CHECK(r.exit_code == 2);
+}
+
+// --vs-upstream's plumbing, with a stand-in for schedkit-oracle that keeps
+// the files it was given and prints a fixed summary: 40 pods in 2 s.
+TEST_CASE("vs-upstream: the oracle gets the post-init cluster and reports both figures", "[perf]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(std::tmpnam(nullptr));
+  fs::create_directories(dir);
+  const fs::path oracle = dir / "fake-oracle";
+  {
+    std::ofstream script(oracle);
+    script << "#!/bin/sh\n"
+              "[ \"$1\" = --throughput ] && [ \"$2\" = --cluster ] && [ \"$4\" = --config ] || exit 3\n"
+              "cp \"$3\" \"$CAPTURE/cluster.json\" && cp \"$5\" \"$CAPTURE/config.yaml\" || exit 4\n"
+              "[ -n \"$FAIL\" ] && { echo 'oracle broke' >&2; exit 1; }\n"
+              "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 40, \"scheduled\": 40, \"seconds\": 2.0}}'\n";
+  }
+  fs::permissions(oracle, fs::perms::owner_all);
+  const fs::path tmp = dir / "tmp";  // the run's TMPDIR, for its scratch directory
+  fs::create_directories(tmp);
+  const std::string env = "CAPTURE=" + dir.string() + " TMPDIR=" + tmp.string();
+  const std::string args = "--workload SchedulingBasic --nodes 20 --init-pods 20 --pods 40 --output json --vs-upstream --oracle " + oracle.string();
+
+  const Run r = Perf(args, env);
+  INFO("stderr: " << r.err << "\nstdout: " << r.out);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  const nlohmann::json* ours = nullptr;
+  const nlohmann::json* theirs = nullptr;
+  for (const auto& item : j["dataItems"]) {
+    if (item["labels"]["Metric"] != "SchedulingThroughputWholeRun") continue;
+    (item["labels"].contains("Scheduler") ? theirs : ours) = &item;
+  }
+  REQUIRE(ours != nullptr);
+  REQUIRE(theirs != nullptr);
+  CHECK((*theirs)["labels"]["Scheduler"] == "kube-scheduler");
+  CHECK((*theirs)["data"]["Average"] == 20.0);
+  const nlohmann::json* vs = ItemFor(j, "VsUpstream");
+  REQUIRE(vs != nullptr);
+  CHECK((*vs)["data"]["UpstreamScheduled"] == 40);
+  CHECK((*vs)["data"]["Ratio"].get<double>() == Approx((*ours)["data"]["Average"].get<double>() / 20.0));
+
+  // What the oracle got: the 20 nodes, the 20 init pods bound where schedkit
+  // put them, the 40 measured pods pending, and parallelism = --threads.
+  auto cluster = schedkit::api::LoadPaths({(dir / "cluster.json").string()});
+  REQUIRE(cluster.ok());
+  CHECK(cluster->objects.nodes_size() == 20);
+  int bound = 0, pending = 0;
+  for (const auto& pod : cluster->objects.pods()) {
+    if (pod.spec().node_name().empty()) {
+      ++pending;
+      CHECK(pod.metadata().namespace_() == "namespace-2");
+    } else {
+      ++bound;
+      CHECK(pod.metadata().namespace_() == "namespace-1");
+    }
+  }
+  CHECK(bound == 20);
+  CHECK(pending == 40);
+  std::ifstream config(dir / "config.yaml");
+  const std::string config_text((std::istreambuf_iterator<char>(config)), std::istreambuf_iterator<char>());
+  CHECK(config_text.find("parallelism: 2") != std::string::npos);
+
+  // The oracle failing fails the run, and leaves no scratch files behind.
+  const Run failed = Perf(args, env + " FAIL=1");
+  CHECK(failed.exit_code == 1);
+  CHECK(failed.err.find("oracle broke") != std::string::npos);
+  CHECK(fs::is_empty(tmp));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("vs-upstream refuses what it cannot compare", "[perf]") {
+  Run r = Perf("--workload SchedulingBasic --vs-upstream --oracle /nonexistent/schedkit-oracle");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("make oracle") != std::string::npos);
+  r = Perf("--workload Unschedulable --vs-upstream --oracle /bin/true");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("churn") != std::string::npos);
+  r = Perf("--workload SchedulingBasic --oracle /bin/true");
   CHECK(r.exit_code == 2);
 }

@@ -1,8 +1,8 @@
 package main
 
 // The KubeSchedulerConfiguration: decoded, defaulted and validated exactly as
-// kube-scheduler does it (cmd/kube-scheduler/app/options/configfile.go), then
-// forced to a deterministic shape.
+// kube-scheduler does it (cmd/kube-scheduler/app/options/configfile.go), then,
+// when `deterministic`, forced to a shape whose decisions are reproducible.
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
 )
 
-func loadConfig(path string) (*config.KubeSchedulerConfiguration, error) {
+func loadConfig(path string, deterministic bool) (*config.KubeSchedulerConfiguration, error) {
 	var cfg *config.KubeSchedulerConfiguration
 	if path == "" {
 		// What scheduler.New does when no profiles are given.
@@ -48,6 +48,9 @@ func loadConfig(path string) (*config.KubeSchedulerConfiguration, error) {
 	}
 	if len(cfg.Extenders) > 0 {
 		return nil, badInput("--config %s: extenders are not supported by the oracle", path)
+	}
+	if !deterministic {
+		return cfg, nil
 	}
 	// Determinism: score every node and filter with one worker.
 	cfg.PercentageOfNodesToScore = ptr.To[int32](100)

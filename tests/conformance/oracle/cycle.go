@@ -7,7 +7,7 @@ package main
 // methods of Scheduler, so their bodies are mirrored here line by line and
 // every plugin call goes through the real framework runtime. Differences:
 //   - filtering runs sequentially (upstream: parallelism 1 gives the same
-//     order and the same early stop);
+//     order and the same early stop), except with --throughput;
 //   - OpportunisticBatching hints (GetNodeHint/StoreScheduleResults) are not
 //     used, i.e. batching never offers a hint;
 //   - no extenders (rejected at config load);
@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"sync"
+	"sync/atomic"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -210,6 +212,10 @@ func (w *world) findNodesThatPassFilters(ctx context.Context, pf *profileFW, sta
 		return feasible, nil
 	}
 
+	if w.parallelFilter {
+		return w.filterInParallel(ctx, pf, state, pod, diagnosis, nodes, numNodesToFind)
+	}
+
 	type nodeStatus struct {
 		node   string
 		status *fwk.Status
@@ -243,6 +249,47 @@ func (w *world) findNodesThatPassFilters(ctx context.Context, pf *profileFW, sta
 		return feasible, filterErr
 	}
 	return feasible, nil
+}
+
+// filterInParallel is findNodesThatPassFilters as upstream runs it, on the
+// framework's parallelizer: the scan stops once more than numNodesToFind
+// nodes passed, so which nodes are evaluated depends on thread timing. Only
+// --throughput uses it; nothing is traced.
+func (w *world) filterInParallel(ctx context.Context, pf *profileFW, state fwk.CycleState, pod *v1.Pod, diagnosis *framework.Diagnosis, nodes []fwk.NodeInfo, numNodesToFind int32) ([]fwk.NodeInfo, error) {
+	numAllNodes := len(nodes)
+	feasible := make([]fwk.NodeInfo, numNodesToFind)
+	statuses := make([]*fwk.Status, numAllNodes)
+	var found atomic.Int32
+	var filterErr error
+	var errOnce sync.Once
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	check := func(i int) {
+		nodeInfo := nodes[(w.nextStartNodeIndex+i)%numAllNodes]
+		status := pf.fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo)
+		switch {
+		case status.Code() == fwk.Error:
+			errOnce.Do(func() { filterErr = status.AsError(); cancel() })
+		case status.IsSuccess():
+			// Claim a slot; the claim past the last one stops the scan.
+			if n := found.Add(1); n > numNodesToFind {
+				cancel()
+				found.Add(-1)
+			} else {
+				feasible[n-1] = nodeInfo
+			}
+		default:
+			statuses[i] = status
+		}
+	}
+	pf.fw.Parallelizer().Until(ctx, numAllNodes, check, "Filter")
+	for i, status := range statuses {
+		if status != nil {
+			diagnosis.NodeToStatus.Set(nodes[(w.nextStartNodeIndex+i)%numAllNodes].Node().Name, status)
+			diagnosis.AddPluginStatus(status)
+		}
+	}
+	return feasible[:found.Load()], filterErr
 }
 
 // numFeasibleNodesToFind mirrors Scheduler.numFeasibleNodesToFind.

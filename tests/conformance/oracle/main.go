@@ -4,7 +4,12 @@
 // the JSON format schedkit-sim prints, so the two can be compared.
 //
 //	schedkit-oracle [--cluster PATH]... [--config PATH] [--output json]
-//	                [--explain] [--tie-break name] [--seed N]
+//	                [--explain] [--tie-break name] [--seed N] [--throughput]
+//
+// --throughput is for speed comparisons (schedkit-perf --vs-upstream): the
+// configuration's parallelism and percentageOfNodesToScore are kept, and
+// nodes are filtered in parallel as upstream's scheduler does, so decisions
+// are no longer reproducible. It cannot be combined with --explain.
 //
 // Exit codes: 0 after a run, 2 on bad usage or bad input (one line on
 // stderr), 1 on an internal error. See tests/conformance/README.md.
@@ -18,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -35,10 +41,11 @@ func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 type options struct {
-	clusters []string
-	config   string
-	explain  bool
-	tieBreak bool
+	clusters   []string
+	config     string
+	explain    bool
+	tieBreak   bool
+	throughput bool
 }
 
 func parseArgs(args []string) (*options, error) {
@@ -55,6 +62,7 @@ func parseArgs(args []string) (*options, error) {
 	fs.StringVar(&o.config, "config", "", "KubeSchedulerConfiguration file")
 	fs.StringVar(&output, "output", "json", "output format (json)")
 	fs.BoolVar(&o.explain, "explain", false, "print per-node filter statuses and scores")
+	fs.BoolVar(&o.throughput, "throughput", false, "keep parallelism and percentageOfNodesToScore; filter in parallel")
 	fs.StringVar(&tieBreak, "tie-break", "", "tie-break rule among top-scored nodes (name)")
 	fs.StringVar(&seed, "seed", "", "ignored (the oracle's randomness is not seedable)")
 	if err := fs.Parse(args); err != nil {
@@ -62,6 +70,9 @@ func parseArgs(args []string) (*options, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.throughput && o.explain {
+		return nil, errors.New("--throughput and --explain cannot be combined")
 	}
 	if output != "json" {
 		return nil, fmt.Errorf("--output %q: only json is supported", output)
@@ -171,7 +182,7 @@ func runOracle(opts *options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := loadConfig(opts.config)
+	cfg, err := loadConfig(opts.config, !opts.throughput)
 	if err != nil {
 		return nil, err
 	}
@@ -179,13 +190,24 @@ func runOracle(opts *options) (*Output, error) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w, err := newWorld(ctx, cfg, c, opts.explain, opts.tieBreak)
+	w, err := newWorld(ctx, cfg, c, opts.explain, opts.tieBreak, opts.throughput)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
 	if os.Getenv("SCHEDKIT_ORACLE_TIMING") != "" {
 		fmt.Fprintf(os.Stderr, "setup %v\n", start.Sub(t0))
+	}
+	if path := os.Getenv("SCHEDKIT_ORACLE_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if err := w.schedulingLoop(ctx); err != nil {
 		return nil, err

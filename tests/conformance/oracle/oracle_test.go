@@ -46,6 +46,9 @@ func TestBasicScenario(t *testing.T) {
 	for _, args := range [][]string{
 		{"--cluster", "testdata/basic", "--tie-break", "name", "--explain"},
 		{"--cluster", "testdata/basic/01-cluster.yaml", "--cluster", "testdata/basic/02-pending.json", "--output", "json", "--seed", "7"},
+		// Parallel filtering; with fewer than 100 nodes every node is still
+		// evaluated, so the decisions are the same.
+		{"--cluster", "testdata/basic", "--tie-break", "name", "--throughput"},
 	} {
 		out, _ := runJSON(t, args...)
 
@@ -127,6 +130,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--cluster", "testdata/does-not-exist"}, 2},
 		{[]string{"--config", "testdata/basic/01-cluster.yaml"}, 2},
 		{[]string{"stray"}, 2},
+		{[]string{"--throughput", "--explain"}, 2},
 		{[]string{}, 0},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -93,7 +93,9 @@ type world struct {
 
 	explain  bool
 	tieBreak bool
-	trace    io.Writer // SCHEDKIT_ORACLE_TRACE=1: one line per attempt on stderr
+	// --throughput: filter nodes in parallel, as upstream does.
+	parallelFilter bool
+	trace          io.Writer // SCHEDKIT_ORACLE_TRACE=1: one line per attempt on stderr
 
 	// nextStartNodeIndex as kept by upstream's Scheduler (round robin start of
 	// the filter scan); it only matters when the scan may stop early.
@@ -107,7 +109,7 @@ type world struct {
 	deletes     []types.NamespacedName
 }
 
-func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cluster, explain, tieBreak bool) (*world, error) {
+func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cluster, explain, tieBreak, throughput bool) (*world, error) {
 	w := &world{
 		ctx:      ctx,
 		logger:   klog.FromContext(ctx),
@@ -148,7 +150,15 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	for _, o := range c.pdbs {
 		objs = append(objs, o.DeepCopy())
 	}
-	w.cs = fake.NewClientset(objs...)
+	if throughput {
+		// NewClientset's tracker rebuilds a REST mapper for managed fields on
+		// every write, which costs more than the scheduling it serves; the
+		// scheduler never reads managed fields.
+		w.cs = fake.NewSimpleClientset(objs...) //nolint:staticcheck // see above
+	} else {
+		w.cs = fake.NewClientset(objs...)
+	}
+	w.parallelFilter = throughput
 	w.cs.PrependReactor("*", "pods", w.podWriteReactor)
 	// The scheduler's informer factory (scheduler.NewInformerFactory) with
 	// the synchronous pod informer in place of newPodInformer.
