@@ -40,6 +40,7 @@ std::unique_ptr<CycleState> CycleState::Clone() const {
   out->skip_filter_ = skip_filter_;
   out->skip_score_ = skip_score_;
   out->record_plugin_metrics_ = record_plugin_metrics_;
+  out->nominated_pods_ = nominated_pods_;
   return out;
 }
 

@@ -560,9 +560,14 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   // Pass 1 with the nominated pods of equal or higher priority added; pass 2
   // without them, because those pods may never land (e.g. pod affinity could
   // pass only because of them).
-  PodNominator* nom = options_.nominator;
-  std::vector<PodInfoPtr> nominated;
-  if (nom != nullptr) nominated = nom->NominatedPodsForNode(node.name());
+  std::span<const PodInfoPtr> nominated;
+  std::vector<PodInfoPtr> asked;  // when the cycle has no snapshot
+  if (const NominatedPodsSnapshot* snapshot = state.nominated_pods()) {
+    nominated = snapshot->ForNode(node.name());
+  } else if (options_.nominator != nullptr) {
+    asked = options_.nominator->NominatedPodsForNode(node.name());
+    nominated = asked;
+  }
   if (nominated.empty()) return RunFilterPlugins(state, pod, node);
 
   std::unique_ptr<CycleState> state_out;
@@ -950,7 +955,9 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   // to_find-th feasible node, so the outcome equals a one-by-one scan.
   im.node_status.resize(n);
   im.node_passed.assign(n, 0);
-  const bool with_nominated = options_.nominator != nullptr && options_.nominator->HasNominatedPods();
+  const bool with_nominated = state.nominated_pods() != nullptr
+                                  ? !state.nominated_pods()->empty()
+                                  : options_.nominator != nullptr && options_.nominator->HasNominatedPods();
   // This cycle's filter chain, skips removed once rather than per node.
   absl::InlinedVector<FilterPlugin*, 16> active;
   absl::InlinedVector<Symbol, 16> active_names;
@@ -1042,6 +1049,9 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
   Impl& im = *impl_;
   const PodInfo& pod = *pod_ptr;
   SetSnapshot(&snap);
+  // One look at the nominator per cycle; the filter pass and preemption
+  // then read nominations per node without its lock.
+  if (options_.nominator != nullptr) state.set_nominated_pods(options_.nominator->Snapshot());
   ScheduleOutcome out;
   if (snap.NumNodes() == 0) {
     out.status = Status::WithText(Code::kUnschedulableAndUnresolvable, "no nodes available to schedule pods");

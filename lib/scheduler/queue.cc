@@ -316,6 +316,7 @@ struct SchedulingQueue::Impl {
     auto it = entries.find(e->info.pod->uid());
     std::unique_ptr<Entry> own = std::move(it->second);
     entries.erase(it);
+    NominationsMayChange(own->info.pod->uid());
     return own;
   }
 
@@ -329,6 +330,7 @@ struct SchedulingQueue::Impl {
     raw->info.sequence = ++next_sequence;
     raw->place = Place::kActive;
     entries.emplace(raw->info.pod->uid(), std::move(e));
+    NominationsMayChange(raw->info.pod->uid());
     active.Push(raw);
   }
 
@@ -336,6 +338,7 @@ struct SchedulingQueue::Impl {
     Entry* raw = e.get();
     raw->backoff_expiry = BackoffExpiry(raw->info);
     entries.emplace(raw->info.pod->uid(), std::move(e));
+    NominationsMayChange(raw->info.pod->uid());
     // Pods that failed with an error (no rejector plugins) wait in their own
     // heap, which PopFromBackoffQ does not take from.
     if (HasRejectors(raw->info)) {
@@ -352,6 +355,7 @@ struct SchedulingQueue::Impl {
     raw->place = Place::kPool;
     if (raw->info.gated) ++pool_gated;
     entries.emplace(raw->info.pod->uid(), std::move(e));
+    NominationsMayChange(raw->info.pod->uid());
     pool.emplace(raw->id, raw);
   }
 
@@ -582,9 +586,35 @@ struct SchedulingQueue::Impl {
 
   // ------------------------------------------------------------ nominator
 
+  // The nominations snapshot resolves each nominated pod to the queue's
+  // latest copy, so a change to either invalidates it.
+  void NominationsMayChange(const std::string& uid) {
+    auto it = nominated_pod_to_node.find(uid);
+    if (it == nominated_pod_to_node.end()) return;
+    ++nominations_version;
+    ResolveNominated(it->second);
+  }
+
+  // Rebuilds one node's list of latest pod copies for the snapshots.
+  void ResolveNominated(Symbol node) {
+    auto it = nominated_pods.find(node);
+    if (it == nominated_pods.end()) {
+      resolved_nominated.erase(node);
+      return;
+    }
+    auto pods = std::make_shared<std::vector<PodInfoPtr>>();
+    pods->reserve(it->second.size());
+    for (const PodInfoPtr& p : it->second) {
+      const Entry* e = Find(p->uid());
+      pods->push_back(e != nullptr ? e->info.pod : p);
+    }
+    resolved_nominated[node] = std::move(pods);
+  }
+
   void DeleteNominatedLocked(const std::string& uid) {
     auto it = nominated_pod_to_node.find(uid);
     if (it == nominated_pod_to_node.end()) return;
+    ++nominations_version;
     auto nit = nominated_pods.find(it->second);
     if (nit != nominated_pods.end()) {
       std::vector<PodInfoPtr>& pods = nit->second;
@@ -593,7 +623,9 @@ struct SchedulingQueue::Impl {
           pods.end());
       if (pods.empty()) nominated_pods.erase(nit);
     }
+    const Symbol node = it->second;
     nominated_pod_to_node.erase(it);
+    ResolveNominated(node);
   }
 
   // Upstream addNominatedPodUnlocked; `node` set is ModeOverride, unset ModeNoop.
@@ -605,11 +637,13 @@ struct SchedulingQueue::Impl {
     // pod given here is the freshest we have.
     if (!pod->node_name().empty()) return;
     nominated_pod_to_node[pod->uid()] = target;
+    ++nominations_version;
     std::vector<PodInfoPtr>& pods = nominated_pods[target];
     for (const PodInfoPtr& p : pods) {
       if (p->uid() == pod->uid()) return;
     }
     pods.push_back(pod);
+    ResolveNominated(target);
   }
 
   // Upstream UpdateNominatedPod: keeps an in-memory nomination across an
@@ -680,6 +714,14 @@ struct SchedulingQueue::Impl {
 
   absl::flat_hash_map<Symbol, std::vector<PodInfoPtr>> nominated_pods ABSL_GUARDED_BY(mu);
   absl::flat_hash_map<std::string, Symbol> nominated_pod_to_node ABSL_GUARDED_BY(mu);
+  // nominated_pods with each pod in the queue's latest copy, kept per node.
+  framework::NominatedPodsSnapshot::ByNode resolved_nominated ABSL_GUARDED_BY(mu);
+  uint64_t nominations_version ABSL_GUARDED_BY(mu) = 0;
+  // The last snapshot and the version it was built at; its own lock, because
+  // readers build it under the shared lock.
+  mutable std::mutex snapshot_mu;
+  mutable std::shared_ptr<const framework::NominatedPodsSnapshot> snapshot ABSL_GUARDED_BY(snapshot_mu);
+  mutable uint64_t snapshot_version ABSL_GUARDED_BY(snapshot_mu) = 0;
 
   uint64_t next_entry_id ABSL_GUARDED_BY(mu) = 0;
   uint64_t next_sequence ABSL_GUARDED_BY(mu) = 0;
@@ -1026,19 +1068,22 @@ bool SchedulingQueue::HasNominatedPods() const {
   return !impl_->nominated_pod_to_node.empty();
 }
 
+std::shared_ptr<const framework::NominatedPodsSnapshot> SchedulingQueue::Snapshot() const {
+  Impl& im = *impl_;
+  std::shared_lock<std::shared_mutex> lock(im.mu);
+  std::lock_guard<std::mutex> snapshot_lock(im.snapshot_mu);
+  if (im.snapshot != nullptr && im.snapshot_version == im.nominations_version) return im.snapshot;
+  im.snapshot = std::make_shared<const framework::NominatedPodsSnapshot>(im.resolved_nominated);
+  im.snapshot_version = im.nominations_version;
+  return im.snapshot;
+}
+
 std::vector<framework::PodInfoPtr> SchedulingQueue::NominatedPodsForNode(Symbol node) const {
   Impl& im = *impl_;
   std::shared_lock<std::shared_mutex> lock(im.mu);
-  std::vector<PodInfoPtr> out;
-  auto it = im.nominated_pods.find(node);
-  if (it == im.nominated_pods.end()) return out;
-  out.reserve(it->second.size());
-  for (const PodInfoPtr& p : it->second) {
-    // The queue's copy is the latest version of a pending pod.
-    const Entry* e = im.Find(p->uid());
-    out.push_back(e != nullptr ? e->info.pod : p);
-  }
-  return out;
+  auto it = im.resolved_nominated.find(node);
+  if (it == im.resolved_nominated.end()) return {};
+  return *it->second;
 }
 
 void SchedulingQueue::AddNominatedPod(framework::PodInfoPtr pod, Symbol node) {

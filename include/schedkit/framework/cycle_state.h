@@ -22,6 +22,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "schedkit/api/symbol.h"
+#include "schedkit/framework/nominated_pods.h"
 
 namespace schedkit::framework {
 
@@ -65,6 +66,12 @@ class CycleState {
   const absl::flat_hash_set<Symbol>& skip_score_plugins() const { return skip_score_; }
   absl::flat_hash_set<Symbol>& skip_score_plugins() { return skip_score_; }
 
+  // The nominations this cycle filters against, taken from the nominator
+  // when the cycle starts; null when the nominator answers only per node (or
+  // outside a cycle), and then the framework asks it per node. Clones share it.
+  const NominatedPodsSnapshot* nominated_pods() const { return nominated_pods_.get(); }
+  void set_nominated_pods(std::shared_ptr<const NominatedPodsSnapshot> pods) { nominated_pods_ = std::move(pods); }
+
   // Whether this cycle samples per-plugin durations (upstream: 10% of cycles).
   bool record_plugin_metrics() const { return record_plugin_metrics_; }
   void set_record_plugin_metrics(bool v) { record_plugin_metrics_ = v; }
@@ -74,6 +81,7 @@ class CycleState {
   absl::flat_hash_set<Symbol> skip_filter_;
   absl::flat_hash_set<Symbol> skip_score_;
   bool record_plugin_metrics_ = false;
+  std::shared_ptr<const NominatedPodsSnapshot> nominated_pods_;
 };
 
 }  // namespace schedkit::framework

@@ -14,6 +14,7 @@
 #define SCHEDKIT_FRAMEWORK_HANDLE_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/metrics.h"
 #include "schedkit/framework/node_info.h"
+#include "schedkit/framework/nominated_pods.h"
 #include "schedkit/framework/parallelizer.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/pod_info.h"
@@ -58,6 +60,10 @@ class PodNominator {
   // Whether any pod is nominated anywhere; lets the filter loop skip the
   // per-node nominated-pods pass in the common case. Conservative default.
   virtual bool HasNominatedPods() const { return true; }
+  // Every nomination at once, for a cycle to read per node without locking;
+  // nullptr (the default) makes the framework call NominatedPodsForNode per
+  // node instead. Same content as NominatedPodsForNode for every node.
+  virtual std::shared_ptr<const NominatedPodsSnapshot> Snapshot() const { return nullptr; }
 };
 
 // The framework's way to the host: binding and eviction, as upstream plugins

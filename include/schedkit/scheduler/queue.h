@@ -138,6 +138,9 @@ class SchedulingQueue : public framework::PodNominator {
   // Pods nominated to `node`, each in its latest version the queue holds.
   std::vector<framework::PodInfoPtr> NominatedPodsForNode(Symbol node) const override;
   bool HasNominatedPods() const override;
+  // All of the above at once; rebuilt only after a nomination, or the queue's
+  // copy of a nominated pod, changed.
+  std::shared_ptr<const framework::NominatedPodsSnapshot> Snapshot() const override;
   // Nominates `pod` to `node` (upstream ModeOverride), replacing an earlier
   // nomination; an empty `node` re-reads the pod's status.nominatedNodeName
   // (upstream ModeNoop), which may be empty and then only clears. A pod
