@@ -15,12 +15,14 @@
 #ifndef SCHEDKIT_FRAMEWORK_CYCLE_STATE_H_
 #define SCHEDKIT_FRAMEWORK_CYCLE_STATE_H_
 
+#include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "schedkit/api/symbol.h"
 #include "schedkit/framework/nominated_pods.h"
 
@@ -35,6 +37,24 @@ class StateData {
 };
 
 using StateKey = Symbol;
+
+// A few plugin names (the skip sets): inline storage, so that cloning a
+// CycleState for every node of a preemption dry run does not allocate.
+class SymbolSet {
+ public:
+  bool contains(Symbol s) const { return std::find(items_.begin(), items_.end(), s) != items_.end(); }
+  void insert(Symbol s) {
+    if (!contains(s)) items_.push_back(s);
+  }
+  void clear() { items_.clear(); }
+  bool empty() const { return items_.empty(); }
+  size_t size() const { return items_.size(); }
+  auto begin() const { return items_.begin(); }
+  auto end() const { return items_.end(); }
+
+ private:
+  absl::InlinedVector<Symbol, 8> items_;
+};
 
 class CycleState {
  public:
@@ -60,11 +80,11 @@ class CycleState {
 
   // Plugins whose PreFilter returned Skip: their Filter and PreFilter
   // extensions are not called this cycle.
-  const absl::flat_hash_set<Symbol>& skip_filter_plugins() const { return skip_filter_; }
-  absl::flat_hash_set<Symbol>& skip_filter_plugins() { return skip_filter_; }
+  const SymbolSet& skip_filter_plugins() const { return skip_filter_; }
+  SymbolSet& skip_filter_plugins() { return skip_filter_; }
   // Plugins whose PreScore returned Skip: their Score is not called.
-  const absl::flat_hash_set<Symbol>& skip_score_plugins() const { return skip_score_; }
-  absl::flat_hash_set<Symbol>& skip_score_plugins() { return skip_score_; }
+  const SymbolSet& skip_score_plugins() const { return skip_score_; }
+  SymbolSet& skip_score_plugins() { return skip_score_; }
 
   // The nominations this cycle filters against, taken from the nominator
   // when the cycle starts; null when the nominator answers only per node (or
@@ -78,8 +98,8 @@ class CycleState {
 
  private:
   std::vector<std::pair<StateKey, std::unique_ptr<StateData>>> entries_;
-  absl::flat_hash_set<Symbol> skip_filter_;
-  absl::flat_hash_set<Symbol> skip_score_;
+  SymbolSet skip_filter_;
+  SymbolSet skip_score_;
   bool record_plugin_metrics_ = false;
   std::shared_ptr<const NominatedPodsSnapshot> nominated_pods_;
 };
