@@ -573,7 +573,7 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   std::unique_ptr<CycleState> state_out;
   std::optional<NodeInfo> node_out;
   for (const PodInfoPtr& p : nominated) {
-    if (p->priority() < pod.priority() || p->uid() == pod.uid()) continue;
+    if (p->priority() < pod.priority() || p->SameUid(pod)) continue;
     if (!state_out) {
       state_out = state.Clone();
       node_out.emplace(node);

@@ -18,9 +18,9 @@ TaintEffect ParseTaintEffect(const std::string& effect) {
   return TaintEffect::kNoSchedule;
 }
 
-bool EraseByUid(std::vector<PodInfoPtr>& pods, const PodInfo* stored, const std::string& uid) {
+bool EraseByUid(std::vector<PodInfoPtr>& pods, const PodInfo& stored) {
   for (size_t i = 0; i < pods.size(); ++i) {
-    if (pods[i].get() == stored || pods[i]->uid() == uid) {
+    if (pods[i]->SameUid(stored)) {
       pods[i] = std::move(pods.back());
       pods.pop_back();
       return true;
@@ -121,22 +121,21 @@ void NodeInfo::AddPod(PodInfoPtr pod) {
 }
 
 absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
-  const std::string& uid = pod.uid();
   // Usually the caller passes the very PodInfo that was added: find it by
   // address first, by UID only when that fails.
   auto it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p.get() == &pod; });
   if (it == pods_.end()) {
-    it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p->uid() == uid; });
+    it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p->SameUid(pod); });
   }
   if (it == pods_.end()) {
-    return absl::NotFoundError(schedkit::StrCat("no pod ", pod.key(), " (uid ", uid, ") on node ", name_.str()));
+    return absl::NotFoundError(schedkit::StrCat("no pod ", pod.key(), " (uid ", pod.uid(), ") on node ", name_.str()));
   }
   // Account with the stored PodInfo: it is what was added.
   PodInfoPtr stored = *it;
   *it = std::move(pods_.back());
   pods_.pop_back();
-  EraseByUid(pods_with_affinity_, stored.get(), uid);
-  EraseByUid(pods_with_required_anti_affinity_, stored.get(), uid);
+  EraseByUid(pods_with_affinity_, *stored);
+  EraseByUid(pods_with_required_anti_affinity_, *stored);
   AddRequests(stored->requests(), -1);
   non_zero_milli_cpu_ -= stored->non_zero_milli_cpu();
   non_zero_memory_ -= stored->non_zero_memory();

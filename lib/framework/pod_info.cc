@@ -1,10 +1,12 @@
 #include "schedkit/framework/pod_info.h"
 
 #include <algorithm>
+#include <string_view>
 
-#include "schedkit/api/str_cat.h"
+#include "absl/hash/hash.h"
 #include "api/validate.h"
 #include "schedkit/api/status_macros.h"
+#include "schedkit/api/str_cat.h"
 #include "schedkit/api/well_known.h"
 
 namespace schedkit::framework {
@@ -136,6 +138,7 @@ absl::Status PodInfo::Init() {
   key_ = schedkit::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
   labels_ = api::LabelSet::FromMap(pod.metadata().labels());
   priority_ = spec.has_priority() ? spec.priority() : 0;
+  uid_hash_ = absl::Hash<std::string_view>()(pod.metadata().uid());
   node_name_ = Symbol::Intern(spec.node_name());
   nominated_node_name_ = Symbol::Intern(pod.status().nominated_node_name());
   scheduler_name_ = Symbol::Intern(spec.scheduler_name());

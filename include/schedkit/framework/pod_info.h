@@ -113,6 +113,11 @@ class PodInfo {
   const std::shared_ptr<const api::v1::Pod>& pod_ptr() const { return pod_; }
 
   const std::string& uid() const { return pod_->metadata().uid(); }
+  // uid() == other.uid(), decided from this object alone unless the UIDs'
+  // hashes collide: hot loops compare pods without reading their API objects.
+  bool SameUid(const PodInfo& other) const {
+    return this == &other || (uid_hash_ == other.uid_hash_ && uid() == other.uid());
+  }
   Symbol name() const { return name_; }
   Symbol namespace_() const { return ns_; }
   // "namespace/name", the key the queue and tests use.
@@ -173,6 +178,7 @@ class PodInfo {
   std::string key_;
   api::LabelSet labels_;
   int32_t priority_ = 0;
+  size_t uid_hash_ = 0;
   bool terminating_ = false;
   bool preempt_never_ = false;
   absl::Time start_time_ = absl::InfiniteFuture();
