@@ -555,6 +555,17 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const PodInf
   return Status();
 }
 
+bool Framework::HasActivePreFilterExtensions(const CycleState& state) const {
+  const Impl& im = *impl_;
+  for (size_t i = 0; i < im.pre_filter.size(); ++i) {
+    if (im.pre_filter.plugins[i]->GetPreFilterExtensions() != nullptr &&
+        !state.skip_filter_plugins().contains(im.pre_filter.names[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
 Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const PodInfo& pod,
                                                     const NodeInfo& node) const {
   // Pass 1 with the nominated pods of equal or higher priority added; pass 2
@@ -570,20 +581,23 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   }
   if (nominated.empty()) return RunFilterPlugins(state, pod, node);
 
-  std::unique_ptr<CycleState> state_out;
+  // The state is copied only when an extension will change it.
+  std::unique_ptr<CycleState> state_copy;
   std::optional<NodeInfo> node_out;
   for (const PodInfoPtr& p : nominated) {
     if (p->priority() < pod.priority() || p->SameUid(pod)) continue;
-    if (!state_out) {
-      state_out = state.Clone();
+    if (!node_out) {
       node_out.emplace(node);
+      if (HasActivePreFilterExtensions(state)) state_copy = state.Clone();
     }
     node_out->AddPod(p);
-    Status s = RunPreFilterExtensionAddPod(*state_out, pod, *p, *node_out);
-    if (!s.IsSuccess()) return s;
+    if (state_copy) {
+      Status s = RunPreFilterExtensionAddPod(*state_copy, pod, *p, *node_out);
+      if (!s.IsSuccess()) return s;
+    }
   }
-  if (!state_out) return RunFilterPlugins(state, pod, node);
-  Status first = RunFilterPlugins(*state_out, pod, *node_out);
+  if (!node_out) return RunFilterPlugins(state, pod, node);
+  Status first = RunFilterPlugins(state_copy ? *state_copy : state, pod, *node_out);
   if (!first.IsSuccess()) return first;
   return RunFilterPlugins(state, pod, node);
 }

@@ -184,6 +184,7 @@ class Framework final : public Handle {
                                      const NodeInfo& node) const override;
   Status RunPreFilterExtensionRemovePod(CycleState& state, const PodInfo& pod, const PodInfo& to_remove,
                                         const NodeInfo& node) const override;
+  bool HasActivePreFilterExtensions(const CycleState& state) const override;
 
  private:
   struct Impl;

@@ -118,6 +118,13 @@ class Handle {
                                              const NodeInfo& node) const = 0;
   virtual Status RunPreFilterExtensionRemovePod(CycleState& state, const PodInfo& pod,
                                                 const PodInfo& to_remove, const NodeInfo& node) const = 0;
+  // Whether the two calls above would reach any plugin for `state` (one not
+  // skipped this cycle has PreFilterExtensions). When not, a simulation may
+  // read `state` as it is instead of cloning it. Conservative default.
+  virtual bool HasActivePreFilterExtensions(const CycleState& state) const {
+    (void)state;
+    return true;
+  }
 };
 
 }  // namespace schedkit::framework

@@ -176,16 +176,21 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
     return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
   }
 
-  std::unique_ptr<framework::CycleState> sim_state = state.Clone();
+  // The state is copied only when an extension will change it.
+  std::unique_ptr<framework::CycleState> state_copy;
+  if (handle_.HasActivePreFilterExtensions(state)) state_copy = state.Clone();
+  const framework::CycleState& sim_state = state_copy ? *state_copy : state;
   NodeInfo sim_node = node;
   auto remove_pod = [&](const PodInfo& p) -> Status {
     if (absl::Status s = sim_node.RemovePod(p); !s.ok()) return Status::Error(std::string(s.message()));
-    Status s = handle_.RunPreFilterExtensionRemovePod(*sim_state, pod, p, sim_node);
+    if (!state_copy) return Status();
+    Status s = handle_.RunPreFilterExtensionRemovePod(*state_copy, pod, p, sim_node);
     return s.IsSuccess() ? Status() : Status::Error(s.Message());
   };
   auto add_pod = [&](const PodInfoPtr& p) -> Status {
     sim_node.AddPod(p);
-    Status s = handle_.RunPreFilterExtensionAddPod(*sim_state, pod, *p, sim_node);
+    if (!state_copy) return Status();
+    Status s = handle_.RunPreFilterExtensionAddPod(*state_copy, pod, *p, sim_node);
     return s.IsSuccess() ? Status() : Status::Error(s.Message());
   };
 
@@ -200,7 +205,7 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   if (potential.empty()) return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
   // Still no fit: this node is no candidate. (Affinity of the pod to one of
   // the victims is deliberately not considered, as upstream.)
-  if (Status s = handle_.RunFilterPluginsWithNominatedPods(*sim_state, pod, sim_node); !s.IsSuccess()) return s;
+  if (Status s = handle_.RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node); !s.IsSuccess()) return s;
 
   // Reprieve as many as possible, the most important first: PDB-violating
   // pods before the others, so that violations are avoided where possible.
@@ -225,7 +230,7 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   // Adds `p` back; if the pod no longer fits, takes it out again as a victim.
   auto reprieve = [&](const PodInfoPtr& p, bool& fits) -> Status {
     if (Status s = add_pod(p); !s.IsSuccess()) return s;
-    fits = handle_.RunFilterPluginsWithNominatedPods(*sim_state, pod, sim_node).IsSuccess();
+    fits = handle_.RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node).IsSuccess();
     if (!fits) {
       if (Status s = remove_pod(*p); !s.IsSuccess()) return s;
       out.push_back(p);
