@@ -590,13 +590,13 @@ struct SchedulingQueue::Impl {
   // latest copy, so a change to either invalidates it.
   void NominationsMayChange(const std::string& uid) {
     auto it = nominated_pod_to_node.find(uid);
-    if (it == nominated_pod_to_node.end()) return;
-    ++nominations_version;
-    ResolveNominated(it->second);
+    if (it != nominated_pod_to_node.end()) ResolveNominated(it->second);
   }
 
-  // Rebuilds one node's list of latest pod copies for the snapshots.
+  // Rebuilds one node's list of latest pod copies; the next Snapshot() call
+  // sees the new version and copies the lists again.
   void ResolveNominated(Symbol node) {
+    ++nominations_version;
     auto it = nominated_pods.find(node);
     if (it == nominated_pods.end()) {
       resolved_nominated.erase(node);
@@ -614,7 +614,6 @@ struct SchedulingQueue::Impl {
   void DeleteNominatedLocked(const std::string& uid) {
     auto it = nominated_pod_to_node.find(uid);
     if (it == nominated_pod_to_node.end()) return;
-    ++nominations_version;
     auto nit = nominated_pods.find(it->second);
     if (nit != nominated_pods.end()) {
       std::vector<PodInfoPtr>& pods = nit->second;
@@ -637,7 +636,6 @@ struct SchedulingQueue::Impl {
     // pod given here is the freshest we have.
     if (!pod->node_name().empty()) return;
     nominated_pod_to_node[pod->uid()] = target;
-    ++nominations_version;
     std::vector<PodInfoPtr>& pods = nominated_pods[target];
     for (const PodInfoPtr& p : pods) {
       if (p->uid() == pod->uid()) return;

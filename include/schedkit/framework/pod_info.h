@@ -113,8 +113,8 @@ class PodInfo {
   const std::shared_ptr<const api::v1::Pod>& pod_ptr() const { return pod_; }
 
   const std::string& uid() const { return pod_->metadata().uid(); }
-  // uid() == other.uid(), decided from this object alone unless the UIDs'
-  // hashes collide: hot loops compare pods without reading their API objects.
+  // uid() == other.uid(). The cached hashes decide every mismatch, so hot
+  // loops read the API objects only for the pod they are looking for.
   bool SameUid(const PodInfo& other) const {
     return this == &other || (uid_hash_ == other.uid_hash_ && uid() == other.uid());
   }
