@@ -13,7 +13,7 @@
 #   ORACLE_ONLY  1: run only the oracle (smoke test: it must exit 0 with
 #                valid JSON); no simulator needed
 #   RERUNS       on a mismatch, how many more times to run the oracle to see
-#                whether upstream itself decides differently (default 4)
+#                whether upstream itself decides differently (default 10)
 #
 # Mismatches land in tests/conformance/out/<seed>-<index>/ (the scenario,
 # both outputs, the full diff); out/ is emptied at the start of a run.
@@ -26,7 +26,7 @@ SEED="${SEED:-20251129}"
 JOBS="${JOBS:-2}"
 TIMEOUT="${TIMEOUT:-120}"
 ORACLE_ONLY="${ORACLE_ONLY:-0}"
-RERUNS="${RERUNS:-4}"
+RERUNS="${RERUNS:-10}"
 SIM="${SIM:-build/examples/schedkit-sim}"
 case "$SIM" in /*) ;; *) SIM="$ROOT/$SIM" ;; esac
 
