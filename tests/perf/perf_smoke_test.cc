@@ -3,45 +3,23 @@
 // DataItems JSON. It never asserts speed: timing belongs in bench/.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
-#include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
+#include "testing/run_command.h"
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using Run = schedkit::testing::CommandRun;
 
-// Runs schedkit-perf with `args` (after `env`, shell variable assignments);
-// stderr goes to a temp file.
+// Runs schedkit-perf with `args`, after `env` (shell variable assignments).
 Run Perf(const std::string& args, const std::string& env = "") {
-  const std::string err_file = std::string(std::tmpnam(nullptr));
-  const std::string cmd = env + " " + std::string(SCHEDKIT_PERF_BINARY) + " " + args + " 2>" + err_file;
-  Run r;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
-    while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
-    std::fclose(e);
-  }
-  std::remove(err_file.c_str());
-  return r;
+  return schedkit::testing::RunCommand(env + " " + std::string(SCHEDKIT_PERF_BINARY) + " " + args);
 }
 
 const nlohmann::json* ItemFor(const nlohmann::json& j, const std::string& metric) {
@@ -151,8 +129,9 @@ TEST_CASE("bad usage exits 2 naming the problem", "[perf]") {
 // the files it was given and prints a fixed summary: 40 pods in 2 s.
 TEST_CASE("vs-upstream: the oracle gets the post-init cluster and reports both figures", "[perf]") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(std::tmpnam(nullptr));
-  fs::create_directories(dir);
+  char dir_template[] = "/tmp/schedkit-perf-test-XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  const fs::path dir = dir_template;
   const fs::path oracle = dir / "fake-oracle";
   {
     std::ofstream script(oracle);

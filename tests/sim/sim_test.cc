@@ -3,43 +3,18 @@
 // determinism, and that every class of bad input exits 2 naming the culprit.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <string>
 
 #include "nlohmann/json.hpp"
+#include "testing/run_command.h"
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using Run = schedkit::testing::CommandRun;
 
 std::string TestData(const std::string& name) { return std::string(SCHEDKIT_TESTS_DIR) + "/sim/testdata/" + name; }
 
-// Runs schedkit-sim with `args`; stderr goes to a temp file.
-Run Sim(const std::string& args) {
-  const std::string err_file = std::string(std::tmpnam(nullptr));
-  const std::string cmd = std::string(SCHEDKIT_SIM_BINARY) + " " + args + " 2>" + err_file;
-  Run r;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
-    while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
-    std::fclose(e);
-  }
-  std::remove(err_file.c_str());
-  return r;
-}
+Run Sim(const std::string& args) { return schedkit::testing::RunCommand(std::string(SCHEDKIT_SIM_BINARY) + " " + args); }
 
 nlohmann::json Json(const Run& r) {
   INFO("stderr: " << r.err);
