@@ -28,6 +28,10 @@ StateData* CycleState::MutableData(StateKey key) {
   return nullptr;
 }
 
+void CycleState::DeleteSchedulingCycleOnly() {
+  std::erase_if(entries_, [](const auto& e) { return e.second->SchedulingCycleOnly(); });
+}
+
 void CycleState::Delete(StateKey key) {
   entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [&](const auto& e) { return e.first == key; }),
                  entries_.end());

@@ -1,6 +1,7 @@
 #include "schedkit/framework/snapshot.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "schedkit/api/str_cat.h"
 #include "schedkit/api/status_macros.h"
@@ -75,6 +76,25 @@ std::string ZoneKey(const api::LabelSet& labels) {
 
 // ---- Snapshot ----
 
+namespace {
+
+constexpr uint8_t kHasAffinity = 1;
+constexpr uint8_t kHasRequiredAntiAffinity = 2;
+
+uint8_t AffinityFlags(const NodeInfo& n) {
+  return (n.pods_with_affinity().empty() ? 0 : kHasAffinity) |
+         (n.pods_with_required_anti_affinity().empty() ? 0 : kHasRequiredAntiAffinity);
+}
+
+// Layout and namespace ids share one counter, so an id never names two
+// states of any snapshot in the process.
+int64_t NextSnapshotId() {
+  static std::atomic<int64_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+}  // namespace
+
 absl::StatusOr<Snapshot> Snapshot::FromLister(const api::ClusterLister& lister) {
   SCHEDKIT_ASSIGN_OR_RETURN(std::unique_ptr<ClusterState> state, ClusterState::FromLister(lister));
   Snapshot s;
@@ -117,11 +137,22 @@ void Snapshot::RebuildLists(const std::vector<Symbol>& order) {
     index_[name] = static_cast<int>(nodes_.size());
     nodes_.push_back(it->second.get());
   }
+  generations_.resize(nodes_.size());
+  affinity_flags_.resize(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    generations_[i] = nodes_[i]->generation();
+    affinity_flags_[i] = AffinityFlags(*nodes_[i]);
+  }
+  layout_id_ = NextSnapshotId();
+  RebuildAffinityLists();
+}
+
+void Snapshot::RebuildAffinityLists() {
   with_affinity_.clear();
   with_required_anti_affinity_.clear();
-  for (const NodeInfo* n : nodes_) {
-    if (!n->pods_with_affinity().empty()) with_affinity_.push_back(n);
-    if (!n->pods_with_required_anti_affinity().empty()) with_required_anti_affinity_.push_back(n);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (affinity_flags_[i] & kHasAffinity) with_affinity_.push_back(nodes_[i]);
+    if (affinity_flags_[i] & kHasRequiredAntiAffinity) with_required_anti_affinity_.push_back(nodes_[i]);
   }
 }
 
@@ -286,12 +317,19 @@ void ClusterState::UpdateSnapshot(Snapshot& snap) const {
     } else {
       for (const ImageOnNode& img : slot->images()) --snap.image_nodes_[img.name];
     }
-    const bool had_affinity = !slot->pods_with_affinity().empty();
-    const bool had_anti = !slot->pods_with_required_anti_affinity().empty();
+    const uint8_t had_flags = AffinityFlags(*slot);
     *slot = item->info;
     for (const ImageOnNode& img : slot->images()) ++snap.image_nodes_[img.name];
-    affinity_changed |= had_affinity != !slot->pods_with_affinity().empty() ||
-                        had_anti != !slot->pods_with_required_anti_affinity().empty();
+    const uint8_t flags = AffinityFlags(*slot);
+    affinity_changed |= flags != had_flags;
+    // A node already in nodes(): refresh its per-position entries (a new
+    // node gets them when the lists are rebuilt below).
+    if (!membership_changed) {
+      if (auto it = snap.index_.find(item->name); it != snap.index_.end()) {
+        snap.generations_[it->second] = slot->generation();
+        snap.affinity_flags_[it->second] = flags;
+      }
+    }
     ++snap.last_update_copies_;
   }
   if (head_ != nullptr) snap.generation_ = std::max(snap.generation_, head_->info.generation());
@@ -309,13 +347,18 @@ void ClusterState::UpdateSnapshot(Snapshot& snap) const {
       }
     }
   }
-  if (membership_changed || affinity_changed || snap.order_version_ != order_version_) {
+  if (membership_changed || snap.order_version_ != order_version_) {
     snap.RebuildLists(tree_->List());
     snap.order_version_ = order_version_;
+  } else if (affinity_changed) {
+    // Same nodes in the same order: only the affinity lists move, and the
+    // name index (a hash map over every node) stays.
+    snap.RebuildAffinityLists();
   }
   if (snap.namespaces_version_ != namespaces_version_) {
     snap.namespaces_ = namespaces_;
     snap.namespaces_version_ = namespaces_version_;
+    snap.namespaces_id_ = NextSnapshotId();
   }
 }
 

@@ -465,6 +465,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
     }
     report.node = std::string(host_node.str());
     Notify(std::move(report));
+    state->DeleteSchedulingCycleOnly();
     {
       std::lock_guard<std::mutex> lock(bind_mu);
       ++bindings_in_flight;

@@ -126,6 +126,60 @@ TEST_CASE("affinity lists and image counts follow pods and nodes", "[snapshot]")
   CHECK(snap.have_pods_with_required_anti_affinity().empty());
 }
 
+TEST_CASE("per-position generations and the layout id track changes", "[snapshot]") {
+  ClusterState state;
+  for (int i = 0; i < 6; ++i) REQUIRE(state.AddNode(Node("n" + std::to_string(i), "z" + std::to_string(i % 2))).ok());
+  Snapshot snap;
+  state.UpdateSnapshot(snap);
+  auto generations_match = [&] {
+    REQUIRE(snap.node_generations().size() == snap.nodes().size());
+    for (size_t i = 0; i < snap.nodes().size(); ++i) {
+      if (snap.node_generations()[i] != snap.nodes()[i]->generation()) return false;
+    }
+    return true;
+  };
+  CHECK(generations_match());
+  const int64_t layout = snap.layout_id();
+  const int64_t namespaces = snap.namespaces_id();
+
+  // Pods come and go (one with affinity, so the affinity lists change): same
+  // layout, only the changed positions move.
+  const std::vector<int64_t> before(snap.node_generations().begin(), snap.node_generations().end());
+  auto affine = MakePod().Name("x").Node("n3").PodAffinityExists("a", "b", testing::AffinityKind::kPreferred).Info();
+  REQUIRE(state.AddPod(affine).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(snap.layout_id() == layout);
+  CHECK(generations_match());
+  const int n3 = snap.IndexOf(Symbol::Intern("n3"));
+  for (size_t i = 0; i < before.size(); ++i) CHECK((snap.node_generations()[i] != before[i]) == (static_cast<int>(i) == n3));
+  REQUIRE(snap.have_pods_with_affinity().size() == 1);
+  CHECK(snap.have_pods_with_affinity()[0]->name() == Symbol::Intern("n3"));
+  REQUIRE(state.RemovePod(*affine).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(snap.layout_id() == layout);
+  CHECK(snap.have_pods_with_affinity().empty());
+  CHECK(generations_match());
+
+  // A node joins, or one moves zone: a new layout.
+  REQUIRE(state.AddNode(Node("n9", "z0")).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(snap.layout_id() != layout);
+  CHECK(generations_match());
+  const int64_t layout2 = snap.layout_id();
+  REQUIRE(state.UpdateNode(Node("n0", "z1")).ok());
+  state.UpdateSnapshot(snap);
+  CHECK(snap.layout_id() != layout2);
+  CHECK(generations_match());
+
+  // Namespace labels: a new id only when they change.
+  CHECK(snap.namespaces_id() == namespaces);
+  api::v1::Namespace ns;
+  ns.mutable_metadata()->set_name("team");
+  state.SetNamespace(ns);
+  state.UpdateSnapshot(snap);
+  CHECK(snap.namespaces_id() != namespaces);
+}
+
 TEST_CASE("snapshot from a lister: bound pods in, pending pods out", "[snapshot]") {
   api::v1::Cluster c = testing::MakeCluster(
       {MakeNode().Name("n1").Capacity({{"cpu", "2"}}).Obj(), MakeNode().Name("n2").Obj()},

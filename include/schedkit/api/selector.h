@@ -59,6 +59,7 @@ struct LabelRequirement {
   int64_t bound = 0;                      // Gt/Lt
 
   bool Matches(const LabelSet& labels) const;
+  friend bool operator==(const LabelRequirement&, const LabelRequirement&) = default;
 };
 
 // A metav1.LabelSelector. A nil selector matches nothing, an empty one
@@ -80,6 +81,8 @@ class LabelSelector {
   // ANDs one more requirement in (matchLabelKeys / mismatchLabelKeys).
   void AddRequirement(LabelRequirement r);
   const std::vector<LabelRequirement>& requirements() const { return requirements_; }
+  // Same requirements in the same order (so also the same meaning).
+  friend bool operator==(const LabelSelector&, const LabelSelector&) = default;
 
  private:
   bool nothing_ = true;

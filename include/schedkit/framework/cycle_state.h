@@ -34,6 +34,11 @@ class StateData {
  public:
   virtual ~StateData() = default;
   virtual std::unique_ptr<StateData> Clone() const = 0;
+  // True for data read only by the scheduling cycle (PreFilter to Permit).
+  // The scheduler frees it before the binding cycle starts, so what it
+  // shares with a plugin's cross-cycle cache is unshared again by the next
+  // cycle and the cache can update in place.
+  virtual bool SchedulingCycleOnly() const { return false; }
 };
 
 using StateKey = Symbol;
@@ -75,6 +80,8 @@ class CycleState {
     return static_cast<T*>(MutableData(key));
   }
   void Delete(StateKey key);
+  // Deletes every entry whose data is SchedulingCycleOnly.
+  void DeleteSchedulingCycleOnly();
 
   std::unique_ptr<CycleState> Clone() const;
 

@@ -75,11 +75,13 @@ struct AffinityTerm {
   // Whether `pod` is selected by this term, given the labels of `pod`'s
   // namespace (for namespace_selector).
   bool Matches(const class PodInfo& pod, const api::LabelSet& namespace_labels) const;
+  friend bool operator==(const AffinityTerm&, const AffinityTerm&) = default;
 };
 
 struct WeightedAffinityTerm {
   AffinityTerm term;
   int32_t weight = 0;
+  friend bool operator==(const WeightedAffinityTerm&, const WeightedAffinityTerm&) = default;
 };
 
 // A compiled v1.TopologySpreadConstraint, before plugin defaulting.

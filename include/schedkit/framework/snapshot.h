@@ -70,22 +70,38 @@ class Snapshot {
 
   // The highest node generation this snapshot reflects.
   int64_t generation() const { return generation_; }
+  // Each node's generation, aligned with nodes(): a plugin that caches
+  // something per node finds the nodes changed since it last looked by
+  // comparing these, without touching the NodeInfos.
+  std::span<const int64_t> node_generations() const { return generations_; }
+  // Names the current nodes() order; process-wide unique, and new whenever
+  // nodes are added, removed or reordered, so per-position caches know when
+  // positions stop meaning the same nodes.
+  int64_t layout_id() const { return layout_id_; }
+  // Process-wide unique, new whenever namespace labels change.
+  int64_t namespaces_id() const { return namespaces_id_; }
   // How many NodeInfos the last UpdateSnapshot copied; for tests and metrics.
   int last_update_copies() const { return last_update_copies_; }
 
  private:
   friend class ClusterState;
   void RebuildLists(const std::vector<Symbol>& order);
+  void RebuildAffinityLists();
 
   absl::flat_hash_map<Symbol, std::unique_ptr<NodeInfo>> infos_;
   std::vector<const NodeInfo*> nodes_;
   absl::flat_hash_map<Symbol, int> index_;
   std::vector<const NodeInfo*> with_affinity_;
   std::vector<const NodeInfo*> with_required_anti_affinity_;
+  // Aligned with nodes_.
+  std::vector<int64_t> generations_;
+  std::vector<uint8_t> affinity_flags_;  // kHasAffinity | kHasRequiredAntiAffinity
   absl::flat_hash_map<Symbol, int> image_nodes_;
   absl::flat_hash_map<Symbol, api::LabelSet> namespaces_;
   int64_t namespaces_version_ = -1;
   int64_t order_version_ = -1;
+  int64_t layout_id_ = -1;
+  int64_t namespaces_id_ = -1;
   int64_t generation_ = 0;
   int last_update_copies_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "plugins/interpodaffinity/inter_pod_affinity.h"
+#include "plugins/interpodaffinity/hit_sums.h"
 #include "plugins/interpodaffinity/matching.h"
 #include "schedkit/api/str_cat.h"
 
@@ -78,23 +79,38 @@ bool SatisfiesExistingPodsAntiAffinity(const PreFilterState& s, const api::Label
 
 }  // namespace
 
-TopologyCounts InterPodAffinity::ExistingAntiAffinityCounts(const PodInfo& pod,
-                                                            const api::LabelSet& namespace_labels,
-                                                            std::span<const NodeInfo* const> nodes) const {
-  auto chunks = interpodaffinity::ForEachNodeChunk<std::vector<Hit>>(
-      handle_.parallelizer(), nodes, [&](const NodeInfo& node, std::vector<Hit>& out) {
-        for (const framework::PodInfoPtr& existing : node.pods_with_required_anti_affinity()) {
-          for (const AffinityTerm& term : existing->required_anti_affinity_terms()) {
-            if (term.Matches(pod, namespace_labels)) AppendAt(node.labels(), term.topology_key, out);
-          }
-        }
-      });
-  TopologyCounts counts;
-  for (const auto& chunk : chunks) {
-    for (const Hit& h : chunk) counts.Add(h.key, h.value, h.delta);
+namespace {
+
+// What one node adds to the existing pods' anti-affinity counts: a hit per
+// required anti-affinity term of a pod there that selects the incoming pod.
+void ExistingAntiAffinityHits(const PodInfo& pod, const api::LabelSet& namespace_labels, const NodeInfo& node,
+                              std::vector<Hit>& out) {
+  for (const framework::PodInfoPtr& existing : node.pods_with_required_anti_affinity()) {
+    for (const AffinityTerm& term : existing->required_anti_affinity_terms()) {
+      if (term.Matches(pod, namespace_labels)) AppendAt(node.labels(), term.topology_key, out);
+    }
   }
-  return counts;
 }
+
+// What one node adds to the incoming pod's affinity counts (a hit per term
+// for each pod there matching all terms) or anti-affinity counts (a hit per
+// term a pod there matches).
+void IncomingTermsHits(const std::vector<AffinityTerm>& terms, bool affinity, const framework::Snapshot& snapshot,
+                       const NodeInfo& node, std::vector<Hit>& out) {
+  for (const framework::PodInfoPtr& existing : node.pods()) {
+    if (affinity) {
+      if (interpodaffinity::MatchesAllIncomingTerms(terms, *existing, snapshot)) {
+        for (const AffinityTerm& t : terms) AppendAt(node.labels(), t.topology_key, out);
+      }
+      continue;
+    }
+    for (const AffinityTerm& t : terms) {
+      if (interpodaffinity::IncomingTermMatches(t, *existing, snapshot)) AppendAt(node.labels(), t.topology_key, out);
+    }
+  }
+}
+
+}  // namespace
 
 std::pair<TopologyCounts, TopologyCounts> InterPodAffinity::IncomingAffinityCounts(
     const PodInfo& pod, std::span<const NodeInfo* const> nodes) const {
@@ -109,17 +125,8 @@ std::pair<TopologyCounts, TopologyCounts> InterPodAffinity::IncomingAffinityCoun
   };
   auto chunks = interpodaffinity::ForEachNodeChunk<Hits>(
       handle_.parallelizer(), nodes, [&](const NodeInfo& node, Hits& out) {
-        for (const framework::PodInfoPtr& existing : node.pods()) {
-          if (interpodaffinity::MatchesAllIncomingTerms(affinity_terms, *existing, snapshot)) {
-            for (const AffinityTerm& t : affinity_terms)
-              AppendAt(node.labels(), t.topology_key, out.affinity);
-          }
-          for (const AffinityTerm& t : anti_terms) {
-            if (interpodaffinity::IncomingTermMatches(t, *existing, snapshot)) {
-              AppendAt(node.labels(), t.topology_key, out.anti_affinity);
-            }
-          }
-        }
+        IncomingTermsHits(affinity_terms, /*affinity=*/true, snapshot, node, out.affinity);
+        IncomingTermsHits(anti_terms, /*affinity=*/false, snapshot, node, out.anti_affinity);
       });
   for (const Hits& chunk : chunks) {
     for (const Hit& h : chunk.affinity) result.first.Add(h.key, h.value, h.delta);
@@ -133,9 +140,34 @@ framework::PreFilterPlugin::Result InterPodAffinity::PreFilter(CycleState& state
   const framework::Snapshot& snapshot = handle_.snapshot();
   auto s = std::make_unique<PreFilterState>();
   s->namespace_labels = interpodaffinity::NamespaceLabelsOf(snapshot, pod.namespace_());
-  s->existing_anti_affinity =
-      ExistingAntiAffinityCounts(pod, s->namespace_labels, snapshot.have_pods_with_required_anti_affinity());
-  std::tie(s->affinity, s->anti_affinity) = IncomingAffinityCounts(pod, nodes);
+
+  // Both counts are kept across cycles per query (hit_sums.h) when they
+  // cover the whole snapshot, which is what the framework passes.
+  const api::LabelSet& namespace_labels = s->namespace_labels;
+  if (!snapshot.have_pods_with_required_anti_affinity().empty()) {
+    s->existing_anti_affinity =
+        caches_->existing_anti_affinity
+            .Get(snapshot, handle_.parallelizer(), {pod.namespace_(), pod.labels(), snapshot.namespaces_id()},
+                 [&](const NodeInfo& node, std::vector<Hit>& out) {
+                   ExistingAntiAffinityHits(pod, namespace_labels, node, out);
+                 })
+            .counts;
+  }
+  if (nodes.data() == snapshot.nodes().data() && nodes.size() == snapshot.nodes().size()) {
+    auto incoming = [&](const std::vector<AffinityTerm>& terms, bool affinity) {
+      if (terms.empty()) return TopologyCounts();
+      return caches_->incoming
+          .Get(snapshot, handle_.parallelizer(), {affinity, terms, snapshot.namespaces_id()},
+               [&](const NodeInfo& node, std::vector<Hit>& out) {
+                 IncomingTermsHits(terms, affinity, snapshot, node, out);
+               })
+          .counts;
+    };
+    s->affinity = incoming(pod.required_affinity_terms(), /*affinity=*/true);
+    s->anti_affinity = incoming(pod.required_anti_affinity_terms(), /*affinity=*/false);
+  } else {
+    std::tie(s->affinity, s->anti_affinity) = IncomingAffinityCounts(pod, nodes);
+  }
 
   if (s->existing_anti_affinity.empty() && pod.required_affinity_terms().empty() &&
       pod.required_anti_affinity_terms().empty()) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plugins/internal/args.h"
+#include "plugins/interpodaffinity/hit_sums.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/plugins/names.h"
@@ -46,34 +47,50 @@ const std::string* NodeLabel(const api::v1::Node& node, Symbol key) {
 
 namespace interpodaffinity {
 
-void TopologyCounts::NoteKey(Symbol key) {
-  if (std::find(keys_.begin(), keys_.end(), key) == keys_.end()) keys_.push_back(key);
+TopologyCounts::Table& TopologyCounts::Mutable() {
+  // A count of 1 means no other TopologyCounts can be reading the table:
+  // another one would hold a reference of its own.
+  if (table_ == nullptr) {
+    table_ = std::make_shared<Table>();
+  } else if (table_.use_count() > 1) {
+    table_ = std::make_shared<Table>(*table_);
+  }
+  return *table_;
+}
+
+const absl::InlinedVector<Symbol, 4>& TopologyCounts::keys() const {
+  static const absl::InlinedVector<Symbol, 4> kNone;
+  return table_ == nullptr ? kNone : table_->keys;
 }
 
 void TopologyCounts::Add(Symbol key, Symbol value, int64_t delta) {
-  auto [it, inserted] = counts_.try_emplace(Pack(key, value), Entry{key, value, 0});
+  Table& t = Mutable();
+  auto [it, inserted] = t.counts.try_emplace(Pack(key, value), Entry{key, value, 0});
   it->second.count += delta;
-  if (inserted) NoteKey(key);
+  if (inserted && std::find(t.keys.begin(), t.keys.end(), key) == t.keys.end()) t.keys.push_back(key);
 }
 
 void TopologyCounts::Update(Symbol key, Symbol value, int64_t delta) {
   Add(key, value, delta);
-  if (auto it = counts_.find(Pack(key, value)); it->second.count == 0) counts_.erase(it);
+  Table& t = *table_;
+  if (auto it = t.counts.find(Pack(key, value)); it->second.count == 0) t.counts.erase(it);
 }
 
 std::map<std::pair<std::string, std::string>, int64_t> TopologyCounts::ToMap() const {
   std::map<std::pair<std::string, std::string>, int64_t> out;
-  for (const auto& [packed, e] : counts_) {
+  if (table_ == nullptr) return out;
+  for (const auto& [packed, e] : table_->counts) {
     out[{std::string(e.key.str()), std::string(e.value.str())}] = e.count;
   }
   return out;
 }
 
 bool operator==(const TopologyCounts& a, const TopologyCounts& b) {
-  if (a.counts_.size() != b.counts_.size()) return false;
-  for (const auto& [packed, e] : a.counts_) {
-    auto it = b.counts_.find(packed);
-    if (it == b.counts_.end() || it->second.count != e.count) return false;
+  if (a.size() != b.size()) return false;
+  if (a.empty()) return true;
+  for (const auto& [packed, e] : a.table_->counts) {
+    auto it = b.table_->counts.find(packed);
+    if (it == b.table_->counts.end() || it->second.count != e.count) return false;
   }
   return true;
 }
@@ -104,6 +121,11 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewInterPodAffinity(const fra
   SCHEDKIT_ASSIGN_OR_RETURN(InterPodAffinityArgs parsed, ParseInterPodAffinityArgs(args));
   return std::make_unique<InterPodAffinity>(parsed, handle);
 }
+
+InterPodAffinity::InterPodAffinity(InterPodAffinityArgs args, framework::Handle& handle)
+    : args_(args), handle_(handle), caches_(std::make_unique<Caches>()) {}
+
+InterPodAffinity::~InterPodAffinity() = default;
 
 std::string_view InterPodAffinity::Name() const { return kName; }
 

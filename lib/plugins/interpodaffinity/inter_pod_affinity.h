@@ -67,6 +67,8 @@ namespace interpodaffinity {
 
 // A number per (topology key, value) pair, as upstream's
 // topologyToMatchedTermCount. Probing is one hash look-up on the packed ids.
+// Copies share the table until one of them changes it (copy on write), so a
+// cycle's state can take the counts a cache keeps across cycles for free.
 class TopologyCounts {
  public:
   static uint64_t Pack(Symbol key, Symbol value) {
@@ -74,8 +76,9 @@ class TopologyCounts {
   }
 
   int64_t Get(Symbol key, Symbol value) const {
-    auto it = counts_.find(Pack(key, value));
-    return it == counts_.end() ? 0 : it->second.count;
+    if (table_ == nullptr) return 0;
+    auto it = table_->counts.find(Pack(key, value));
+    return it == table_->counts.end() ? 0 : it->second.count;
   }
   // Adds `delta`, keeping the entry even when the sum is zero.
   void Add(Symbol key, Symbol value, int64_t delta);
@@ -83,11 +86,11 @@ class TopologyCounts {
   // PreFilter extensions do when pods come and go).
   void Update(Symbol key, Symbol value, int64_t delta);
 
-  bool empty() const { return counts_.empty(); }
-  size_t size() const { return counts_.size(); }
+  bool empty() const { return size() == 0; }
+  size_t size() const { return table_ == nullptr ? 0 : table_->counts.size(); }
   // Every topology key that ever had an entry (a superset of the current
   // keys), so Filter can probe by key instead of walking all node labels.
-  const absl::InlinedVector<Symbol, 4>& keys() const { return keys_; }
+  const absl::InlinedVector<Symbol, 4>& keys() const;
 
   // The counts by (key text, value text); for tests and debugging.
   std::map<std::pair<std::string, std::string>, int64_t> ToMap() const;
@@ -100,10 +103,14 @@ class TopologyCounts {
     Symbol value;
     int64_t count = 0;
   };
-  void NoteKey(Symbol key);
+  struct Table {
+    absl::flat_hash_map<uint64_t, Entry> counts;
+    absl::InlinedVector<Symbol, 4> keys;
+  };
+  // The table, unshared: copied first if another TopologyCounts holds it.
+  Table& Mutable();
 
-  absl::flat_hash_map<uint64_t, Entry> counts_;
-  absl::InlinedVector<Symbol, 4> keys_;
+  std::shared_ptr<Table> table_;
 };
 
 // What PreFilter computes for Filter; AddPod/RemovePod edit a clone of it.
@@ -125,6 +132,8 @@ struct PreFilterState final : framework::StateData {
   std::unique_ptr<framework::StateData> Clone() const override {
     return std::make_unique<PreFilterState>(*this);
   }
+  // Its counts share tables with the plugin's caches (hit_sums.h).
+  bool SchedulingCycleOnly() const override { return true; }
 };
 
 // What PreScore computes for Score and NormalizeScore: a score per
@@ -152,7 +161,8 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
                                public framework::ScoreExtensions,
                                public framework::EnqueueExtensions {
  public:
-  InterPodAffinity(InterPodAffinityArgs args, framework::Handle& handle) : args_(args), handle_(handle) {}
+  InterPodAffinity(InterPodAffinityArgs args, framework::Handle& handle);
+  ~InterPodAffinity() override;
 
   std::string_view Name() const override;
   const InterPodAffinityArgs& args() const { return args_; }
@@ -195,15 +205,16 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
       const framework::PodInfo& pod, std::span<const framework::NodeInfo* const> nodes) const;
 
  private:
-  interpodaffinity::TopologyCounts ExistingAntiAffinityCounts(
-      const framework::PodInfo& pod, const api::LabelSet& namespace_labels,
-      std::span<const framework::NodeInfo* const> nodes) const;
   void UpdateWithPod(interpodaffinity::PreFilterState& state, const framework::PodInfo& pod_to_schedule,
                      const framework::PodInfo& pod, const framework::NodeInfo& node,
                      int64_t multiplier) const;
 
+  // Per-node results kept across cycles (hit_sums.h).
+  struct Caches;
+
   InterPodAffinityArgs args_;
   framework::Handle& handle_;
+  std::unique_ptr<Caches> caches_;
 };
 
 }  // namespace schedkit::plugins

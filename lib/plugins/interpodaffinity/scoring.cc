@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plugins/interpodaffinity/inter_pod_affinity.h"
+#include "plugins/interpodaffinity/hit_sums.h"
 #include "plugins/interpodaffinity/matching.h"
 #include "schedkit/api/str_cat.h"
 
@@ -60,18 +61,23 @@ Status InterPodAffinity::PreScore(CycleState& state, const PodInfo& pod,
   // ones: a pod elsewhere in a zone still scores the zone. Without terms of
   // its own, the incoming pod can only be scored by pods that have terms.
   const framework::Snapshot& snapshot = handle_.snapshot();
-  const std::span<const NodeInfo* const> all_nodes =
-      has_constraints ? snapshot.nodes() : snapshot.have_pods_with_affinity();
+  if (!has_constraints && snapshot.have_pods_with_affinity().empty()) return Status::Skip();
   const api::LabelSet& namespace_labels = interpodaffinity::NamespaceLabelsOf(snapshot, pod.namespace_());
   const int32_t hard_weight = args_.hard_pod_affinity_weight;
 
-  auto chunks = interpodaffinity::ForEachNodeChunk<std::vector<Hit>>(
-      handle_.parallelizer(), all_nodes, [&](const NodeInfo& node, std::vector<Hit>& out) {
+  // The incoming pod's preferences about each existing pod, and each
+  // existing pod's terms about the incoming pod; kept across cycles per query
+  // (hit_sums.h). Nodes without pods with affinity add nothing when the
+  // incoming pod has no terms of its own, so walking all nodes is the same.
+  const auto& sums = caches_->pre_score.Get(
+      snapshot, handle_.parallelizer(),
+      {pod.namespace_(), pod.labels(), pod.preferred_affinity_terms(), pod.preferred_anti_affinity_terms(),
+       snapshot.namespaces_id()},
+      [&](const NodeInfo& node, std::vector<Hit>& out) {
         const api::LabelSet& labels = node.labels();
         if (labels.empty()) return;
         const auto& existing_pods = has_constraints ? node.pods() : node.pods_with_affinity();
         for (const framework::PodInfoPtr& existing : existing_pods) {
-          // The incoming pod's preferences about the existing pod.
           for (const WeightedAffinityTerm& w : pod.preferred_affinity_terms()) {
             ProcessTerm(interpodaffinity::IncomingTermMatches(w.term, *existing, snapshot), w.term, w.weight,
                         1, labels, out);
@@ -80,7 +86,6 @@ Status InterPodAffinity::PreScore(CycleState& state, const PodInfo& pod,
             ProcessTerm(interpodaffinity::IncomingTermMatches(w.term, *existing, snapshot), w.term, w.weight,
                         -1, labels, out);
           }
-          // The existing pod's terms about the incoming pod.
           if (hard_weight > 0) {
             for (const AffinityTerm& t : existing->required_affinity_terms()) {
               ProcessTerm(t.Matches(pod, namespace_labels), t, hard_weight, 1, labels, out);
@@ -93,19 +98,17 @@ Status InterPodAffinity::PreScore(CycleState& state, const PodInfo& pod,
             ProcessTerm(w.term.Matches(pod, namespace_labels), w.term, w.weight, -1, labels, out);
           }
         }
-      });
+      }).sums;
+  if (sums.empty()) return Status::Skip();
 
   auto table = std::make_shared<ScoreTable>();
-  for (const auto& chunk : chunks) {
-    for (const Hit& h : chunk) {
-      auto [it, inserted] = table->scores.try_emplace(TopologyCounts::Pack(h.key, h.value), 0);
-      it->second += h.delta;
-      if (inserted && std::find(table->keys.begin(), table->keys.end(), h.key) == table->keys.end()) {
-        table->keys.push_back(h.key);
-      }
+  table->scores.reserve(sums.size());
+  for (const auto& [packed, h] : sums) {
+    table->scores.emplace(packed, h.sum);
+    if (std::find(table->keys.begin(), table->keys.end(), h.key) == table->keys.end()) {
+      table->keys.push_back(h.key);
     }
   }
-  if (table->scores.empty()) return Status::Skip();
 
   auto s = std::make_unique<PreScoreState>();
   s->table = std::move(table);

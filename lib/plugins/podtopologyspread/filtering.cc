@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "plugins/podtopologyspread/common.h"
+#include "plugins/podtopologyspread/domain_counts.h"
 #include "plugins/podtopologyspread/pod_topology_spread.h"
 #include "schedkit/api/str_cat.h"
 
@@ -78,6 +79,27 @@ PodTopologySpread::Result PodTopologySpread::PreFilter(framework::CycleState& st
   if (constraints->empty()) return {{}, Status::Skip()};
   const size_t num_constraints = constraints->size();
 
+  auto s = std::make_unique<PreFilterState>();
+  s->constraints = constraints;
+  s->tp_value_to_match_num.resize(num_constraints);
+  s->critical_paths.resize(num_constraints);
+
+  const framework::Snapshot& snapshot = handle_.snapshot();
+  if (nodes.data() == snapshot.nodes().data() && nodes.size() == snapshot.nodes().size() &&
+      CanUseDomainCounts(pod, *constraints)) {
+    const auto& domains = domain_counts_->Get(snapshot, handle_.parallelizer(), pod.namespace_(),
+                                              /*require_all_keys=*/true, *constraints);
+    for (size_t i = 0; i < num_constraints; ++i) {
+      s->tp_value_to_match_num[i].reserve(domains[i].size());
+      for (const auto& d : domains[i]) {
+        s->tp_value_to_match_num[i].emplace(d.value, d.count);
+        s->critical_paths[i].Update(d.value, d.count);
+      }
+    }
+    state.Write(PreFilterStateKey(), std::move(s));
+    return {};
+  }
+
   // Per node and constraint, the matching pods, or -1 where the node does
   // not count for the constraint; filled in parallel, summed in node order.
   std::vector<int64_t> counts(nodes.size() * num_constraints, -1);
@@ -96,10 +118,6 @@ PodTopologySpread::Result PodTopologySpread::PreFilter(framework::CycleState& st
     CountPodsMatchSelectors(node.pods(), *constraints, pod.namespace_(), node_counts);
   });
 
-  auto s = std::make_unique<PreFilterState>();
-  s->constraints = constraints;
-  s->tp_value_to_match_num.resize(num_constraints);
-  s->critical_paths.resize(num_constraints);
   // Domains in first-seen order, so ties between critical paths resolve the
   // same way on every run (upstream's map order is random).
   std::vector<std::vector<Symbol>> domains(num_constraints);

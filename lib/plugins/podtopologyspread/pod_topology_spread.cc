@@ -10,6 +10,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "plugins/internal/args.h"
 #include "plugins/podtopologyspread/common.h"
+#include "plugins/podtopologyspread/domain_counts.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/api/well_known.h"
@@ -261,12 +262,24 @@ Symbol PodTopologySpread::PreScoreStateKey() {
 PodTopologySpread::PodTopologySpread(PodTopologySpreadArgs args, PodTopologySpreadOptions options,
                                      framework::Handle& handle)
     : handle_(handle),
+      domain_counts_(std::make_unique<podtopologyspread_internal::DomainCountsCache>()),
       options_(std::move(options)),
       default_constraints_(std::move(args.default_constraints)) {
   if (args.system_defaulting) {
     default_constraints_ = SystemDefaultConstraints();
     system_defaulted_ = true;
   }
+}
+
+PodTopologySpread::~PodTopologySpread() = default;
+
+bool PodTopologySpread::CanUseDomainCounts(const framework::PodInfo& pod,
+                                           const std::vector<Constraint>& constraints) const {
+  if (!options_.keep_counts_across_cycles) return false;
+  if (pod.has_node_selector() || pod.has_required_node_affinity()) return false;
+  if (!options_.enable_node_inclusion_policy) return true;
+  return std::none_of(constraints.begin(), constraints.end(),
+                      [](const Constraint& c) { return c.honor_node_taints; });
 }
 
 std::string_view PodTopologySpread::Name() const { return kPlugin; }

@@ -44,6 +44,10 @@
 
 namespace schedkit::plugins {
 
+namespace podtopologyspread_internal {
+class DomainCountsCache;
+}  // namespace podtopologyspread_internal
+
 // PodTopologySpreadArgs after v1 defaulting and validation.
 struct PodTopologySpreadArgs {
   // Constraints for pods that have none; labelSelector is never set here.
@@ -69,6 +73,10 @@ struct PodTopologySpreadOptions {
   // exactly what upstream returns when its listers hold nothing, and default
   // constraints then never apply. Tests set it to reproduce upstream cases.
   std::function<api::LabelSelector(const framework::PodInfo& pod)> default_selector;
+  // Keep per-domain counts across cycles and recount only changed nodes
+  // (domain_counts.h). Off recounts every node every cycle, as upstream;
+  // the results are the same, which tests check.
+  bool keep_counts_across_cycles = true;
 };
 
 class PodTopologySpread final : public framework::PreFilterPlugin,
@@ -148,6 +156,7 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
   static Symbol PreScoreStateKey();
 
   PodTopologySpread(PodTopologySpreadArgs args, PodTopologySpreadOptions options, framework::Handle& handle);
+  ~PodTopologySpread() override;
 
   std::string_view Name() const override;
 
@@ -194,8 +203,12 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
   framework::Status UpdateWithPod(framework::CycleState& state, const framework::PodInfo& updated_pod,
                                   const framework::PodInfo& preemptor, const framework::NodeInfo& node,
                                   int64_t delta) const;
+  // Whether the per-domain counts for `pod` over all nodes may come from
+  // domain_counts_: which nodes count must not depend on the pod itself.
+  bool CanUseDomainCounts(const framework::PodInfo& pod, const std::vector<Constraint>& constraints) const;
 
   framework::Handle& handle_;
+  std::unique_ptr<podtopologyspread_internal::DomainCountsCache> domain_counts_;
   PodTopologySpreadOptions options_;
   std::vector<framework::SpreadConstraint> default_constraints_;
   bool system_defaulted_ = false;

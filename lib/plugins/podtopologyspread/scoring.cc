@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "plugins/podtopologyspread/common.h"
+#include "plugins/podtopologyspread/domain_counts.h"
 #include "plugins/podtopologyspread/pod_topology_spread.h"
 #include "schedkit/api/str_cat.h"
 
@@ -71,6 +72,22 @@ Status PodTopologySpread::PreScore(framework::CycleState& state, const framework
       size = static_cast<int64_t>(filtered_nodes.size()) - static_cast<int64_t>(data->ignored_nodes.size());
     }
     data->topology_normalizing_weight[i] = TopologyNormalizingWeight(size);
+  }
+
+  if (CanUseDomainCounts(pod, constraints)) {
+    // Every domain's count over all nodes, kept across cycles; the
+    // candidate domains take theirs.
+    const auto& domains = domain_counts_->Get(handle_.snapshot(), handle_.parallelizer(), pod.namespace_(),
+                                              require_all_topologies, constraints);
+    for (size_t i = 0; i < num_constraints; ++i) {
+      if (constraints[i].is_hostname) continue;
+      auto& candidate_counts = data->topology_value_to_pod_counts[i];
+      for (const auto& d : domains[i]) {
+        if (auto it = candidate_counts.find(d.value); it != candidate_counts.end()) it->second = d.count;
+      }
+    }
+    state.Write(PreScoreStateKey(), std::make_unique<PreScoreState>(std::move(data)));
+    return {};
   }
 
   // Matching pods over all nodes, into the candidate domains only: per node
