@@ -682,19 +682,17 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   if (im.scores.size() < active.size()) im.scores.resize(active.size());
   for (size_t a = 0; a < active.size(); ++a) im.scores[a].assign(n, 0);
 
-  // Score: each task takes a run of nodes and asks every active plugin.
+  // Score: each task takes a run of nodes and hands it to every active plugin.
   std::atomic<bool> failed{false};
   std::vector<Status> errors(active.size());
   parallelizer_->ForRanges(n, kNodesPerTask, [&](int begin, int end) {
-    for (int i = begin; i < end && !failed.load(std::memory_order_relaxed); ++i) {
-      for (size_t a = 0; a < active.size(); ++a) {
-        int64_t score = 0;
-        Status s = im.score.plugins[active[a]]->Score(state, pod, *nodes[i], score);
-        if (!s.IsSuccess()) {
-          if (!failed.exchange(true)) errors[a] = std::move(s);
-          return;
-        }
-        im.scores[a][i] = score;
+    const std::span<const NodeInfo* const> run = nodes.subspan(begin, end - begin);
+    for (size_t a = 0; a < active.size() && !failed.load(std::memory_order_relaxed); ++a) {
+      Status s = im.score.plugins[active[a]]->ScoreNodes(state, pod, run,
+                                                         std::span<int64_t>(im.scores[a].data() + begin, run.size()));
+      if (!s.IsSuccess()) {
+        if (!failed.exchange(true)) errors[a] = std::move(s);
+        return;
       }
     }
   });

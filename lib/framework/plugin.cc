@@ -14,6 +14,15 @@ PreFilterResult PreFilterResult::Merge(const PreFilterResult& other) const {
   return out;
 }
 
+Status ScorePlugin::ScoreNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                               std::span<int64_t> scores) const {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Status s = Score(state, pod, *nodes[i], scores[i]);
+    if (!s.IsSuccess()) return s;
+  }
+  return Status();
+}
+
 bool ClusterEvent::Matches(const ClusterEvent& incoming) const {
   if (IsWildcard()) return true;
   const bool resource_matches =

@@ -62,6 +62,16 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
     return Status();
   }
 
+  Status ScoreNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                    std::span<int64_t> scores) const override {
+    const auto* s = state.Read<PreScoreState>(PreScoreKey());
+    if (s == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      scores[i] = BalancedAllocationScore(*nodes[i], s->resources(), /*use_requested=*/true);
+    }
+    return Status();
+  }
+
  private:
   const ScoredResources resources_;  // pod_request unset; copied per pod
 };

@@ -280,6 +280,29 @@ class Fit final : public framework::PreFilterPlugin,
     return ScoreNode(node, rs, score);
   }
 
+  Status ScoreNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                    std::span<int64_t> scores) const override {
+    const auto* s = state.Read<PreScoreState>(PreScoreKey());
+    if (s == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);
+    const std::span<const ScoredResource> rs = s->resources();
+    if (rs.empty()) return Status::Error("resources not found");
+    // One loop per strategy, so the per-node call is direct.
+    switch (strategy_) {
+      case Strategy::kLeastAllocated:
+        for (size_t i = 0; i < nodes.size(); ++i) scores[i] = LeastAllocatedScore(*nodes[i], rs, false);
+        break;
+      case Strategy::kMostAllocated:
+        for (size_t i = 0; i < nodes.size(); ++i) scores[i] = MostAllocatedScore(*nodes[i], rs, false);
+        break;
+      case Strategy::kRequestedToCapacityRatio:
+        for (size_t i = 0; i < nodes.size(); ++i) {
+          scores[i] = RequestedToCapacityRatioScore(*nodes[i], rs, false, table_);
+        }
+        break;
+    }
+    return Status();
+  }
+
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override {
     framework::ActionType pod_actions = framework::kActionDelete;
     // A pod resized in place may free resources.

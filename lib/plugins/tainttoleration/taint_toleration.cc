@@ -114,18 +114,38 @@ framework::Status TaintToleration::PreScore(framework::CycleState& state, const 
   return framework::Status();
 }
 
-framework::Status TaintToleration::Score(const framework::CycleState& state, const framework::PodInfo&,
-                                         const framework::NodeInfo& node, int64_t& score) const {
-  const auto* s = state.Read<PreScoreState>(PreScoreStateKey());
-  if (s == nullptr) {
-    return framework::Status::Error("failed to read \"PreScoreTaintToleration\" from cycleState: not found");
-  }
+namespace {
+
+framework::Status PreScoreStateNotFound() {
+  return framework::Status::Error("failed to read \"PreScoreTaintToleration\" from cycleState: not found");
+}
+
+// PreferNoSchedule taints on the node that the pod does not tolerate.
+int64_t CountIntolerable(const std::vector<Toleration>& prefer_no_schedule, const framework::NodeInfo& node) {
   int64_t intolerable = 0;
   for (const framework::Taint& taint : node.taints()) {
     if (taint.effect != TaintEffect::kPreferNoSchedule) continue;
-    if (!framework::TolerationsTolerate(s->prefer_no_schedule, taint)) ++intolerable;
+    if (!framework::TolerationsTolerate(prefer_no_schedule, taint)) ++intolerable;
   }
-  score = intolerable;
+  return intolerable;
+}
+
+}  // namespace
+
+framework::Status TaintToleration::Score(const framework::CycleState& state, const framework::PodInfo&,
+                                         const framework::NodeInfo& node, int64_t& score) const {
+  const auto* s = state.Read<PreScoreState>(PreScoreStateKey());
+  if (s == nullptr) return PreScoreStateNotFound();
+  score = CountIntolerable(s->prefer_no_schedule, node);
+  return framework::Status();
+}
+
+framework::Status TaintToleration::ScoreNodes(const framework::CycleState& state, const framework::PodInfo&,
+                                              std::span<const framework::NodeInfo* const> nodes,
+                                              std::span<int64_t> scores) const {
+  const auto* s = state.Read<PreScoreState>(PreScoreStateKey());
+  if (s == nullptr) return PreScoreStateNotFound();
+  for (size_t i = 0; i < nodes.size(); ++i) scores[i] = CountIntolerable(s->prefer_no_schedule, *nodes[i]);
   return framework::Status();
 }
 

@@ -48,6 +48,9 @@ class TaintToleration final : public framework::FilterPlugin,
   // tolerate; Error when PreScore did not run.
   framework::Status Score(const framework::CycleState& state, const framework::PodInfo& pod,
                           const framework::NodeInfo& node, int64_t& score) const override;
+  framework::Status ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                               std::span<const framework::NodeInfo* const> nodes,
+                               std::span<int64_t> scores) const override;
   const framework::ScoreExtensions* GetScoreExtensions() const override { return this; }
   // Reversed DefaultNormalizeScore: the fewest untolerated taints gets 100.
   framework::Status NormalizeScore(const framework::CycleState& state, const framework::PodInfo& pod,
