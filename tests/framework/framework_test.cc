@@ -1,5 +1,6 @@
 // Framework runtime: extension-point semantics with small test plugins,
 // node selection arithmetic, tie-breaking and FitError text.
+#include <atomic>
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -482,6 +483,64 @@ TEST_CASE("Score: PreScore Skip drops Score; normalize, weights and totals", "[f
   auto outb = fb->SchedulePod(sb, MakePod().Name("p").Info(), bad.snapshot, sel);
   REQUIRE(outb.status.IsError());
   CHECK_THAT(outb.status.Message(), Catch::Contains("returns an invalid score 120"));
+}
+
+// Scores nodes by the number in their name through ScoreNodes only, noting
+// the longest run it was handed; fails when told to.
+class RunScorer : public ScorePlugin {
+ public:
+  explicit RunScorer(bool fail) : fail_(fail) {}
+  std::string_view Name() const override { return "Runs"; }
+  Status Score(const CycleState&, const PodInfo&, const NodeInfo&, int64_t&) const override {
+    return Status::Error("Score called instead of ScoreNodes");
+  }
+  Status ScoreNodes(const CycleState&, const PodInfo&, std::span<const NodeInfo* const> nodes,
+                    std::span<int64_t> scores) const override {
+    if (fail_) return Status::Error("boom");
+    // No Catch2 assertions here: this runs on the parallelizer's threads.
+    if (nodes.size() != scores.size()) return Status::Error("nodes and scores differ in length");
+    int prev = longest_run_.load();
+    while (prev < static_cast<int>(nodes.size()) && !longest_run_.compare_exchange_weak(prev, nodes.size())) {
+    }
+    for (size_t i = 0; i < nodes.size(); ++i) scores[i] = std::stoi(std::string(nodes[i]->name().str().substr(1))) % 101;
+    return Status();
+  }
+  int longest_run() const { return longest_run_.load(); }
+
+ private:
+  bool fail_;
+  mutable std::atomic<int> longest_run_{0};
+};
+
+TEST_CASE("Score: the framework hands runs of nodes to ScoreNodes; a failure names the plugin", "[framework]") {
+  for (bool fail : {false, true}) {
+    World w(300);
+    RunScorer* scorer = nullptr;
+    REQUIRE(w.registry.Add("Runs", [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      auto p = std::make_unique<RunScorer>(fail);
+      scorer = p.get();
+      return p;
+    }).ok());
+    w.profile.plugins.multi_point.enabled.push_back({"Runs", 1});
+    w.AddPlugin("F", Behaviour{});  // a filter, so nodes are found and scored
+    auto f = w.Build(/*parallelism=*/2);
+    CycleState state;
+    SelectionState sel;
+    CycleTrace trace;
+    auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+    if (fail) {
+      REQUIRE(out.status.IsError());
+      CHECK(out.status.Message() == "running Score plugins: plugin \"Runs\" failed with: boom");
+      continue;
+    }
+    REQUIRE(out.status.IsSuccess());
+    REQUIRE(trace.scores.size() > 64);
+    for (const auto& ns : trace.scores) {
+      const int64_t want = std::stoi(std::string(ns.node.str().substr(1))) % 101;
+      REQUIRE(ns.plugins[0].raw == want);
+    }
+    CHECK(scorer->longest_run() > 1);
+  }
 }
 
 TEST_CASE("tie-break: lowest name is deterministic, random is uniform", "[framework]") {
