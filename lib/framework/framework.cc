@@ -1037,23 +1037,28 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
 
 Symbol Framework::SelectHost(std::span<const NodeInfo* const> nodes, const std::vector<int64_t>& totals,
                              SelectionState& selection) const {
+  const int n = static_cast<int>(nodes.size());
   int best = 0;
   int ties = 1;
-  for (int i = 1; i < static_cast<int>(nodes.size()); ++i) {
+  for (int i = 1; i < n; ++i) {
     if (totals[i] > totals[best]) {
       best = i;
       ties = 1;
     } else if (totals[i] == totals[best]) {
-      if (selection.tie_break == TieBreak::kLowestName) {
-        if (nodes[i]->name().str() < nodes[best]->name().str()) best = i;
-      } else {
-        // Reservoir sampling: the k-th tie replaces the choice with probability 1/k.
-        ++ties;
-        if (std::uniform_int_distribution<int>(0, ties - 1)(selection.rng) == 0) best = i;
+      ++ties;
+      if (selection.tie_break == TieBreak::kLowestName && nodes[i]->name().str() < nodes[best]->name().str()) {
+        best = i;
       }
     }
   }
-  return nodes[best]->name();
+  if (selection.tie_break == TieBreak::kLowestName || ties == 1) return nodes[best]->name();
+  // Uniform over the ties, as upstream's reservoir sampling, with one draw:
+  // the k-th node (in order) holding the top score.
+  int k = std::uniform_int_distribution<int>(0, ties - 1)(selection.rng);
+  const int64_t top = totals[best];
+  for (int i = best;; ++i) {
+    if (totals[i] == top && k-- == 0) return nodes[i]->name();
+  }
 }
 
 ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_ptr, const Snapshot& snap,

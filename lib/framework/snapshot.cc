@@ -150,9 +150,47 @@ void Snapshot::RebuildLists(const std::vector<Symbol>& order) {
 void Snapshot::RebuildAffinityLists() {
   with_affinity_.clear();
   with_required_anti_affinity_.clear();
+  with_affinity_index_.clear();
+  with_required_anti_affinity_index_.clear();
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    if (affinity_flags_[i] & kHasAffinity) with_affinity_.push_back(nodes_[i]);
-    if (affinity_flags_[i] & kHasRequiredAntiAffinity) with_required_anti_affinity_.push_back(nodes_[i]);
+    if (affinity_flags_[i] & kHasAffinity) {
+      with_affinity_.push_back(nodes_[i]);
+      with_affinity_index_.push_back(static_cast<int>(i));
+    }
+    if (affinity_flags_[i] & kHasRequiredAntiAffinity) {
+      with_required_anti_affinity_.push_back(nodes_[i]);
+      with_required_anti_affinity_index_.push_back(static_cast<int>(i));
+    }
+  }
+}
+
+namespace {
+
+// Adds or removes nodes[index] in a list kept in node order.
+void SetMembership(std::vector<const NodeInfo*>& list, std::vector<int>& positions, const NodeInfo* node, int index,
+                   bool member) {
+  const auto it = std::lower_bound(positions.begin(), positions.end(), index);
+  const bool present = it != positions.end() && *it == index;
+  if (member == present) return;
+  const auto at = it - positions.begin();
+  if (member) {
+    list.insert(list.begin() + at, node);
+    positions.insert(it, index);
+  } else {
+    list.erase(list.begin() + at);
+    positions.erase(it);
+  }
+}
+
+}  // namespace
+
+void Snapshot::UpdateAffinityLists(int index, uint8_t old_flags, uint8_t new_flags) {
+  if ((old_flags ^ new_flags) & kHasAffinity) {
+    SetMembership(with_affinity_, with_affinity_index_, nodes_[index], index, new_flags & kHasAffinity);
+  }
+  if ((old_flags ^ new_flags) & kHasRequiredAntiAffinity) {
+    SetMembership(with_required_anti_affinity_, with_required_anti_affinity_index_, nodes_[index], index,
+                  new_flags & kHasRequiredAntiAffinity);
   }
 }
 
@@ -307,7 +345,6 @@ const NodeInfo* ClusterState::GetNodeInfo(Symbol name) const {
 void ClusterState::UpdateSnapshot(Snapshot& snap) const {
   snap.last_update_copies_ = 0;
   bool membership_changed = false;
-  bool affinity_changed = false;
   for (Item* item = head_; item != nullptr && item->info.generation() > snap.generation_; item = item->next) {
     if (item->info.node() == nullptr) continue;  // ghosts are not schedulable
     auto& slot = snap.infos_[item->name];
@@ -321,13 +358,13 @@ void ClusterState::UpdateSnapshot(Snapshot& snap) const {
     *slot = item->info;
     for (const ImageOnNode& img : slot->images()) ++snap.image_nodes_[img.name];
     const uint8_t flags = AffinityFlags(*slot);
-    affinity_changed |= flags != had_flags;
     // A node already in nodes(): refresh its per-position entries (a new
     // node gets them when the lists are rebuilt below).
     if (!membership_changed) {
       if (auto it = snap.index_.find(item->name); it != snap.index_.end()) {
         snap.generations_[it->second] = slot->generation();
         snap.affinity_flags_[it->second] = flags;
+        if (flags != had_flags) snap.UpdateAffinityLists(it->second, had_flags, flags);
       }
     }
     ++snap.last_update_copies_;
@@ -347,13 +384,11 @@ void ClusterState::UpdateSnapshot(Snapshot& snap) const {
       }
     }
   }
+  // Otherwise the same nodes are in the same order, and the loop above has
+  // already updated the per-position entries and the affinity lists.
   if (membership_changed || snap.order_version_ != order_version_) {
     snap.RebuildLists(tree_->List());
     snap.order_version_ = order_version_;
-  } else if (affinity_changed) {
-    // Same nodes in the same order: only the affinity lists move, and the
-    // name index (a hash map over every node) stays.
-    snap.RebuildAffinityLists();
   }
   if (snap.namespaces_version_ != namespaces_version_) {
     snap.namespaces_ = namespaces_;

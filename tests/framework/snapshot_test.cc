@@ -1,6 +1,7 @@
 // Snapshot and ClusterState: zone round-robin order, incremental updates that
 // copy only changed nodes, ghosts, image counts.
 #include <catch2/catch.hpp>
+#include <random>
 
 #include "schedkit/api/lister.h"
 #include "schedkit/api/symbol.h"
@@ -178,6 +179,44 @@ TEST_CASE("per-position generations and the layout id track changes", "[snapshot
   state.SetNamespace(ns);
   state.UpdateSnapshot(snap);
   CHECK(snap.namespaces_id() != namespaces);
+}
+
+TEST_CASE("affinity lists kept up to date equal lists built afresh", "[snapshot]") {
+  ClusterState state;
+  for (int i = 0; i < 20; ++i) REQUIRE(state.AddNode(Node("n" + std::to_string(i), "z" + std::to_string(i % 3))).ok());
+  Snapshot kept;
+  state.UpdateSnapshot(kept);
+  std::mt19937 rng(7);
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  std::vector<PodInfoPtr> pods;
+  auto names = [](std::span<const NodeInfo* const> list) {
+    std::vector<std::string> out;
+    for (const NodeInfo* n : list) out.emplace_back(n->name().str());
+    return out;
+  };
+  for (int step = 0; step < 300; ++step) {
+    CAPTURE(step);
+    if (pods.empty() || pick(3) != 0) {
+      auto b = MakePod().Name("p" + std::to_string(step)).Node("n" + std::to_string(pick(20)));
+      if (const int kind = pick(3); kind == 0) {
+        b.PodAntiAffinityExists("a", "b", testing::AffinityKind::kRequired);
+      } else if (kind == 1) {
+        b.PodAffinityExists("a", "b", testing::AffinityKind::kPreferred);
+      }
+      pods.push_back(b.Info());
+      REQUIRE(state.AddPod(pods.back()).ok());
+    } else {
+      const int i = pick(static_cast<int>(pods.size()));
+      REQUIRE(state.RemovePod(*pods[i]).ok());
+      pods.erase(pods.begin() + i);
+    }
+    state.UpdateSnapshot(kept);
+    Snapshot fresh;
+    state.UpdateSnapshot(fresh);
+    REQUIRE(names(kept.have_pods_with_affinity()) == names(fresh.have_pods_with_affinity()));
+    REQUIRE(names(kept.have_pods_with_required_anti_affinity()) ==
+            names(fresh.have_pods_with_required_anti_affinity()));
+  }
 }
 
 TEST_CASE("snapshot from a lister: bound pods in, pending pods out", "[snapshot]") {

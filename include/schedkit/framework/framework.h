@@ -58,7 +58,7 @@ struct FrameworkOptions {
 
 // How SelectHost breaks ties among the nodes with the top total score.
 enum class TieBreak : uint8_t {
-  kRandom,      // uniform over the ties (reservoir sampling), as upstream
+  kRandom,      // uniform over the ties, as upstream
   kLowestName,  // the lowest node name: deterministic, for tests and conformance
 };
 

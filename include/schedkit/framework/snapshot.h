@@ -87,12 +87,18 @@ class Snapshot {
   friend class ClusterState;
   void RebuildLists(const std::vector<Symbol>& order);
   void RebuildAffinityLists();
+  // The node at `index` gained or lost pods with affinity (flags as in
+  // affinity_flags_): adds it to or drops it from the lists, in node order.
+  void UpdateAffinityLists(int index, uint8_t old_flags, uint8_t new_flags);
 
   absl::flat_hash_map<Symbol, std::unique_ptr<NodeInfo>> infos_;
   std::vector<const NodeInfo*> nodes_;
   absl::flat_hash_map<Symbol, int> index_;
   std::vector<const NodeInfo*> with_affinity_;
   std::vector<const NodeInfo*> with_required_anti_affinity_;
+  // Positions in nodes_ of the entries of the two lists above.
+  std::vector<int> with_affinity_index_;
+  std::vector<int> with_required_anti_affinity_index_;
   // Aligned with nodes_.
   std::vector<int64_t> generations_;
   std::vector<uint8_t> affinity_flags_;  // kHasAffinity | kHasRequiredAntiAffinity

@@ -25,9 +25,12 @@ int64_t ImageLocalityPriority(int64_t sum_scores, int num_containers) {
   return framework::kMaxNodeScore * (sum_scores - kMinThreshold) / (max_threshold - kMinThreshold);
 }
 
-framework::Status ImageLocality::Score(const framework::CycleState& /*state*/, const framework::PodInfo& pod,
-                                       const framework::NodeInfo& node, int64_t& score) const {
-  const framework::Snapshot& snapshot = handle_.snapshot();
+namespace {
+
+// The node's score: the pod's images already there, their sizes scaled by
+// how widely each is spread.
+int64_t ScoreOnNode(const framework::Snapshot& snapshot, const framework::PodInfo& pod,
+                    const framework::NodeInfo& node) {
   const int total_nodes = snapshot.NumNodes();
   int64_t sum = 0;
   // Init containers first, then regular ones, as upstream sums them.
@@ -40,7 +43,22 @@ framework::Status ImageLocality::Score(const framework::CycleState& /*state*/, c
         static_cast<double>(snapshot.ImageNumNodes(image)) / static_cast<double>(total_nodes);
     sum += static_cast<int64_t>(static_cast<double>(on_node->size_bytes) * spread);
   }
-  score = ImageLocalityPriority(sum, pod.num_containers());
+  return ImageLocalityPriority(sum, pod.num_containers());
+}
+
+}  // namespace
+
+framework::Status ImageLocality::Score(const framework::CycleState& /*state*/, const framework::PodInfo& pod,
+                                       const framework::NodeInfo& node, int64_t& score) const {
+  score = ScoreOnNode(handle_.snapshot(), pod, node);
+  return framework::Status();
+}
+
+framework::Status ImageLocality::ScoreNodes(const framework::CycleState& /*state*/, const framework::PodInfo& pod,
+                                            std::span<const framework::NodeInfo* const> nodes,
+                                            std::span<int64_t> scores) const {
+  const framework::Snapshot& snapshot = handle_.snapshot();
+  for (size_t i = 0; i < nodes.size(); ++i) scores[i] = ScoreOnNode(snapshot, pod, *nodes[i]);
   return framework::Status();
 }
 

@@ -35,6 +35,9 @@ class ImageLocality final : public framework::ScorePlugin {
   std::string_view Name() const override;
   framework::Status Score(const framework::CycleState& state, const framework::PodInfo& pod,
                           const framework::NodeInfo& node, int64_t& score) const override;
+  framework::Status ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                               std::span<const framework::NodeInfo* const> nodes,
+                               std::span<int64_t> scores) const override;
 
  private:
   framework::Handle& handle_;
