@@ -107,6 +107,18 @@ TEST_CASE("PreemptionBasic preempts for every measured pod", "[perf]") {
   CHECK(s["MeasuredScheduled"] == 10);
 }
 
+TEST_CASE("the shipped score-all-nodes configuration loads and schedules every pod", "[perf]") {
+  const std::string config = std::string(SCHEDKIT_TESTS_DIR) + "/../bench/perf/configs/score-all-nodes.yaml";
+  const Run r = Perf("--workload SchedulingBasic --nodes 20 --init-pods 20 --pods 40 --output json --config " + config);
+  INFO("stderr: " << r.err << "\nstdout: " << r.out);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  const nlohmann::json* summary = ItemFor(j, "Summary");
+  REQUIRE(summary != nullptr);
+  CHECK((*summary)["data"]["MeasuredScheduled"] == 40);
+}
+
 TEST_CASE("the workload list names every workload", "[perf]") {
   const Run r = Perf("--list");
   REQUIRE(r.exit_code == 0);
