@@ -9,7 +9,9 @@
 // All matching of pods against terms happens once per cycle, in PreFilter and
 // PreScore, and ends up as counts per (topology key, value) pair, keyed by the
 // two interned ids packed into 64 bits. Filter and Score per node are then a
-// few label look-ups and hash probes; they neither allocate nor lock.
+// few label look-ups and hash probes; they neither allocate nor lock. The
+// counts are kept across cycles per query (hit_sums.h): a cycle re-matches
+// only the pods of nodes that changed since the query was last asked.
 //
 // Differences of mechanism, not of result: upstream unrolls an incoming term's
 // namespaceSelector into its namespace set by listing namespaces; here the

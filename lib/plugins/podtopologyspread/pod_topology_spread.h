@@ -14,7 +14,9 @@
 //   auto plugin = NewPodTopologySpread(framework::PluginArgs(R"({"defaultingType":"List"})"), handle);
 //
 // Per-pod work (constraints, per-domain counts over all nodes) happens once
-// in PreFilter/PreScore and is kept in CycleState. Per node, Filter is a
+// in PreFilter/PreScore and is kept in CycleState. The per-domain counts
+// themselves are kept across cycles per query (domain_counts.h), so a cycle
+// recounts only the nodes that changed since the query was last asked. Per node, Filter is a
 // label lookup and a hash lookup per constraint; Score the same, plus (as
 // upstream) a pass over the node's pods for a hostname constraint. Neither
 // allocates.
