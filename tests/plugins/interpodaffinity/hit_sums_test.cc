@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "testing/plugin_scores.h"
 
 namespace schedkit::ipa_test {
 namespace {
@@ -80,18 +81,6 @@ class RandomCluster {
   int next_pod_ = 0;
 };
 
-// Normalized scores of every node; empty when PreScore skips.
-std::vector<int64_t> Scores(plugins::InterPodAffinity& plugin, const framework::PodInfo& pod,
-                            std::span<const NodeInfo* const> nodes) {
-  CycleState state;
-  const Status pre = plugin.PreScore(state, pod, nodes);
-  if (pre.IsSkip()) return {};
-  REQUIRE(pre.IsSuccess());
-  std::vector<int64_t> scores(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) REQUIRE(plugin.Score(state, pod, *nodes[i], scores[i]).IsSuccess());
-  REQUIRE(plugin.NormalizeScore(state, pod, nodes, scores).IsSuccess());
-  return scores;
-}
 
 }  // namespace
 
@@ -155,7 +144,7 @@ TEST_CASE("InterPodAffinity: counts kept across cycles equal a full count after 
           REQUIRE(g->affinity.ToMap() == affinity.ToMap());
           REQUIRE(g->anti_affinity.ToMap() == anti_affinity.ToMap());
         }
-        REQUIRE(Scores(*kept, *pod, all) == Scores(*fresh, *pod, all));
+        REQUIRE(testing::NormalizedScores(*kept, *pod, all) == testing::NormalizedScores(*fresh, *pod, all));
       }
     }
   }

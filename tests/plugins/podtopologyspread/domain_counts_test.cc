@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "testing/plugin_scores.h"
 
 namespace schedkit::plugins::pts_test {
 namespace {
@@ -102,18 +103,6 @@ void RequireSamePreFilterState(const PodTopologySpread::PreFilterState& got,
   }
 }
 
-// Scores of every node, normalized; empty when PreScore skips.
-std::vector<int64_t> Scores(PodTopologySpread& plugin, const framework::PodInfo& pod,
-                            std::span<const NodeInfo* const> nodes) {
-  CycleState state;
-  const framework::Status pre = plugin.PreScore(state, pod, nodes);
-  if (pre.IsSkip()) return {};
-  REQUIRE(pre.IsSuccess());
-  std::vector<int64_t> scores(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) REQUIRE(plugin.Score(state, pod, *nodes[i], scores[i]).IsSuccess());
-  REQUIRE(plugin.NormalizeScore(state, pod, nodes, scores).IsSuccess());
-  return scores;
-}
 
 }  // namespace
 
@@ -179,10 +168,11 @@ TEST_CASE("PodTopologySpread: counts kept across cycles equal a full recount aft
                                     *want_state.Read<PodTopologySpread::PreFilterState>(
                                         PodTopologySpread::PreFilterStateKey()));
         }
-        REQUIRE(Scores(*kept, *pod, all) == Scores(*uncached, *pod, all));
+        REQUIRE(testing::NormalizedScores(*kept, *pod, all) == testing::NormalizedScores(*uncached, *pod, all));
         std::vector<const NodeInfo*> every_other;
         for (size_t i = 0; i < all.size(); i += 2) every_other.push_back(all[i]);
-        REQUIRE(Scores(*kept, *pod, every_other) == Scores(*uncached, *pod, every_other));
+        REQUIRE(testing::NormalizedScores(*kept, *pod, every_other) ==
+                testing::NormalizedScores(*uncached, *pod, every_other));
       }
     }
   }
