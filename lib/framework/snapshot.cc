@@ -138,11 +138,7 @@ void Snapshot::RebuildLists(const std::vector<Symbol>& order) {
     nodes_.push_back(it->second.get());
   }
   generations_.resize(nodes_.size());
-  affinity_flags_.resize(nodes_.size());
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    generations_[i] = nodes_[i]->generation();
-    affinity_flags_[i] = AffinityFlags(*nodes_[i]);
-  }
+  for (size_t i = 0; i < nodes_.size(); ++i) generations_[i] = nodes_[i]->generation();
   layout_id_ = NextSnapshotId();
   RebuildAffinityLists();
 }
@@ -153,11 +149,12 @@ void Snapshot::RebuildAffinityLists() {
   with_affinity_index_.clear();
   with_required_anti_affinity_index_.clear();
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    if (affinity_flags_[i] & kHasAffinity) {
+    const uint8_t flags = AffinityFlags(*nodes_[i]);
+    if (flags & kHasAffinity) {
       with_affinity_.push_back(nodes_[i]);
       with_affinity_index_.push_back(static_cast<int>(i));
     }
-    if (affinity_flags_[i] & kHasRequiredAntiAffinity) {
+    if (flags & kHasRequiredAntiAffinity) {
       with_required_anti_affinity_.push_back(nodes_[i]);
       with_required_anti_affinity_index_.push_back(static_cast<int>(i));
     }
@@ -363,7 +360,6 @@ void ClusterState::UpdateSnapshot(Snapshot& snap) const {
     if (!membership_changed) {
       if (auto it = snap.index_.find(item->name); it != snap.index_.end()) {
         snap.generations_[it->second] = slot->generation();
-        snap.affinity_flags_[it->second] = flags;
         if (flags != had_flags) snap.UpdateAffinityLists(it->second, had_flags, flags);
       }
     }

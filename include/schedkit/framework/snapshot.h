@@ -87,8 +87,9 @@ class Snapshot {
   friend class ClusterState;
   void RebuildLists(const std::vector<Symbol>& order);
   void RebuildAffinityLists();
-  // The node at `index` gained or lost pods with affinity (flags as in
-  // affinity_flags_): adds it to or drops it from the lists, in node order.
+  // The node at `index` gained or lost pods with affinity (flags: has pods
+  // with affinity, with required anti-affinity): adds it to or drops it from
+  // the lists, in node order.
   void UpdateAffinityLists(int index, uint8_t old_flags, uint8_t new_flags);
 
   absl::flat_hash_map<Symbol, std::unique_ptr<NodeInfo>> infos_;
@@ -101,7 +102,6 @@ class Snapshot {
   std::vector<int> with_required_anti_affinity_index_;
   // Aligned with nodes_.
   std::vector<int64_t> generations_;
-  std::vector<uint8_t> affinity_flags_;  // kHasAffinity | kHasRequiredAntiAffinity
   absl::flat_hash_map<Symbol, int> image_nodes_;
   absl::flat_hash_map<Symbol, api::LabelSet> namespaces_;
   int64_t namespaces_version_ = -1;
