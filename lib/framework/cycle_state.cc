@@ -45,6 +45,7 @@ std::unique_ptr<CycleState> CycleState::Clone() const {
   out->skip_score_ = skip_score_;
   out->record_plugin_metrics_ = record_plugin_metrics_;
   out->nominated_pods_ = nominated_pods_;
+  out->active_filter_chain_ = active_filter_chain_;
   return out;
 }
 

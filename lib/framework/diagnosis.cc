@@ -1,7 +1,10 @@
 #include "schedkit/framework/diagnosis.h"
 
 #include <algorithm>
-#include <map>
+#include <string_view>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/snapshot.h"
@@ -34,21 +37,51 @@ std::string FitError::Message() const {
     // would only repeat it.
     schedkit::StrAppend(&msg, " ", diagnosis.pre_filter_msg, ".");
   } else {
-    std::map<std::string, int> histogram;
+    // A failed pass has one status per node but only a few distinct reasons,
+    // mostly interned: count them in a short list, comparing the text only
+    // when the storage differs. The views stay valid while `diagnosis` lives.
+    struct Count {
+      std::string_view reason;
+      int count;
+    };
+    constexpr size_t kLinearReasons = 16;  // past this many, an index by text
+    absl::InlinedVector<Count, kLinearReasons> histogram;
+    absl::flat_hash_map<std::string_view, size_t> index;
+    auto add = [&](std::string_view reason, int n) {
+      if (histogram.size() <= kLinearReasons) {
+        for (Count& c : histogram) {
+          if ((c.reason.data() == reason.data() && c.reason.size() == reason.size()) || c.reason == reason) {
+            c.count += n;
+            return;
+          }
+        }
+        histogram.push_back({reason, n});
+        if (histogram.size() > kLinearReasons) {
+          for (size_t i = 0; i < histogram.size(); ++i) index.emplace(histogram[i].reason, i);
+        }
+        return;
+      }
+      auto [it, inserted] = index.emplace(reason, histogram.size());
+      if (inserted) {
+        histogram.push_back({reason, n});
+      } else {
+        histogram[it->second].count += n;
+      }
+    };
     const NodeToStatus& nts = diagnosis.node_to_status;
     nts.ForEachExplicitNode([&](Symbol, const Status& s) {
-      for (size_t i = 0; i < s.num_reasons(); ++i) ++histogram[std::string(s.reason(i))];
+      for (size_t i = 0; i < s.num_reasons(); ++i) add(s.reason(i), 1);
     });
     if (static_cast<int>(nts.size()) < num_all_nodes) {
       const Status& absent = nts.absent_status();
       for (size_t i = 0; i < absent.num_reasons(); ++i) {
-        histogram[std::string(absent.reason(i))] += num_all_nodes - static_cast<int>(nts.size());
+        add(absent.reason(i), num_all_nodes - static_cast<int>(nts.size()));
       }
     }
     // Sorted as strings, count first, as upstream does ("10 x" < "2 y").
     std::vector<std::string> entries;
     entries.reserve(histogram.size());
-    for (const auto& [reason, count] : histogram) entries.push_back(schedkit::StrCat(count, " ", reason));
+    for (const Count& c : histogram) entries.push_back(schedkit::StrCat(c.count, " ", c.reason));
     std::sort(entries.begin(), entries.end());
     if (!entries.empty()) {
       msg += " ";

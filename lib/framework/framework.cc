@@ -118,6 +118,15 @@ struct PluginList {
   size_t size() const { return plugins.size(); }
 };
 
+// Derived after PreFilter and kept in the CycleState; valid for the framework
+// that derived it while the state's skip set is unchanged.
+struct ActiveFilterChain {
+  const Framework* owner = nullptr;
+  SymbolSet skips;
+  absl::InlinedVector<FilterPlugin*, 16> plugins;
+  absl::InlinedVector<Symbol, 16> names;
+};
+
 struct Framework::Impl {
   std::vector<std::unique_ptr<Plugin>> owned;
   std::map<std::string, Plugin*, std::less<>> by_name;
@@ -487,6 +496,7 @@ PreFilterPlugin::Result Framework::RunPreFilterPlugins(CycleState& state, const 
     }
   }
   if (out.status.IsSuccess() && rejection) out.status = std::move(*rejection);
+  state.set_active_filter_chain(DeriveFilterChain(state));
   if (plugins_with_nodes != nullptr) {
     plugins_with_nodes->clear();
     plugins_with_nodes->insert(narrowing.begin(), narrowing.end());
@@ -496,18 +506,34 @@ PreFilterPlugin::Result Framework::RunPreFilterPlugins(CycleState& state, const 
   return out;
 }
 
+std::shared_ptr<const ActiveFilterChain> Framework::DeriveFilterChain(const CycleState& state) const {
+  const Impl& im = *impl_;
+  auto chain = std::make_shared<ActiveFilterChain>();
+  chain->owner = this;
+  chain->skips = state.skip_filter_plugins();
+  for (size_t i = 0; i < im.filter.size(); ++i) {
+    if (chain->skips.contains(im.filter.names[i])) continue;
+    chain->plugins.push_back(im.filter.plugins[i]);
+    chain->names.push_back(im.filter.names[i]);
+  }
+  return chain;
+}
+
+const ActiveFilterChain* Framework::KeptFilterChain(const CycleState& state) const {
+  const ActiveFilterChain* chain = state.active_filter_chain().get();
+  if (chain == nullptr || chain->owner != this || !(chain->skips == state.skip_filter_plugins())) return nullptr;
+  return chain;
+}
+
 Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
   const Impl& im = *impl_;
   const auto& skip = state.skip_filter_plugins();
   if (skip.empty()) return RunActiveFilters(im.filter.plugins, im.filter.names, state, pod, node);
-  absl::InlinedVector<FilterPlugin*, 16> plugins;
-  absl::InlinedVector<Symbol, 16> names;
-  for (size_t i = 0; i < im.filter.size(); ++i) {
-    if (skip.contains(im.filter.names[i])) continue;
-    plugins.push_back(im.filter.plugins[i]);
-    names.push_back(im.filter.names[i]);
+  if (const ActiveFilterChain* chain = KeptFilterChain(state)) {
+    return RunActiveFilters(chain->plugins, chain->names, state, pod, node);
   }
-  return RunActiveFilters(plugins, names, state, pod, node);
+  const std::shared_ptr<const ActiveFilterChain> chain = DeriveFilterChain(state);
+  return RunActiveFilters(chain->plugins, chain->names, state, pod, node);
 }
 
 // The filter chain over plugins already cleared of this cycle's skips.
@@ -587,7 +613,7 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   for (const PodInfoPtr& p : nominated) {
     if (p->priority() < pod.priority() || p->SameUid(pod)) continue;
     if (!node_out) {
-      node_out.emplace(node);
+      node_out.emplace(node.SimulationCopy());
       if (HasActivePreFilterExtensions(state)) state_copy = state.Clone();
     }
     node_out->AddPod(p);
@@ -971,13 +997,14 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
                                   ? !state.nominated_pods()->empty()
                                   : options_.nominator != nullptr && options_.nominator->HasNominatedPods();
   // This cycle's filter chain, skips removed once rather than per node.
-  absl::InlinedVector<FilterPlugin*, 16> active;
-  absl::InlinedVector<Symbol, 16> active_names;
-  for (size_t i = 0; i < im.filter.size(); ++i) {
-    if (state.skip_filter_plugins().contains(im.filter.names[i])) continue;
-    active.push_back(im.filter.plugins[i]);
-    active_names.push_back(im.filter.names[i]);
+  std::shared_ptr<const ActiveFilterChain> derived;
+  const ActiveFilterChain* chain = KeptFilterChain(state);
+  if (chain == nullptr) {
+    derived = DeriveFilterChain(state);
+    chain = derived.get();
   }
+  const std::span<FilterPlugin* const> active = chain->plugins;
+  const std::span<const Symbol> active_names = chain->names;
   int done = 0;
   int found = 0;
   int batch = std::max(to_find, kNodesPerTask);
@@ -986,10 +1013,12 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
     const int end = std::min(n, done + batch);
     std::atomic<bool> errored{false};
     parallelizer_->ForRanges(end - done, kNodesPerTask, [&](int b, int e) {
-      for (int k = b; k < e; ++k) {
+      int at = start + done + b;  // index into nodes, wrapped by hand: no division per node
+      if (at >= n) at -= n;
+      for (int k = b; k < e; ++k, at = at + 1 == n ? 0 : at + 1) {
         if (errored.load(std::memory_order_relaxed)) return;
         const int pos = done + k;
-        const NodeInfo& node = *nodes[(start + pos) % n];
+        const NodeInfo& node = *nodes[at];
         Status s = with_nominated ? RunFilterPluginsWithNominatedPods(state, pod, node)
                                   : RunActiveFilters(active, active_names, state, pod, node);
         if (s.IsSuccess()) {
@@ -1016,8 +1045,9 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   }
   const int last = stop_at >= 0 ? stop_at + 1 : n;
   processed = last;
-  for (int pos = 0; pos < last; ++pos) {
-    const NodeInfo* node = nodes[(start + pos) % n];
+  diagnosis.node_to_status.Reserve(diagnosis.node_to_status.size() + static_cast<size_t>(last - found));
+  for (int pos = 0, at = start; pos < last; ++pos, at = at + 1 == n ? 0 : at + 1) {
+    const NodeInfo* node = nodes[at];
     if (im.node_passed[pos]) {
       feasible.push_back(node);
       if (trace != nullptr) trace->filter.push_back({node->name(), Status()});

@@ -144,7 +144,13 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   return absl::OkStatus();
 }
 
-void NodeInfo::Touch() { generation_ = NextGeneration(); }
+NodeInfo NodeInfo::SimulationCopy() const {
+  NodeInfo copy = *this;
+  copy.simulation_ = true;
+  return copy;
+}
+
+void NodeInfo::Touch() { generation_ = simulation_ ? generation_ + 1 : NextGeneration(); }
 
 // Requests never change the node's pod capacity, so allowed_pod_number is
 // left alone, as upstream's NodeInfo.update does.

@@ -127,18 +127,19 @@ const api::LabelSet* Snapshot::NamespaceLabels(Symbol ns) const {
   return it == namespaces_.end() ? nullptr : &it->second;
 }
 
-void Snapshot::RebuildLists(const std::vector<Symbol>& order) {
+void Snapshot::RebuildLists() {
   nodes_.clear();
   index_.clear();
-  nodes_.reserve(order.size());
-  for (Symbol name : order) {
-    auto it = infos_.find(name);
-    if (it == infos_.end()) continue;
-    index_[name] = static_cast<int>(nodes_.size());
-    nodes_.push_back(it->second.get());
+  image_nodes_.clear();
+  nodes_.reserve(infos_.size());
+  generations_.resize(infos_.size());
+  for (size_t i = 0; i < infos_.size(); ++i) {
+    const NodeInfo& info = infos_[i];
+    index_[info.name()] = static_cast<int>(i);
+    nodes_.push_back(&info);
+    generations_[i] = info.generation();
+    for (const ImageOnNode& img : info.images()) ++image_nodes_[img.name];
   }
-  generations_.resize(nodes_.size());
-  for (size_t i = 0; i < nodes_.size(); ++i) generations_[i] = nodes_[i]->generation();
   layout_id_ = NextSnapshotId();
   RebuildAffinityLists();
 }
@@ -341,51 +342,47 @@ const NodeInfo* ClusterState::GetNodeInfo(Symbol name) const {
 
 void ClusterState::UpdateSnapshot(Snapshot& snap) const {
   snap.last_update_copies_ = 0;
-  bool membership_changed = false;
-  for (Item* item = head_; item != nullptr && item->info.generation() > snap.generation_; item = item->next) {
-    if (item->info.node() == nullptr) continue;  // ghosts are not schedulable
-    auto& slot = snap.infos_[item->name];
-    if (slot == nullptr) {
-      slot = std::make_unique<NodeInfo>();
-      membership_changed = true;
-    } else {
-      for (const ImageOnNode& img : slot->images()) --snap.image_nodes_[img.name];
-    }
-    const uint8_t had_flags = AffinityFlags(*slot);
-    *slot = item->info;
-    for (const ImageOnNode& img : slot->images()) ++snap.image_nodes_[img.name];
-    const uint8_t flags = AffinityFlags(*slot);
-    // A node already in nodes(): refresh its per-position entries (a new
-    // node gets them when the lists are rebuilt below).
-    if (!membership_changed) {
-      if (auto it = snap.index_.find(item->name); it != snap.index_.end()) {
-        snap.generations_[it->second] = slot->generation();
-        if (flags != had_flags) snap.UpdateAffinityLists(it->second, had_flags, flags);
+  // Every addition, removal or reordering of nodes bumps order_version_, so
+  // with the same version the snapshot has the same nodes at the same
+  // positions and only changed NodeInfos are copied, in place.
+  if (snap.order_version_ == order_version_) {
+    for (Item* item = head_; item != nullptr && item->info.generation() > snap.generation_; item = item->next) {
+      if (item->info.node() == nullptr) continue;  // ghosts are not schedulable
+      const int pos = snap.IndexOf(item->name);
+      if (pos < 0) continue;
+      NodeInfo& slot = snap.infos_[pos];
+      for (const ImageOnNode& img : slot.images()) --snap.image_nodes_[img.name];
+      const uint8_t had_flags = AffinityFlags(slot);
+      slot = item->info;
+      for (const ImageOnNode& img : slot.images()) ++snap.image_nodes_[img.name];
+      snap.generations_[pos] = slot.generation();
+      if (const uint8_t flags = AffinityFlags(slot); flags != had_flags) {
+        snap.UpdateAffinityLists(pos, had_flags, flags);
       }
+      ++snap.last_update_copies_;
     }
-    ++snap.last_update_copies_;
-  }
-  if (head_ != nullptr) snap.generation_ = std::max(snap.generation_, head_->info.generation());
-
-  // Nodes deleted since the last update (or turned into ghosts).
-  if (snap.infos_.size() != static_cast<size_t>(num_nodes_)) {
-    for (auto it = snap.infos_.begin(); it != snap.infos_.end();) {
-      Item* item = FindItem(it->first);
-      if (item == nullptr || item->info.node() == nullptr) {
-        for (const ImageOnNode& img : it->second->images()) --snap.image_nodes_[img.name];
-        snap.infos_.erase(it++);
-        membership_changed = true;
+  } else {
+    // New layout: NodeInfos laid out in node order, so a filter pass walks
+    // memory forward. Unchanged ones move over from the old layout.
+    const std::vector<Symbol> order = tree_->List();
+    std::vector<NodeInfo> laid_out;
+    laid_out.reserve(order.size());
+    for (Symbol name : order) {
+      const Item* item = FindItem(name);
+      if (item == nullptr || item->info.node() == nullptr) continue;
+      const int old_pos = snap.IndexOf(name);
+      if (old_pos >= 0 && snap.infos_[old_pos].generation() == item->info.generation()) {
+        laid_out.push_back(std::move(snap.infos_[old_pos]));
       } else {
-        ++it;
+        laid_out.push_back(item->info);
+        ++snap.last_update_copies_;
       }
     }
-  }
-  // Otherwise the same nodes are in the same order, and the loop above has
-  // already updated the per-position entries and the affinity lists.
-  if (membership_changed || snap.order_version_ != order_version_) {
-    snap.RebuildLists(tree_->List());
+    snap.infos_ = std::move(laid_out);
+    snap.RebuildLists();
     snap.order_version_ = order_version_;
   }
+  if (head_ != nullptr) snap.generation_ = std::max(snap.generation_, head_->info.generation());
   if (snap.namespaces_version_ != namespaces_version_) {
     snap.namespaces_ = namespaces_;
     snap.namespaces_version_ = namespaces_version_;

@@ -1,5 +1,6 @@
 // Framework runtime: extension-point semantics with small test plugins,
 // node selection arithmetic, tie-breaking and FitError text.
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 
@@ -415,6 +416,71 @@ TEST_CASE("FitError text counts and sorts reasons as upstream", "[framework]") {
   e.diagnosis.node_to_status.Set(S("y1"), Status::WithReasons(Code::kUnschedulable, {"y"}));
   e.diagnosis.node_to_status.Set(S("y2"), Status::WithReasons(Code::kUnschedulable, {"y"}));
   CHECK(e.Message() == "0/12 nodes are available: 10 x, 2 y.");
+}
+
+// Not upstream: past a handful of distinct reasons the counting switches
+// from a short list to an index; both count the same, and a reason held as
+// owned text counts together with the same interned reason.
+TEST_CASE("FitError text counts many distinct reasons and owned text", "[framework]") {
+  FitError e;
+  e.num_all_nodes = 0;
+  std::map<std::string, int> want;
+  for (int r = 0; r < 40; ++r) {
+    const std::string reason = schedkit::StrCat("reason ", std::string(1, static_cast<char>('a' + r % 26)), r);
+    for (int k = 0; k <= r % 3; ++k) {
+      const Symbol node = S(schedkit::StrCat("many-", r, "-", k));
+      // Every other node holds its reason as text rather than interned.
+      e.diagnosis.node_to_status.Set(node, k % 2 == 0 ? Status::WithReasons(Code::kUnschedulable, {reason})
+                                                      : Status::WithText(Code::kUnschedulable, reason));
+      ++want[reason];
+      ++e.num_all_nodes;
+    }
+  }
+  std::vector<std::string> entries;
+  for (const auto& [reason, count] : want) entries.push_back(schedkit::StrCat(count, " ", reason));
+  std::sort(entries.begin(), entries.end());
+  std::string expected = schedkit::StrCat("0/", e.num_all_nodes, " nodes are available: ");
+  for (size_t i = 0; i < entries.size(); ++i) schedkit::StrAppend(&expected, i ? ", " : "", entries[i]);
+  expected += ".";
+  CHECK(e.Message() == expected);
+}
+
+// Not upstream: the filter chain derived after PreFilter is kept in the
+// cycle state and reused by per-node calls, but never once the skip set
+// changed or for another framework.
+TEST_CASE("RunFilterPlugins follows the cycle's skip set", "[framework]") {
+  World w(2);
+  Behaviour a;
+  a.filter["n0"] = Status::WithReasons(Code::kUnschedulable, {"a rejects n0"});
+  w.AddPlugin("A", a);
+  Behaviour skipper;
+  skipper.pre_filter = Status::Skip();
+  skipper.filter["n1"] = Status::WithReasons(Code::kUnschedulable, {"never asked"});
+  w.AddPlugin("Skipper", skipper);
+  auto f = w.Build();
+  auto other = w.Build();
+  auto pod = MakePod().Name("p").Info();
+  const NodeInfo& n0 = *w.snapshot.Get(S("n0"));
+  const NodeInfo& n1 = *w.snapshot.Get(S("n1"));
+
+  CycleState state;
+  REQUIRE(f->RunPreFilterPlugins(state, *pod).status.IsSuccess());
+  REQUIRE(state.active_filter_chain() != nullptr);
+  CHECK(f->RunFilterPlugins(state, *pod, n1).IsSuccess());  // Skipper's Filter is not called
+  CHECK(f->RunFilterPlugins(state, *pod, n0).Message() == "a rejects n0");
+  // Clones share the chain and give the same answers.
+  std::unique_ptr<CycleState> clone = state.Clone();
+  CHECK(clone->active_filter_chain() == state.active_filter_chain());
+  CHECK(f->RunFilterPlugins(*clone, *pod, n1).IsSuccess());
+  // Another framework does not use this one's chain.
+  CHECK(other->RunFilterPlugins(state, *pod, n1).IsSuccess());
+  CHECK(other->RunFilterPlugins(state, *pod, n0).Message() == "a rejects n0");
+  // A changed skip set is followed, not the kept chain.
+  state.skip_filter_plugins().insert(S("A"));
+  CHECK(f->RunFilterPlugins(state, *pod, n0).IsSuccess());
+  state.skip_filter_plugins().clear();
+  CHECK(f->RunFilterPlugins(state, *pod, n1).Message() == "never asked");
+  CHECK(f->RunFilterPlugins(state, *pod, n0).Message() == "a rejects n0");
 }
 
 TEST_CASE("PostFilter: runs until one helps; nomination is returned", "[framework]") {

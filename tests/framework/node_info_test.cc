@@ -73,6 +73,25 @@ TEST_CASE("add then remove restores the NodeInfo exactly", "[node_info]") {
   CHECK(base.used_ports().ports() == before.used_ports().ports());
 }
 
+// Not upstream: a simulation copy (preemption's dry runs) counts its own
+// generation and leaves the process-wide counter alone.
+TEST_CASE("a simulation copy does not draw on the global generation counter", "[node_info]") {
+  const NodeInfo base = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "10"}}).Info();
+  NodeInfo sim = base.SimulationCopy();
+  CHECK(sim == base);
+  auto pod = MakePod().Name("p").Node("n1").Req({{"cpu", "1"}}).Info();
+  const int64_t before = NextGeneration();
+  sim.AddPod(pod);
+  CHECK(sim.generation() == base.generation() + 1);
+  REQUIRE(sim.RemovePod(*pod).ok());
+  CHECK(sim.generation() == base.generation() + 2);
+  CHECK(NextGeneration() == before + 1);
+  // An ordinary copy still stamps every change from the global counter.
+  NodeInfo copy = base;
+  copy.AddPod(pod);
+  CHECK(copy.generation() > before + 1);
+}
+
 TEST_CASE("removing an unknown pod is NotFound", "[node_info]") {
   NodeInfo n = MakeNode().Name("n1").Info();
   auto p = MakePod().Name("ghost").Info();

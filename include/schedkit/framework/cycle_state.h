@@ -56,10 +56,16 @@ class SymbolSet {
   size_t size() const { return items_.size(); }
   auto begin() const { return items_.begin(); }
   auto end() const { return items_.end(); }
+  // Same items in the same order.
+  friend bool operator==(const SymbolSet& a, const SymbolSet& b) { return a.items_ == b.items_; }
 
  private:
   absl::InlinedVector<Symbol, 8> items_;
 };
+
+// A framework's filter chain with one cycle's skipped plugins removed;
+// defined by the framework, opaque here.
+struct ActiveFilterChain;
 
 class CycleState {
  public:
@@ -99,6 +105,14 @@ class CycleState {
   const NominatedPodsSnapshot* nominated_pods() const { return nominated_pods_.get(); }
   void set_nominated_pods(std::shared_ptr<const NominatedPodsSnapshot> pods) { nominated_pods_ = std::move(pods); }
 
+  // The filter chain the framework derived once this cycle's PreFilter had
+  // run, so per-node filter calls outside the main pass (the nominated-pods
+  // pass, preemption's dry runs) need not derive it again. Clones share it.
+  const std::shared_ptr<const ActiveFilterChain>& active_filter_chain() const { return active_filter_chain_; }
+  void set_active_filter_chain(std::shared_ptr<const ActiveFilterChain> chain) {
+    active_filter_chain_ = std::move(chain);
+  }
+
   // Whether this cycle samples per-plugin durations (upstream: 10% of cycles).
   bool record_plugin_metrics() const { return record_plugin_metrics_; }
   void set_record_plugin_metrics(bool v) { record_plugin_metrics_ = v; }
@@ -109,6 +123,7 @@ class CycleState {
   SymbolSet skip_score_;
   bool record_plugin_metrics_ = false;
   std::shared_ptr<const NominatedPodsSnapshot> nominated_pods_;
+  std::shared_ptr<const ActiveFilterChain> active_filter_chain_;
 };
 
 }  // namespace schedkit::framework

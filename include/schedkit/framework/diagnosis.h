@@ -28,6 +28,9 @@ class NodeToStatus {
 
   const Status& Get(Symbol node) const;
   void Set(Symbol node, Status status) { statuses_[node] = std::move(status); }
+  // Room for `n` explicit statuses in all, so a pass that rejects thousands
+  // of nodes does not rehash on the way.
+  void Reserve(size_t n) { statuses_.reserve(n); }
   void SetAbsentNodesStatus(Status status) { absent_ = std::move(status); }
   const Status& absent_status() const { return absent_; }
   // Number of nodes with an explicit status.

@@ -198,6 +198,10 @@ class Framework final : public Handle {
                                   std::vector<const NodeInfo*>& feasible, int& processed, CycleTrace* trace);
   static Status RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
                                  const CycleState& state, const PodInfo& pod, const NodeInfo& node);
+  std::shared_ptr<const ActiveFilterChain> DeriveFilterChain(const CycleState& state) const;
+  // The chain kept in `state` when this framework derived it from the
+  // state's current skip set; nullptr otherwise.
+  const ActiveFilterChain* KeptFilterChain(const CycleState& state) const;
   Symbol SelectHost(std::span<const NodeInfo* const> nodes, const std::vector<int64_t>& totals,
                     SelectionState& selection) const;
 

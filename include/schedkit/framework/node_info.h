@@ -61,6 +61,12 @@ class NodeInfo {
   // still known, upstream's "ghost" NodeInfo). node() is then null.
   void ClearNode();
 
+  // A copy for a what-if (preemption's dry runs, the nominated-pods pass).
+  // Its changes never reach a snapshot, so it counts its own generation up
+  // instead of drawing on the process-wide counter, which simulations
+  // running in parallel would contend on.
+  NodeInfo SimulationCopy() const;
+
   void AddPod(PodInfoPtr pod);
   // Removes the pod with the same UID; NotFound if absent. The last pod
   // takes the removed one's place, as upstream does.
@@ -116,6 +122,7 @@ class NodeInfo {
   std::vector<PodInfoPtr> pods_with_affinity_;
   std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
   int64_t generation_ = 0;
+  bool simulation_ = false;
 };
 
 // The next value of the process-wide generation counter.

@@ -7,13 +7,16 @@
 //   state.UpdateSnapshot(snap);            // copies only nodes changed since
 //   for (const NodeInfo* n : snap.nodes()) ...
 //
-// Layout, for the hot path: the snapshot owns one NodeInfo per node, each
-// allocated once and updated in place, so pointers handed to a cycle stay
-// valid and unchanged nodes are never touched. `nodes()` is a dense array of
-// pointers in upstream's zone round-robin order (what the filter loop and its
-// rotating start index walk); lookups by name go through a hash map on the
-// interned name. Per-node hot data lives at the front of NodeInfo as plain
-// integers and Symbols; there are no strings to compare in a filter.
+// Layout, for the hot path: the snapshot owns its NodeInfos in one array, in
+// upstream's zone round-robin node order (what the filter loop and its
+// rotating start index walk), so a pass over the nodes reads memory forward
+// and the hardware prefetches it. A changed node is updated in place;
+// unchanged nodes are never touched. Only a change of the node set or order
+// lays the array out again, which invalidates NodeInfo pointers from earlier
+// cycles (layout_id() changes with it). `nodes()` points into the array;
+// lookups by name go through a hash map on the interned name. Per-node hot
+// data lives at the front of NodeInfo as plain integers and Symbols; there
+// are no strings to compare in a filter.
 //
 // Incremental update follows upstream's cache: every change stamps the
 // NodeInfo with a new global generation and moves it to the front of a
@@ -85,14 +88,16 @@ class Snapshot {
 
  private:
   friend class ClusterState;
-  void RebuildLists(const std::vector<Symbol>& order);
+  // Derives everything aligned with infos_ (a new layout).
+  void RebuildLists();
   void RebuildAffinityLists();
   // The node at `index` gained or lost pods with affinity (flags: has pods
   // with affinity, with required anti-affinity): adds it to or drops it from
   // the lists, in node order.
   void UpdateAffinityLists(int index, uint8_t old_flags, uint8_t new_flags);
 
-  absl::flat_hash_map<Symbol, std::unique_ptr<NodeInfo>> infos_;
+  // One NodeInfo per node, in nodes() order; nodes_ points into it.
+  std::vector<NodeInfo> infos_;
   std::vector<const NodeInfo*> nodes_;
   absl::flat_hash_map<Symbol, int> index_;
   std::vector<const NodeInfo*> with_affinity_;

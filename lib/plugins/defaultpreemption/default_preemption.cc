@@ -180,7 +180,7 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   std::unique_ptr<framework::CycleState> state_copy;
   if (handle_.HasActivePreFilterExtensions(state)) state_copy = state.Clone();
   const framework::CycleState& sim_state = state_copy ? *state_copy : state;
-  NodeInfo sim_node = node;
+  NodeInfo sim_node = node.SimulationCopy();
   auto remove_pod = [&](const PodInfo& p) -> Status {
     if (absl::Status s = sim_node.RemovePod(p); !s.ok()) return Status::Error(std::string(s.message()));
     if (!state_copy) return Status();
