@@ -1,5 +1,6 @@
 #include "plugins/dynamicresources/dynamic_resources.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -161,6 +162,15 @@ Status DynamicResources::Score(const framework::CycleState& state, const framewo
   score = 0;
   // DRAPrioritizedList is on, so upstream reads the state on every node.
   if (state.Read<DynamicResourcesState>(StateKey()) == nullptr) return StateNotFound();
+  return Status();
+}
+
+// Every node scores 0 without claims, so the state is read once per run.
+Status DynamicResources::ScoreNodes(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
+                                    std::span<const framework::NodeInfo* const> /*nodes*/,
+                                    std::span<int64_t> scores) const {
+  if (state.Read<DynamicResourcesState>(StateKey()) == nullptr) return StateNotFound();
+  std::fill(scores.begin(), scores.end(), 0);
   return Status();
 }
 

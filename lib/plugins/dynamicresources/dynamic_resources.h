@@ -122,6 +122,9 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                                       const framework::NodeToStatus& filtered) override;
   framework::Status Score(const framework::CycleState& state, const framework::PodInfo& pod,
                           const framework::NodeInfo& node, int64_t& score) const override;
+  framework::Status ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                               std::span<const framework::NodeInfo* const> nodes,
+                               std::span<int64_t> scores) const override;
   const framework::ScoreExtensions* GetScoreExtensions() const override { return this; }
   framework::Status NormalizeScore(const framework::CycleState& state, const framework::PodInfo& pod,
                                    std::span<const framework::NodeInfo* const> nodes,

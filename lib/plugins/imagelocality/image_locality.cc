@@ -1,5 +1,8 @@
 #include "plugins/imagelocality/image_locality.h"
 
+#include <algorithm>
+
+#include "absl/container/inlined_vector.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -27,38 +30,60 @@ int64_t ImageLocalityPriority(int64_t sum_scores, int num_containers) {
 
 namespace {
 
+// One of the pod's images that some node holds, with upstream's spread factor:
+// the fraction of nodes holding it.
+struct PresentImage {
+  Symbol name;
+  double spread;
+};
+using PresentImages = absl::InlinedVector<PresentImage, 4>;
+
+// The pod's images held by at least one node, in the pod's order (init
+// containers first, as upstream sums them). Images on no node add nothing to
+// any node's score, so they are dropped before the per-node loop.
+PresentImages PresentImagesOf(const framework::Snapshot& snapshot, const framework::PodInfo& pod) {
+  PresentImages out;
+  const int total_nodes = snapshot.NumNodes();
+  if (total_nodes == 0) return out;
+  for (Symbol image : pod.images()) {
+    const int holders = snapshot.ImageNumNodes(image);
+    if (holders == 0) continue;
+    out.push_back({image, static_cast<double>(holders) / static_cast<double>(total_nodes)});
+  }
+  return out;
+}
+
 // The node's score: the pod's images already there, their sizes scaled by
 // how widely each is spread.
-int64_t ScoreOnNode(const framework::Snapshot& snapshot, const framework::PodInfo& pod,
-                    const framework::NodeInfo& node) {
-  const int total_nodes = snapshot.NumNodes();
+int64_t ScoreOnNode(const PresentImages& images, int num_containers, const framework::NodeInfo& node) {
   int64_t sum = 0;
-  // Init containers first, then regular ones, as upstream sums them.
-  for (Symbol image : pod.images()) {
-    const framework::ImageOnNode* on_node = node.FindImage(image);
-    if (on_node == nullptr || total_nodes == 0) continue;
-    // Upstream scales the size by the fraction of nodes holding the image, in
-    // float64, and truncates back to int64.
-    const double spread =
-        static_cast<double>(snapshot.ImageNumNodes(image)) / static_cast<double>(total_nodes);
-    sum += static_cast<int64_t>(static_cast<double>(on_node->size_bytes) * spread);
+  for (const PresentImage& image : images) {
+    const framework::ImageOnNode* on_node = node.FindImage(image.name);
+    if (on_node == nullptr) continue;
+    // Upstream scales in float64 and truncates back to int64.
+    sum += static_cast<int64_t>(static_cast<double>(on_node->size_bytes) * image.spread);
   }
-  return ImageLocalityPriority(sum, pod.num_containers());
+  return ImageLocalityPriority(sum, num_containers);
 }
 
 }  // namespace
 
 framework::Status ImageLocality::Score(const framework::CycleState& /*state*/, const framework::PodInfo& pod,
                                        const framework::NodeInfo& node, int64_t& score) const {
-  score = ScoreOnNode(handle_.snapshot(), pod, node);
+  score = ScoreOnNode(PresentImagesOf(handle_.snapshot(), pod), pod.num_containers(), node);
   return framework::Status();
 }
 
 framework::Status ImageLocality::ScoreNodes(const framework::CycleState& /*state*/, const framework::PodInfo& pod,
                                             std::span<const framework::NodeInfo* const> nodes,
                                             std::span<int64_t> scores) const {
-  const framework::Snapshot& snapshot = handle_.snapshot();
-  for (size_t i = 0; i < nodes.size(); ++i) scores[i] = ScoreOnNode(snapshot, pod, *nodes[i]);
+  const PresentImages images = PresentImagesOf(handle_.snapshot(), pod);
+  if (images.empty()) {
+    // The common case of images no node holds yet: one score for every node.
+    std::fill(scores.begin(), scores.end(), ImageLocalityPriority(0, pod.num_containers()));
+    return framework::Status();
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) scores[i] = ScoreOnNode(images, pod.num_containers(), *nodes[i]);
   return framework::Status();
 }
 

@@ -66,6 +66,10 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
                     std::span<int64_t> scores) const override {
     const auto* s = state.Read<PreScoreState>(PreScoreKey());
     if (s == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);
+    if (const std::span<const ScoredResource> rs = s->resources(); IsCpuThenMemory(rs)) {
+      for (size_t i = 0; i < nodes.size(); ++i) scores[i] = BalancedAllocationCpuMemory(*nodes[i], rs[0], rs[1]);
+      return Status();
+    }
     for (size_t i = 0; i < nodes.size(); ++i) {
       scores[i] = BalancedAllocationScore(*nodes[i], s->resources(), /*use_requested=*/true);
     }

@@ -248,6 +248,11 @@ class Fit final : public framework::PreFilterPlugin,
       return Status::Error(
           schedkit::StrCat("error reading \"", PreFilterKey().str(), "\" from cycleState: not found"));
     }
+    // Most nodes fit: check that first, and collect reasons only for a node
+    // that does not.
+    bool fits = true;
+    VisitInsufficient(s->request(), node, [&](Symbol, Symbol, int64_t, int64_t, int64_t, bool) { fits = false; });
+    if (fits) return Status();
     absl::InlinedVector<Symbol, 4> reasons;
     bool unresolvable = false;
     VisitInsufficient(s->request(), node,
@@ -255,7 +260,6 @@ class Fit final : public framework::PreFilterPlugin,
                         reasons.push_back(reason);
                         unresolvable = unresolvable || resource_unresolvable;
                       });
-    if (reasons.empty()) return Status();
     Status status(unresolvable ? Code::kUnschedulableAndUnresolvable : Code::kUnschedulable, reasons[0]);
     for (size_t i = 1; i < reasons.size(); ++i) status.AppendReason(reasons[i]);
     return status;
@@ -289,6 +293,10 @@ class Fit final : public framework::PreFilterPlugin,
     // One loop per strategy, so the per-node call is direct.
     switch (strategy_) {
       case Strategy::kLeastAllocated:
+        if (IsCpuThenMemory(rs)) {
+          for (size_t i = 0; i < nodes.size(); ++i) scores[i] = LeastAllocatedCpuMemory(*nodes[i], rs[0], rs[1]);
+          break;
+        }
         for (size_t i = 0; i < nodes.size(); ++i) scores[i] = LeastAllocatedScore(*nodes[i], rs, false);
         break;
       case Strategy::kMostAllocated:

@@ -199,6 +199,9 @@ TEST_CASE("DynamicResources Score and the other points without state", "[dynamic
     scores.push_back(score);
   }
   CHECK(scores == std::vector<int64_t>{0, 0});
+  std::vector<int64_t> batch = {-1, -1};  // the framework's call over a run of nodes
+  CHECK(p->ScoreNodes(with_state, *pod, h.snapshot().nodes(), batch).IsSuccess());
+  CHECK(batch == scores);
   CHECK(p->NormalizeScore(with_state, *pod, h.snapshot().nodes(), scores).IsSuccess());
   CHECK(scores == std::vector<int64_t>{0, 0});
   p->Unreserve(with_state, *pod, n1);
@@ -207,6 +210,7 @@ TEST_CASE("DynamicResources Score and the other points without state", "[dynamic
   int64_t score = -1;
   CHECK(p->Score(empty, *pod, *h.snapshot().nodes()[0], score).Message() == "not found");
   CHECK(score == 0);
+  CHECK(p->ScoreNodes(empty, *pod, h.snapshot().nodes(), batch).Message() == "not found");
   CHECK(p->Filter(empty, *pod, *h.snapshot().nodes()[0]).Message() == "not found");
   CHECK(p->Reserve(empty, *pod, n1).Message() == "not found");
   CHECK(p->PreBind(empty, *pod, n1).Message() == "not found");

@@ -109,6 +109,10 @@ TEST_CASE("TestImageLocalityPriority", "[imagelocality]") {
        test30_init300,
        {ImageNode("node1", kNode403002000), ImageNode("node2", kNode203040)},
        {6, 0}},
+      // Not upstream: no node holds any of the pod's images.
+      {"images on no node", test300600900,
+       {ImageNode("node1", kNodeWithNoImages), ImageNode("node2", kNodeWithNoImages)},
+       {0, 0}},
   };
 
   for (const Case& c : cases) {
@@ -133,6 +137,12 @@ TEST_CASE("TestImageLocalityPriority", "[imagelocality]") {
         got.push_back(score);
       }
       CHECK(got == c.expected);
+      // The framework's batch call gives the same scores.
+      std::vector<const framework::NodeInfo*> nodes;
+      for (const auto& n : c.nodes) nodes.push_back(h.snapshot().Get(n.metadata().name()));
+      std::vector<int64_t> batch(nodes.size(), -1);
+      CHECK(score_plugin->ScoreNodes(state, **pod, nodes, batch).IsSuccess());
+      CHECK(batch == c.expected);
     }
   }
 }

@@ -168,5 +168,50 @@ TEST_CASE("AllocatableAndRequested classifies resources as upstream", "[nodereso
   CHECK(!AllocatableAndRequested(node, rs[5], false, alloc, req));
 }
 
+// Not upstream: the cpu-and-memory scorers the plugins take for the default
+// resources must equal the general ones bit for bit, over nodes with zero,
+// partial, full and over-committed capacity and over weights other than 1.
+TEST_CASE("cpu-and-memory scorers equal the general scorers", "[noderesources][scorer]") {
+  const std::vector<std::string> cpus = {"0", "1m", "3", "4", "7777m", "64"};
+  const std::vector<std::string> memories = {"0", "1", "1Gi", "32Gi", "123456789"};
+  const std::vector<std::vector<testing::ResourceMap>> pod_sets = {
+      {},
+      {{{"cpu", "100m"}, {"memory", "500Mi"}}},
+      {{{"cpu", "3500m"}}, {{"memory", "31Gi"}}},
+      {{{"cpu", "9"}, {"memory", "40Gi"}}, {{"cpu", "1m"}, {"memory", "1"}}},
+  };
+  const std::vector<std::pair<int64_t, int64_t>> weights = {{1, 1}, {3, 1}, {1, 5}, {2, 7}};
+  const std::vector<std::pair<int64_t, int64_t>> pod_requests = {{0, 0}, {100, 524288000}, {5000, 1}, {1, 1LL << 40}};
+  int checked = 0;
+  for (const std::string& cpu : cpus) {
+    for (const std::string& memory : memories) {
+      for (size_t p = 0; p < pod_sets.size(); ++p) {
+        std::vector<api::v1::Pod> pods;
+        for (size_t k = 0; k < pod_sets[p].size(); ++k) {
+          pods.push_back(MakePod().Name(schedkit::StrCat("p", k)).Req(pod_sets[p][k]).Obj());
+        }
+        framework::NodeInfo node =
+            MakeNode().Name("n").Capacity({{"cpu", cpu}, {"memory", memory}, {"pods", "110"}}).Info(pods);
+        for (const auto& [cpu_weight, memory_weight] : weights) {
+          for (const auto& [cpu_request, memory_request] : pod_requests) {
+            ScoredResources rs = CompileResources({{"cpu", cpu_weight}, {"memory", memory_weight}});
+            REQUIRE(IsCpuThenMemory(rs));
+            rs[0].pod_request = cpu_request;
+            rs[1].pod_request = memory_request;
+            INFO("cpu " << cpu << " memory " << memory << " pods " << p << " weights " << cpu_weight << "/"
+                        << memory_weight << " request " << cpu_request << "/" << memory_request);
+            CHECK(LeastAllocatedCpuMemory(node, rs[0], rs[1]) == LeastAllocatedScore(node, rs, false));
+            CHECK(BalancedAllocationCpuMemory(node, rs[0], rs[1]) == BalancedAllocationScore(node, rs, true));
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(checked == 6 * 5 * 4 * 4 * 4);
+  CHECK(!IsCpuThenMemory(CompileResources({{"memory", 1}, {"cpu", 1}})));
+  CHECK(!IsCpuThenMemory(CompileResources({{"cpu", 1}, {"memory", 1}, {"ephemeral-storage", 1}})));
+}
+
 }  // namespace
 }  // namespace schedkit::plugins::noderesources
