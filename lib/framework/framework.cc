@@ -1,6 +1,7 @@
 #include "schedkit/framework/framework.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <limits>
 #include <map>
@@ -1015,17 +1016,46 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
     parallelizer_->ForRanges(end - done, kNodesPerTask, [&](int b, int e) {
       int at = start + done + b;  // index into nodes, wrapped by hand: no division per node
       if (at >= n) at -= n;
-      for (int k = b; k < e; ++k, at = at + 1 == n ? 0 : at + 1) {
+      if (with_nominated) {
+        for (int k = b; k < e; ++k, at = at + 1 == n ? 0 : at + 1) {
+          if (errored.load(std::memory_order_relaxed)) return;
+          const int pos = done + k;
+          Status s = RunFilterPluginsWithNominatedPods(state, pod, *nodes[at]);
+          if (s.IsSuccess()) {
+            im.node_passed[pos] = 1;
+          } else {
+            if (s.IsError()) errored.store(true, std::memory_order_relaxed);
+            im.node_status[pos] = std::move(s);
+          }
+        }
+        return;
+      }
+      // Each plugin takes a run of nodes at a time, in chain order; a node
+      // leaves the run at its first rejection, as in a per-node chain.
+      std::array<const NodeInfo*, kNodesPerTask> run;
+      std::array<uint8_t, kNodesPerTask> before;
+      for (int rb = b; rb < e; rb += kNodesPerTask) {
         if (errored.load(std::memory_order_relaxed)) return;
-        const int pos = done + k;
-        const NodeInfo& node = *nodes[at];
-        Status s = with_nominated ? RunFilterPluginsWithNominatedPods(state, pod, node)
-                                  : RunActiveFilters(active, active_names, state, pod, node);
-        if (s.IsSuccess()) {
-          im.node_passed[pos] = 1;
-        } else {
-          if (s.IsError()) errored.store(true, std::memory_order_relaxed);
-          im.node_status[pos] = std::move(s);
+        const int re = std::min(e, rb + kNodesPerTask);
+        const size_t count = static_cast<size_t>(re - rb);
+        for (size_t k = 0; k < count; ++k, at = at + 1 == n ? 0 : at + 1) run[k] = nodes[at];
+        const std::span<uint8_t> passing(im.node_passed.data() + done + rb, count);
+        const std::span<Status> statuses(im.node_status.data() + done + rb, count);
+        std::fill(passing.begin(), passing.end(), 1);
+        size_t alive = count;
+        for (size_t i = 0; i < active.size() && alive > 0; ++i) {
+          std::copy(passing.begin(), passing.end(), before.begin());
+          active[i]->FilterNodes(state, pod, std::span<const NodeInfo* const>(run.data(), count), passing, statuses);
+          for (size_t k = 0; k < count; ++k) {
+            if (!before[k] || passing[k]) continue;
+            --alive;
+            Status& st = statuses[k];
+            if (!st.IsRejected()) {
+              st = Status::Error(schedkit::StrCat("running \"", active_names[i].str(), "\" filter plugin: ", st.Message()));
+              errored.store(true, std::memory_order_relaxed);
+            }
+            st.WithPlugin(active_names[i]);
+          }
         }
       }
     });

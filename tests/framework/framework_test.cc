@@ -483,6 +483,97 @@ TEST_CASE("RunFilterPlugins follows the cycle's skip set", "[framework]") {
   CHECK(f->RunFilterPlugins(state, *pod, n0).Message() == "a rejects n0");
 }
 
+// A filter that overrides FilterNodes: rejects the named nodes, and records
+// the runs it was handed.
+class BatchFilter : public FilterPlugin {
+ public:
+  BatchFilter(std::map<std::string, Status> reject, std::atomic<int>* max_run, std::atomic<int>* asked_rejected)
+      : reject_(std::move(reject)), max_run_(max_run), asked_rejected_(asked_rejected) {}
+  std::string_view Name() const override { return "Batch"; }
+  Status Filter(const CycleState&, const PodInfo&, const NodeInfo& node) const override {
+    auto it = reject_.find(std::string(node.name().str()));
+    return it == reject_.end() ? Status() : it->second;
+  }
+  void FilterNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                   std::span<uint8_t> passing, std::span<Status> statuses) const override {
+    int seen = max_run_->load();
+    while (static_cast<int>(nodes.size()) > seen && !max_run_->compare_exchange_weak(seen, static_cast<int>(nodes.size()))) {
+    }
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (!passing[i]) continue;
+      if (nodes[i]->name() == Symbol::Intern("n3")) ++*asked_rejected_;  // A rejected n3 before
+      Status s = Filter(state, pod, *nodes[i]);
+      if (s.IsSuccess()) continue;
+      passing[i] = 0;
+      statuses[i] = std::move(s);
+    }
+  }
+
+ private:
+  std::map<std::string, Status> reject_;
+  std::atomic<int>* max_run_;
+  std::atomic<int>* asked_rejected_;
+};
+
+// Not upstream: the filter pass hands each plugin runs of nodes; a node
+// leaves the run at its first rejection, so every node's status is the one
+// a per-node chain would give.
+TEST_CASE("Filter: plugins take runs of nodes; the first rejection per node wins", "[framework]") {
+  for (int parallelism : {1, 2}) {
+    World w(150);
+    w.profile.percentage_of_nodes_to_score = 100;
+    Behaviour a;
+    a.filter["n3"] = Status::WithReasons(Code::kUnschedulable, {"a"});
+    a.filter["n70"] = Status::WithReasons(Code::kUnschedulable, {"a"});
+    a.filter["n140"] = Status::WithReasons(Code::kUnschedulable, {"a"});
+    w.AddPlugin("A", a);
+    std::atomic<int> max_run{0};
+    std::atomic<int> asked_rejected{0};
+    std::map<std::string, Status> reject = {
+        {"n3", Status::WithReasons(Code::kUnschedulable, {"b"})},
+        {"n71", Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"b"})},
+        {"n149", Status::WithReasons(Code::kUnschedulable, {"b"})}};
+    REQUIRE(w.registry.Add("Batch", [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      return std::make_unique<BatchFilter>(reject, &max_run, &asked_rejected);
+    }).ok());
+    w.profile.plugins.filter.enabled.push_back({"Batch"});
+    auto f = w.Build(parallelism);
+    CycleState state;
+    SelectionState sel;
+    sel.next_start_node_index = 120;  // the pass wraps around the end of the list
+    CycleTrace trace;
+    auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+    REQUIRE(out.status.IsSuccess());
+    CHECK(out.result.evaluated_nodes == 150);
+    CHECK(out.result.feasible_nodes == 145);
+    std::map<std::string, std::string> rejected;
+    for (const auto& e : trace.filter) {
+      if (!e.status.IsSuccess()) rejected[std::string(e.node.str())] = schedkit::StrCat(e.status.plugin().str(), ":", e.status.Message());
+    }
+    CHECK(rejected == std::map<std::string, std::string>{
+                          {"n3", "A:a"}, {"n70", "A:a"}, {"n71", "Batch:b"}, {"n140", "A:a"}, {"n149", "Batch:b"}});
+    CHECK(max_run.load() <= 64);
+    CHECK(asked_rejected.load() == 0);
+  }
+
+  // An error from a run names the plugin, as from a per-node chain.
+  World e(100);
+  e.AddPlugin("Scorer", {});  // with a score plugin every node is filtered
+  std::atomic<int> max_run{0};
+  std::atomic<int> asked_rejected{0};
+  REQUIRE(e.registry.Add("Batch", [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+    return std::make_unique<BatchFilter>(std::map<std::string, Status>{{"n80", Status::Error("disk on fire")}},
+                                         &max_run, &asked_rejected);
+  }).ok());
+  e.profile.plugins.filter.enabled.push_back({"Batch"});
+  auto fe = e.Build(2);
+  CycleState se;
+  SelectionState sel;
+  auto oute = fe->SchedulePod(se, MakePod().Name("p").Info(), e.snapshot, sel);
+  REQUIRE(oute.status.IsError());
+  CHECK(oute.status.Message() == "running \"Batch\" filter plugin: disk on fire");
+}
+
 TEST_CASE("PostFilter: runs until one helps; nomination is returned", "[framework]") {
   World w(2);
   Behaviour a;

@@ -1,6 +1,7 @@
 #include "plugins/nodename/node_name.h"
 
 #include "plugins/internal/args.h"
+#include "plugins/internal/filter_nodes.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/plugins/names.h"
 
@@ -17,6 +18,14 @@ framework::Status NodeName::Filter(const framework::CycleState&, const framework
   static const Symbol kReason = Symbol::Intern(kErrReason);
   if (NodeNameFits(pod, node)) return framework::Status();
   return framework::Status(framework::Code::kUnschedulableAndUnresolvable, kReason);
+}
+
+void NodeName::FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                           std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                           std::span<framework::Status> statuses) const {
+  if (pod.node_name().empty()) return;  // every node fits
+  internal::FilterNodesWithQuickPass(*this, state, pod, nodes, passing, statuses,
+                                     [&](const framework::NodeInfo& node) { return NodeNameFits(pod, node); });
 }
 
 std::vector<framework::ClusterEventWithHint> NodeName::EventsToRegister() const {

@@ -27,6 +27,9 @@ class NodeName final : public framework::FilterPlugin, public framework::Enqueue
   std::string_view Name() const override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                   std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                   std::span<framework::Status> statuses) const override;
   // Node/Add only, without a hint: queueing hints are always on in v1.35,
   // and a new node is the only event that can change the answer.
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;

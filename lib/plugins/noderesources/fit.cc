@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
+#include "plugins/internal/filter_nodes.h"
 #include "plugins/noderesources/resource_allocation.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
@@ -263,6 +264,18 @@ class Fit final : public framework::PreFilterPlugin,
     Status status(unresolvable ? Code::kUnschedulableAndUnresolvable : Code::kUnschedulable, reasons[0]);
     for (size_t i = 1; i < reasons.size(); ++i) status.AppendReason(reasons[i]);
     return status;
+  }
+
+  void FilterNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                   std::span<uint8_t> passing, std::span<Status> statuses) const override {
+    const auto* s = state.Read<PreFilterState>(PreFilterKey());
+    if (s == nullptr) return FilterPlugin::FilterNodes(state, pod, nodes, passing, statuses);
+    const FitRequest& request = s->request();
+    internal::FilterNodesWithQuickPass(*this, state, pod, nodes, passing, statuses, [&](const NodeInfo& node) {
+      bool fits = true;
+      VisitInsufficient(request, node, [&](Symbol, Symbol, int64_t, int64_t, int64_t, bool) { fits = false; });
+      return fits;
+    });
   }
 
   Status PreScore(CycleState& state, const PodInfo& pod,

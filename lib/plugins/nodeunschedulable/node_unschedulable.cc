@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
+#include "plugins/internal/filter_nodes.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/well_known.h"
 #include "schedkit/plugins/names.h"
@@ -88,6 +89,13 @@ std::vector<framework::ClusterEventWithHint> NodeUnschedulable::EventsToRegister
       {{EventResource::kPod, framework::kActionUpdatePodToleration, "PodUpdatePodToleration"},
        IsSchedulableAfterPodTolerationChange},
   };
+}
+
+void NodeUnschedulable::FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                                    std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                                    std::span<framework::Status> statuses) const {
+  internal::FilterNodesWithQuickPass(*this, state, pod, nodes, passing, statuses,
+                                     [](const framework::NodeInfo& node) { return !node.unschedulable(); });
 }
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(const framework::PluginArgs& args,

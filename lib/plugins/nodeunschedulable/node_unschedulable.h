@@ -28,6 +28,9 @@ class NodeUnschedulable final : public framework::FilterPlugin, public framework
   std::string_view Name() const override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                   std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                   std::span<framework::Status> statuses) const override;
   // Node/Add|UpdateNodeTaint (queue when a node is added schedulable or
   // becomes schedulable) and Pod/UpdatePodToleration (queue when the
   // rejected pod itself now tolerates the unschedulable taint).

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
+#include "plugins/internal/filter_nodes.h"
 #include "plugins/internal/normalize_score.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/plugins/names.h"
@@ -99,6 +100,14 @@ framework::Status TaintToleration::Filter(const framework::CycleState&, const fr
     }
   }
   return framework::Status();
+}
+
+void TaintToleration::FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                                  std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                                  std::span<framework::Status> statuses) const {
+  // A node without taints passes whatever the pod tolerates.
+  internal::FilterNodesWithQuickPass(*this, state, pod, nodes, passing, statuses,
+                                     [](const framework::NodeInfo& node) { return node.taints().empty(); });
 }
 
 framework::Status TaintToleration::PreScore(framework::CycleState& state, const framework::PodInfo& pod,

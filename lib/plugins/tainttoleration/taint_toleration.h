@@ -40,6 +40,9 @@ class TaintToleration final : public framework::FilterPlugin,
   std::string_view Name() const override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                   std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                   std::span<framework::Status> statuses) const override;
   // Always Success: stores the pod's tolerations whose effect is empty or
   // PreferNoSchedule.
   framework::Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,

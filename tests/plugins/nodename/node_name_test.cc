@@ -9,6 +9,7 @@
 #include "schedkit/plugins/names.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/filter_nodes.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -49,6 +50,7 @@ TEST_CASE("TestNodeName", "[nodename]") {
       const Status got = filter->Filter(state, *pod, node);
       CHECK(got.ToString() == c.want.ToString());
       CHECK(got == c.want);
+      CHECK(testing::FilterThroughBatch(*filter, state, *pod, node) == got);
     }
   }
 }

@@ -10,6 +10,7 @@
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/filter_nodes.h"
 
 namespace schedkit::plugins::noderesources {
 namespace {
@@ -47,7 +48,10 @@ Status RunFilter(framework::Plugin& p, const api::v1::Pod& pod, const framework:
   auto pre = dynamic_cast<framework::PreFilterPlugin&>(p).PreFilter(state, **info, {});
   if (prefilter != nullptr) *prefilter = pre.status;
   if (!pre.status.IsSuccess()) return pre.status;
-  return dynamic_cast<framework::FilterPlugin&>(p).Filter(state, **info, node);
+  const auto& filter = dynamic_cast<framework::FilterPlugin&>(p);
+  Status got = filter.Filter(state, **info, node);
+  CHECK(testing::FilterThroughBatch(filter, state, **info, node) == got);
+  return got;
 }
 
 std::string Reason(const std::string& resource) { return "Insufficient " + resource; }

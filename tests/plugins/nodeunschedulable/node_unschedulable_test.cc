@@ -16,6 +16,7 @@
 #include "schedkit/plugins/names.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/filter_nodes.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -73,6 +74,7 @@ TEST_CASE("TestNodeUnschedulable", "[nodeunschedulable]") {
       const Status got = filter->Filter(state, *pod, node);
       CHECK(got.ToString() == c.want.ToString());
       CHECK(got == c.want);
+      CHECK(testing::FilterThroughBatch(*filter, state, *pod, node) == got);
     }
   }
 }

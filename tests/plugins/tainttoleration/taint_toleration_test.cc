@@ -19,6 +19,7 @@
 #include "schedkit/plugins/names.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/filter_nodes.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -146,6 +147,7 @@ void RunFilter(const std::string& test, const std::vector<FilterCase>& cases) {
       const Status got = filter.Filter(state, *pod, node);
       CHECK(got.ToString() == c.want.ToString());
       CHECK(got == c.want);
+      CHECK(testing::FilterThroughBatch(filter, state, *pod, node) == got);
     }
   }
 }
