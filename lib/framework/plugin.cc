@@ -28,6 +28,7 @@ void FilterPlugin::FilterNodes(const CycleState& state, const PodInfo& pod, std:
 Status ScorePlugin::ScoreNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
                                std::span<int64_t> scores) const {
   for (size_t i = 0; i < nodes.size(); ++i) {
+    scores[i] = 0;  // for a Score that leaves it unset
     Status s = Score(state, pod, *nodes[i], scores[i]);
     if (!s.IsSuccess()) return s;
   }

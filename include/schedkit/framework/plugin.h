@@ -159,10 +159,11 @@ class ScorePlugin : public virtual Plugin {
  public:
   virtual Status Score(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                        int64_t& score) const = 0;
-  // Scores nodes[i] into scores[i]; what the framework calls, on runs of
-  // nodes in parallel. The default calls Score per node. A plugin whose
-  // per-node work is a few operations overrides it to read its state once
-  // and keep the loop tight; the results must equal Score's.
+  // Scores nodes[i] into scores[i], writing every entry (the framework does
+  // not clear them first); what the framework calls, on runs of nodes in
+  // parallel. The default sets each entry to 0, then calls Score per node. A
+  // plugin whose per-node work is a few operations overrides it to read its
+  // state once and keep the loop tight; the results must equal Score's.
   virtual Status ScoreNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
                             std::span<int64_t> scores) const;
   virtual const ScoreExtensions* GetScoreExtensions() const { return nullptr; }
