@@ -16,13 +16,7 @@ PreFilterResult PreFilterResult::Merge(const PreFilterResult& other) const {
 
 void FilterPlugin::FilterNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
                                std::span<uint8_t> passing, std::span<Status> statuses) const {
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!passing[i]) continue;
-    Status s = Filter(state, pod, *nodes[i]);
-    if (s.IsSuccess()) continue;
-    passing[i] = 0;
-    statuses[i] = std::move(s);
-  }
+  FilterNodesWithQuickPass(state, pod, nodes, passing, statuses, [](const NodeInfo&) { return false; });
 }
 
 Status ScorePlugin::ScoreNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,

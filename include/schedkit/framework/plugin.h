@@ -114,6 +114,22 @@ class FilterPlugin : public virtual Plugin {
   // the nodes it rejects; the outcomes must equal Filter's.
   virtual void FilterNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
                            std::span<uint8_t> passing, std::span<Status> statuses) const;
+
+ protected:
+  // A FilterNodes body for a plugin whose usual pass a few reads decide:
+  // `passes(node)` may return true only for nodes Filter passes; Filter runs
+  // (and gives the Status) for the others.
+  template <typename Passes>
+  void FilterNodesWithQuickPass(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                                std::span<uint8_t> passing, std::span<Status> statuses, Passes&& passes) const {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (!passing[i] || passes(*nodes[i])) continue;
+      Status s = Filter(state, pod, *nodes[i]);
+      if (s.IsSuccess()) continue;
+      passing[i] = 0;
+      statuses[i] = std::move(s);
+    }
+  }
 };
 
 // The per-node outcome of the filters, for PostFilter and diagnosis.

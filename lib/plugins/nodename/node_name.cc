@@ -1,7 +1,6 @@
 #include "plugins/nodename/node_name.h"
 
 #include "plugins/internal/args.h"
-#include "plugins/internal/filter_nodes.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/plugins/names.h"
 
@@ -24,7 +23,7 @@ void NodeName::FilterNodes(const framework::CycleState& state, const framework::
                            std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
                            std::span<framework::Status> statuses) const {
   if (pod.node_name().empty()) return;  // every node fits
-  internal::FilterNodesWithQuickPass(*this, state, pod, nodes, passing, statuses,
+  FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
                                      [&](const framework::NodeInfo& node) { return NodeNameFits(pod, node); });
 }
 

@@ -5,7 +5,6 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
-#include "plugins/internal/filter_nodes.h"
 #include "plugins/noderesources/resource_allocation.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
@@ -122,6 +121,13 @@ inline void VisitInsufficient(const FitRequest& req, const NodeInfo& node, Fn&& 
     const int64_t in_use = used.GetScalar(s.name);
     if (s.amount > capacity - in_use) fn(s.name, s.reason, s.amount, in_use, capacity, s.amount > capacity);
   }
+}
+
+// Whether the node has room for every resource of the request.
+inline bool HasRoomFor(const FitRequest& req, const NodeInfo& node) {
+  bool fits = true;
+  VisitInsufficient(req, node, [&](Symbol, Symbol, int64_t, int64_t, int64_t, bool) { fits = false; });
+  return fits;
 }
 
 std::vector<InsufficientResource> CollectInsufficient(const FitRequest& req, const NodeInfo& node) {
@@ -251,9 +257,7 @@ class Fit final : public framework::PreFilterPlugin,
     }
     // Most nodes fit: check that first, and collect reasons only for a node
     // that does not.
-    bool fits = true;
-    VisitInsufficient(s->request(), node, [&](Symbol, Symbol, int64_t, int64_t, int64_t, bool) { fits = false; });
-    if (fits) return Status();
+    if (HasRoomFor(s->request(), node)) return Status();
     absl::InlinedVector<Symbol, 4> reasons;
     bool unresolvable = false;
     VisitInsufficient(s->request(), node,
@@ -271,11 +275,8 @@ class Fit final : public framework::PreFilterPlugin,
     const auto* s = state.Read<PreFilterState>(PreFilterKey());
     if (s == nullptr) return FilterPlugin::FilterNodes(state, pod, nodes, passing, statuses);
     const FitRequest& request = s->request();
-    internal::FilterNodesWithQuickPass(*this, state, pod, nodes, passing, statuses, [&](const NodeInfo& node) {
-      bool fits = true;
-      VisitInsufficient(request, node, [&](Symbol, Symbol, int64_t, int64_t, int64_t, bool) { fits = false; });
-      return fits;
-    });
+    FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
+                             [&](const NodeInfo& node) { return HasRoomFor(request, node); });
   }
 
   Status PreScore(CycleState& state, const PodInfo& pod,

@@ -4,7 +4,6 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
-#include "plugins/internal/filter_nodes.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/well_known.h"
 #include "schedkit/plugins/names.h"
@@ -94,7 +93,7 @@ std::vector<framework::ClusterEventWithHint> NodeUnschedulable::EventsToRegister
 void NodeUnschedulable::FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
                                     std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
                                     std::span<framework::Status> statuses) const {
-  internal::FilterNodesWithQuickPass(*this, state, pod, nodes, passing, statuses,
+  FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
                                      [](const framework::NodeInfo& node) { return !node.unschedulable(); });
 }
 

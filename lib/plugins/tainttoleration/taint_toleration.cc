@@ -5,7 +5,6 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
-#include "plugins/internal/filter_nodes.h"
 #include "plugins/internal/normalize_score.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/plugins/names.h"
@@ -106,7 +105,7 @@ void TaintToleration::FilterNodes(const framework::CycleState& state, const fram
                                   std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
                                   std::span<framework::Status> statuses) const {
   // A node without taints passes whatever the pod tolerates.
-  internal::FilterNodesWithQuickPass(*this, state, pod, nodes, passing, statuses,
+  FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
                                      [](const framework::NodeInfo& node) { return node.taints().empty(); });
 }
 
