@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -23,6 +25,52 @@ constexpr absl::Duration kMaxPermitTimeout = absl::Minutes(15);
 // Nodes per task in the filter/score fan-out: enough work per task that
 // scheduling it costs little next to running the plugins.
 constexpr int kNodesPerTask = 64;
+
+// totals[i] = Σ weight × score of node i over the active plugins, with
+// upstream's range check: a score outside [kMinNodeScore, kMaxNodeScore] is
+// an error naming the first such plugin (in order) and its first such node.
+// Two plugins per pass over the nodes, in unsigned arithmetic so that an
+// out-of-range score cannot overflow before the check rejects it.
+Status SumWeightedScores(std::span<const std::vector<int64_t>> scores, std::span<const size_t> active,
+                         std::span<const int32_t> weights, std::span<const Symbol> names, int n,
+                         std::vector<int64_t>& totals) {
+  totals.assign(n, 0);
+  constexpr uint64_t kLow = static_cast<uint64_t>(kMinNodeScore);
+  constexpr uint64_t kSpan = static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
+  uint64_t* __restrict sums = reinterpret_cast<uint64_t*>(totals.data());
+  uint64_t worst = 0;  // the largest score - kMinNodeScore, wrapping below
+  size_t a = 0;
+  for (; a + 1 < active.size(); a += 2) {
+    const uint64_t* __restrict first = reinterpret_cast<const uint64_t*>(scores[a].data());
+    const uint64_t* __restrict second = reinterpret_cast<const uint64_t*>(scores[a + 1].data());
+    const uint64_t w1 = static_cast<uint64_t>(weights[active[a]]);
+    const uint64_t w2 = static_cast<uint64_t>(weights[active[a + 1]]);
+    for (int i = 0; i < n; ++i) {
+      worst = std::max(worst, std::max(first[i] - kLow, second[i] - kLow));
+      sums[i] += first[i] * w1 + second[i] * w2;
+    }
+  }
+  if (a < active.size()) {
+    const uint64_t* __restrict only = reinterpret_cast<const uint64_t*>(scores[a].data());
+    const uint64_t w = static_cast<uint64_t>(weights[active[a]]);
+    for (int i = 0; i < n; ++i) {
+      worst = std::max(worst, only[i] - kLow);
+      sums[i] += only[i] * w;
+    }
+  }
+  if (worst <= kSpan) return Status();
+  auto out_of_range = [](int64_t s) { return s > kMaxNodeScore || s < kMinNodeScore; };
+  for (size_t k = 0; k < active.size(); ++k) {
+    const int64_t* begin = scores[k].data();
+    const int64_t* bad = std::find_if(begin, begin + n, out_of_range);
+    if (bad == begin + n) continue;
+    return Status::Error(schedkit::StrCat("applying score defaultWeights on Score plugins: plugin \"",
+                                          names[active[k]].str(), "\" returns an invalid score ", *bad,
+                                          ", it should in the range of [", kMinNodeScore, ", ", kMaxNodeScore,
+                                          "] after normalizing"));
+  }
+  return Status();
+}
 
 // Go's %v of a duration as upstream prints it in the Permit timeout message.
 std::string GoDuration(absl::Duration d) {
@@ -155,6 +203,8 @@ struct Framework::Impl {
   std::vector<std::vector<int64_t>> scores;  // per active score plugin, per node
   std::vector<std::vector<int64_t>> raw_scores;
   std::vector<int64_t> totals;
+  std::vector<size_t> active_scores;  // indices into score, this cycle
+  std::vector<Status> score_errors;   // parallel to active_scores
   std::vector<const NodeInfo*> candidates;
   std::vector<const NodeInfo*> feasible;
   std::vector<const NodeInfo*> one_node;
@@ -701,8 +751,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   const absl::Time start = absl::Now();
   const int n = static_cast<int>(nodes.size());
   // Active plugins this cycle (PreScore may have skipped some).
-  std::vector<size_t> active;
-  active.reserve(im.score.size());
+  std::vector<size_t>& active = im.active_scores;
+  active.clear();
   for (size_t i = 0; i < im.score.size(); ++i) {
     if (!state.skip_score_plugins().contains(im.score.names[i])) active.push_back(i);
   }
@@ -712,7 +762,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
 
   // Score: each task takes a run of nodes and hands it to every active plugin.
   std::atomic<bool> failed{false};
-  std::vector<Status> errors(active.size());
+  std::vector<Status>& errors = im.score_errors;
+  errors.assign(active.size(), Status());
   parallelizer_->ForRanges(n, kNodesPerTask, [&](int begin, int end) {
     const std::span<const NodeInfo* const> run = nodes.subspan(begin, end - begin);
     for (size_t a = 0; a < active.size() && !failed.load(std::memory_order_relaxed); ++a) {
@@ -747,26 +798,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   }
   // Weights and totals, with upstream's range check.
   if (result.IsSuccess()) {
-    totals.assign(n, 0);
-    for (size_t a = 0; a < active.size() && result.IsSuccess(); ++a) {
-      const int64_t weight = im.score_weights[active[a]];
-      const int64_t* scores = im.scores[a].data();
-      // The range check first, as one pass the compiler vectorizes; the
-      // first offending node (in order) names the error.
-      bool out_of_range = false;
-      for (int i = 0; i < n; ++i) out_of_range |= scores[i] > kMaxNodeScore || scores[i] < kMinNodeScore;
-      if (out_of_range) {
-        const int64_t* bad = std::find_if(scores, scores + n, [](int64_t s) {
-          return s > kMaxNodeScore || s < kMinNodeScore;
-        });
-        result = Status::Error(schedkit::StrCat(
-            "applying score defaultWeights on Score plugins: plugin \"", im.score.names[active[a]].str(),
-            "\" returns an invalid score ", *bad, ", it should in the range of [", kMinNodeScore, ", ",
-            kMaxNodeScore, "] after normalizing"));
-        break;
-      }
-      for (int i = 0; i < n; ++i) totals[i] += scores[i] * weight;
-    }
+    result = SumWeightedScores(im.scores, active, im.score_weights, im.score.names, n, totals);
   }
   if (trace != nullptr && result.IsSuccess()) {
     trace->scores.clear();
@@ -998,7 +1030,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   // parallel (results by position); a sequential scan then stops at the
   // to_find-th feasible node, so the outcome equals a one-by-one scan.
   im.node_status.resize(n);
-  im.node_passed.assign(n, 0);
+  im.node_passed.resize(n);
   const bool with_nominated = state.nominated_pods() != nullptr
                                   ? !state.nominated_pods()->empty()
                                   : options_.nominator != nullptr && options_.nominator->HasNominatedPods();
@@ -1017,6 +1049,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   int stop_at = -1;  // position of the to_find-th feasible node
   while (done < n && stop_at < 0) {
     const int end = std::min(n, done + batch);
+    // A node a task did not reach (after an error) counts as not passing.
+    std::fill(im.node_passed.begin() + done, im.node_passed.begin() + end, 0);
     std::atomic<bool> errored{false};
     parallelizer_->ForRanges(end - done, kNodesPerTask, [&](int b, int e) {
       int at = start + done + b;  // index into nodes, wrapped by hand: no division per node
@@ -1038,30 +1072,43 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       // Each plugin takes a run of nodes at a time, in chain order; a node
       // leaves the run at its first rejection, as in a per-node chain.
       std::array<const NodeInfo*, kNodesPerTask> run;
-      std::array<uint8_t, kNodesPerTask> before;
+      // Passing flags, zero past the run so that whole words compare.
+      alignas(8) std::array<uint8_t, kNodesPerTask> passing;
+      alignas(8) std::array<uint8_t, kNodesPerTask> before;
       for (int rb = b; rb < e; rb += kNodesPerTask) {
         if (errored.load(std::memory_order_relaxed)) return;
         const int re = std::min(e, rb + kNodesPerTask);
         const size_t count = static_cast<size_t>(re - rb);
         for (size_t k = 0; k < count; ++k, at = at + 1 == n ? 0 : at + 1) run[k] = nodes[at];
-        const std::span<uint8_t> passing(im.node_passed.data() + done + rb, count);
         const std::span<Status> statuses(im.node_status.data() + done + rb, count);
-        std::fill(passing.begin(), passing.end(), 1);
+        std::fill(passing.begin(), passing.begin() + count, 1);
+        std::fill(passing.begin() + count, passing.end(), 0);
+        const size_t words = (count + 7) / 8;
         size_t alive = count;
         for (size_t i = 0; i < active.size() && alive > 0; ++i) {
-          std::copy(passing.begin(), passing.end(), before.begin());
-          active[i]->FilterNodes(state, pod, std::span<const NodeInfo* const>(run.data(), count), passing, statuses);
-          for (size_t k = 0; k < count; ++k) {
-            if (!before[k] || passing[k]) continue;
-            --alive;
-            Status& st = statuses[k];
-            if (!st.IsRejected()) {
-              st = Status::Error(schedkit::StrCat("running \"", active_names[i].str(), "\" filter plugin: ", st.Message()));
-              errored.store(true, std::memory_order_relaxed);
+          before = passing;
+          active[i]->FilterNodes(state, pod, std::span<const NodeInfo* const>(run.data(), count),
+                                 std::span<uint8_t>(passing.data(), count), statuses);
+          // Most runs lose no node to a plugin: compare eight flags at once.
+          for (size_t w = 0; w < words; ++w) {
+            uint64_t was = 0;
+            uint64_t is = 0;
+            std::memcpy(&was, before.data() + 8 * w, 8);
+            std::memcpy(&is, passing.data() + 8 * w, 8);
+            for (uint64_t lost = was & ~is; lost != 0; lost &= lost - 1) {
+              const size_t k = 8 * w + static_cast<size_t>(std::countr_zero(lost)) / 8;
+              --alive;
+              Status& st = statuses[k];
+              if (!st.IsRejected()) {
+                st = Status::Error(schedkit::StrCat("running \"", active_names[i].str(),
+                                                    "\" filter plugin: ", st.Message()));
+                errored.store(true, std::memory_order_relaxed);
+              }
+              st.WithPlugin(active_names[i]);
             }
-            st.WithPlugin(active_names[i]);
           }
         }
+        std::copy(passing.begin(), passing.begin() + count, im.node_passed.begin() + done + rb);
       }
     });
     for (int pos = done; pos < end; ++pos) {

@@ -87,16 +87,13 @@ struct Entry {
   absl::Time backoff_expiry = absl::InfinitePast();
 };
 
-// A cluster event kept for in-flight pods, owning copies of its objects: the
-// caller's pointers only live for the duration of the call.
+// A cluster event kept for in-flight pods, owning its objects (shared with
+// the caller, or copies when the caller's pointers live only for the call).
 struct RecordedEvent {
   ClusterEvent event;
-  std::shared_ptr<const api::v1::Node> old_node, new_node;
-  std::shared_ptr<const api::v1::Pod> old_pod, new_pod;
+  SharedEventObjects owned;
 
-  EventObjects objects() const {
-    return EventObjects{old_node.get(), new_node.get(), old_pod.get(), new_pod.get()};
-  }
+  EventObjects objects() const { return owned.view(); }
 };
 
 // One element of the in-flight list: a pod's marker (set when it was popped)
@@ -504,10 +501,11 @@ struct SchedulingQueue::Impl {
                                                         const EventObjects& objects) {
     auto ev = std::make_shared<RecordedEvent>();
     ev->event = event;
-    if (objects.old_node != nullptr) ev->old_node = std::make_shared<const api::v1::Node>(*objects.old_node);
-    if (objects.new_node != nullptr) ev->new_node = std::make_shared<const api::v1::Node>(*objects.new_node);
-    if (objects.old_pod != nullptr) ev->old_pod = std::make_shared<const api::v1::Pod>(*objects.old_pod);
-    if (objects.new_pod != nullptr) ev->new_pod = std::make_shared<const api::v1::Pod>(*objects.new_pod);
+    SharedEventObjects& o = ev->owned;
+    if (objects.old_node != nullptr) o.old_node = std::make_shared<const api::v1::Node>(*objects.old_node);
+    if (objects.new_node != nullptr) o.new_node = std::make_shared<const api::v1::Node>(*objects.new_node);
+    if (objects.old_pod != nullptr) o.old_pod = std::make_shared<const api::v1::Pod>(*objects.old_pod);
+    if (objects.new_pod != nullptr) o.new_pod = std::make_shared<const api::v1::Pod>(*objects.new_pod);
     return ev;
   }
 
@@ -526,8 +524,9 @@ struct SchedulingQueue::Impl {
   // ------------------------------------------------------------ moves
 
   // Upstream movePodsToActiveOrBackoffQueue.
-  void MovePods(const std::vector<Entry*>& candidates, const ClusterEvent& event,
-                const EventObjects& objects) {
+  // `owned`, when set, holds the objects `objects` points to.
+  void MovePods(const std::vector<Entry*>& candidates, const ClusterEvent& event, const EventObjects& objects,
+                const SharedEventObjects* owned = nullptr) {
     if (!IsEventOfInterest(event)) return;
     bool activated = false;
     for (Entry* e : candidates) {
@@ -539,7 +538,13 @@ struct SchedulingQueue::Impl {
       activated |= Activates(Requeue(std::move(own), strategy, NominatesOn(event)));
     }
     // In-flight pods replay this when they come back.
-    if (!in_flight.empty()) RecordEvent(CopyEvent(event, objects));
+    if (!in_flight.empty()) {
+      if (owned != nullptr) {
+        RecordEvent(std::make_shared<const RecordedEvent>(RecordedEvent{event, *owned}));
+      } else {
+        RecordEvent(CopyEvent(event, objects));
+      }
+    }
     if (activated) cv.notify_all();
   }
 
@@ -764,8 +769,8 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
     for (const ClusterEvent& ev : events) {
       auto rec = std::make_shared<RecordedEvent>();
       rec->event = ev;
-      if (old_pod != nullptr) rec->old_pod = old_pod->pod_ptr();
-      rec->new_pod = new_pod->pod_ptr();
+      if (old_pod != nullptr) rec->owned.old_pod = old_pod->pod_ptr();
+      rec->owned.new_pod = new_pod->pod_ptr();
       im.RecordEvent(std::move(rec));
     }
     return;
@@ -890,6 +895,19 @@ void SchedulingQueue::AddUnschedulableIfNotPresent(framework::QueuedPodInfo info
 void SchedulingQueue::OnClusterEvent(const framework::ClusterEvent& event,
                                      const framework::EventObjects& objects,
                                      const std::function<bool(const framework::PodInfo&)>& pre_check) {
+  HandleClusterEvent(event, objects, nullptr, pre_check);
+}
+
+void SchedulingQueue::OnClusterEventShared(const framework::ClusterEvent& event,
+                                           const SharedEventObjects& objects,
+                                           const std::function<bool(const framework::PodInfo&)>& pre_check) {
+  HandleClusterEvent(event, objects.view(), &objects, pre_check);
+}
+
+void SchedulingQueue::HandleClusterEvent(const framework::ClusterEvent& event,
+                                         const framework::EventObjects& objects,
+                                         const SharedEventObjects* owned,
+                                         const std::function<bool(const framework::PodInfo&)>& pre_check) {
   Impl& im = *impl_;
   std::unique_lock<std::shared_mutex> lock(im.mu);
   std::vector<Entry*> candidates = im.PoolEntries();
@@ -898,7 +916,7 @@ void SchedulingQueue::OnClusterEvent(const framework::ClusterEvent& event,
                                     [&](const Entry* e) { return !pre_check(*e->info.pod); }),
                      candidates.end());
   }
-  im.MovePods(candidates, event, objects);
+  im.MovePods(candidates, event, objects, owned);
   im.ReportPendingLocked();
 }
 
@@ -920,7 +938,7 @@ void SchedulingQueue::Activate(const std::vector<std::string>& uids) {
     if (it != im.in_flight.end()) {
       auto rec = std::make_shared<RecordedEvent>();
       rec->event = WildcardEvent(kEventForceActivate);
-      rec->new_pod = it->second.pod->pod_ptr();
+      rec->owned.new_pod = it->second.pod->pod_ptr();
       im.RecordEvent(std::move(rec));
     }
   }

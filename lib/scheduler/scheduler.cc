@@ -308,9 +308,10 @@ struct Scheduler::Impl : public framework::ClusterClient {
       // Treat it like a pod leaving its nominated node: lower- or equal-priority
       // pods may fit there now.
       const int32_t priority = old_pod->priority();
-      queue->OnClusterEvent(ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
-                            EventObjects{.old_pod = &old_pod->pod()},
-                            [priority](const PodInfo& p) { return p.priority() <= priority; });
+      queue->OnClusterEventShared(
+          ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
+          SharedEventObjects{.old_pod = old_pod->pod_ptr()},
+          [priority](const PodInfo& p) { return p.priority() <= priority; });
     }
   }
 
@@ -343,8 +344,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
       } else {
         // What the host's informer would deliver next: the pod is now
         // assigned; pods rejected for lack of it may fit now.
-        queue->OnClusterEvent(ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
-                              EventObjects{.new_pod = &assumed->pod()});
+        queue->OnClusterEventShared(
+            ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
+            SharedEventObjects{.new_pod = assumed->pod_ptr()});
       }
       CallHostVoid([&] { host->OnScheduled(assumed->pod(), node.str()); });
       fw->RunPostBindPlugins(*state, *assumed, node);
@@ -353,8 +355,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
       // Undo: resources come back, which may help other pods.
       fw->RunReservePluginsUnreserve(*state, *assumed, node);
       (void)cache.ForgetPod(*assumed);
-      queue->OnClusterEvent(ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
-                            EventObjects{.old_pod = &assumed->pod()});
+      queue->OnClusterEventShared(
+          ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
+          SharedEventObjects{.old_pod = assumed->pod_ptr()});
       CycleReport report;
       report.pod = qpi.pod;
       report.profile = std::string(fw->profile_name());
@@ -566,14 +569,13 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
 }
 
 absl::Status Scheduler::AddNode(std::shared_ptr<const api::v1::Node> node) {
-  const api::v1::Node* raw = node.get();
   if (absl::Status s = impl_->cache.AddNode(node); !s.ok()) return s;
   {
     std::lock_guard<std::mutex> lock(impl_->pods_mu);
     impl_->nodes[node->metadata().name()] = node;
   }
-  impl_->queue->OnClusterEvent(ClusterEvent{EventResource::kNode, framework::kActionAdd, "NodeAdd"},
-                               EventObjects{.new_node = raw});
+  impl_->queue->OnClusterEventShared(ClusterEvent{EventResource::kNode, framework::kActionAdd, "NodeAdd"},
+                                     SharedEventObjects{.new_node = std::move(node)});
   return absl::OkStatus();
 }
 
@@ -588,8 +590,9 @@ absl::Status Scheduler::UpdateNode(std::shared_ptr<const api::v1::Node> node) {
   }
   const framework::ActionType actions = old ? NodeUpdateActions(*old, *node) : framework::kActionAdd;
   if (actions != 0) {
-    impl_->queue->OnClusterEvent(ClusterEvent{EventResource::kNode, actions, "NodeUpdate"},
-                                 EventObjects{.old_node = old.get(), .new_node = node.get()});
+    impl_->queue->OnClusterEventShared(
+        ClusterEvent{EventResource::kNode, actions, "NodeUpdate"},
+        SharedEventObjects{.old_node = std::move(old), .new_node = std::move(node)});
   }
   return absl::OkStatus();
 }
@@ -617,8 +620,9 @@ absl::Status Scheduler::AddPod(std::shared_ptr<const api::v1::Pod> pod) {
   }
   if (!p->node_name().empty()) {
     if (absl::Status s = impl_->cache.AddPod(p); !s.ok()) return s;
-    impl_->queue->OnClusterEvent(ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
-                                 EventObjects{.new_pod = &p->pod()});
+    impl_->queue->OnClusterEventShared(
+        ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
+        SharedEventObjects{.new_pod = p->pod_ptr()});
     return absl::OkStatus();
   }
   if (impl_->FrameworkForPod(*p) == nullptr) return absl::OkStatus();  // another scheduler's pod
@@ -642,15 +646,16 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
   if (!p->node_name().empty()) {
     if (was_bound) {
       if (absl::Status s = impl_->cache.UpdatePod(p); !s.ok()) return s;
-      impl_->queue->OnClusterEvent(
+      impl_->queue->OnClusterEventShared(
           ClusterEvent{EventResource::kAssignedPod, PodUpdateActions(*old, *p), "AssignedPodUpdate"},
-          EventObjects{.old_pod = &old->pod(), .new_pod = &p->pod()});
+          SharedEventObjects{.old_pod = old->pod_ptr(), .new_pod = p->pod_ptr()});
     } else {
       // Bound by the host (or confirming our own bind).
       impl_->queue->Delete(*old);
       if (absl::Status s = impl_->cache.AddPod(p); !s.ok() && !absl::IsAlreadyExists(s)) return s;
-      impl_->queue->OnClusterEvent(ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
-                                   EventObjects{.new_pod = &p->pod()});
+      impl_->queue->OnClusterEventShared(
+          ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
+          SharedEventObjects{.new_pod = p->pod_ptr()});
     }
     return absl::OkStatus();
   }
@@ -677,9 +682,9 @@ absl::Status Scheduler::DeletePod(std::string_view namespace_name, std::string_v
     if (!impl_->cache.IsAssumed(old->uid())) {
       if (absl::Status s = impl_->cache.RemovePod(*cached); !s.ok()) return s;
     }
-    impl_->queue->OnClusterEvent(
+    impl_->queue->OnClusterEventShared(
         ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
-        EventObjects{.old_pod = &cached->pod()});
+        SharedEventObjects{.old_pod = cached->pod_ptr()});
     return absl::OkStatus();
   }
   impl_->queue->Delete(*old);

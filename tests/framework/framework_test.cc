@@ -4,6 +4,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <map>
 #include <thread>
 
@@ -574,6 +575,41 @@ TEST_CASE("Filter: plugins take runs of nodes; the first rejection per node wins
   CHECK(oute.status.Message() == "running \"Batch\" filter plugin: disk on fire");
 }
 
+TEST_CASE("Filter: several nodes of one run rejected by one plugin, at word edges", "[framework]") {
+  // The pass compares passing flags eight at a time; rejections at the first
+  // and last flag of a word, next to each other and at the run's end must
+  // each be seen once, with the plugin that made them.
+  World w(64);
+  w.profile.percentage_of_nodes_to_score = 100;
+  Behaviour a;
+  a.filter["n8"] = Status::WithReasons(Code::kUnschedulable, {"a"});
+  w.AddPlugin("A", a);
+  std::atomic<int> max_run{0};
+  std::atomic<int> asked_rejected{0};
+  std::map<std::string, Status> reject;
+  for (const char* n : {"n0", "n7", "n8", "n9", "n15", "n16", "n62", "n63"}) {
+    reject[n] = Status::WithReasons(Code::kUnschedulable, {"b"});
+  }
+  REQUIRE(w.registry.Add("Batch", [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+    return std::make_unique<BatchFilter>(reject, &max_run, &asked_rejected);
+  }).ok());
+  w.profile.plugins.filter.enabled.push_back({"Batch"});
+  auto f = w.Build(1);
+  CycleState state;
+  SelectionState sel;
+  CycleTrace trace;
+  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+  REQUIRE(out.status.IsSuccess());
+  CHECK(out.result.feasible_nodes == 56);
+  std::map<std::string, std::string> rejected;
+  for (const auto& e : trace.filter) {
+    if (!e.status.IsSuccess()) rejected[std::string(e.node.str())] = std::string(e.status.plugin().str());
+  }
+  CHECK(rejected == std::map<std::string, std::string>{{"n0", "Batch"},  {"n7", "Batch"},  {"n8", "A"},
+                                                       {"n9", "Batch"},  {"n15", "Batch"}, {"n16", "Batch"},
+                                                       {"n62", "Batch"}, {"n63", "Batch"}});
+}
+
 TEST_CASE("PostFilter: runs until one helps; nomination is returned", "[framework]") {
   World w(2);
   Behaviour a;
@@ -640,6 +676,50 @@ TEST_CASE("Score: PreScore Skip drops Score; normalize, weights and totals", "[f
   auto outb = fb->SchedulePod(sb, MakePod().Name("p").Info(), bad.snapshot, sel);
   REQUIRE(outb.status.IsError());
   CHECK_THAT(outb.status.Message(), Catch::Contains("returns an invalid score 120"));
+}
+
+TEST_CASE("Score: weighted sums over an odd number of plugins, and the first bad score in order names the error",
+          "[framework]") {
+  // Upstream applies the weights plugin by plugin and stops at the first
+  // plugin with a score outside [0, 100].
+  World w(3);
+  Behaviour p1;
+  p1.score = {{"n0", 10}, {"n1", 20}, {"n2", 30}};
+  w.AddPlugin("P1", p1, 1);
+  Behaviour p2;
+  p2.score = {{"n0", 1}, {"n1", 2}, {"n2", 3}};
+  w.AddPlugin("P2", p2, 2);
+  Behaviour p3;
+  p3.score = {{"n0", 50}};
+  w.AddPlugin("P3", p3, 3);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  CycleTrace trace;
+  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+  REQUIRE(out.status.IsSuccess());
+  std::map<std::string, int64_t> totals;
+  for (const auto& ns : trace.scores) totals[std::string(ns.node.str())] = ns.total;
+  CHECK(totals == std::map<std::string, int64_t>{{"n0", 162}, {"n1", 24}, {"n2", 36}});
+  CHECK(out.result.suggested_host == S("n0"));
+
+  World bad(3);
+  Behaviour ok;
+  ok.score = {{"n0", 100}};
+  bad.AddPlugin("Ok", ok);
+  Behaviour negative;
+  negative.score = {{"n2", -5}};
+  bad.AddPlugin("Negative", negative);
+  Behaviour huge;
+  huge.score = {{"n0", std::numeric_limits<int64_t>::max()}};
+  bad.AddPlugin("Huge", huge, 7);  // its product would overflow: still only the range error
+  auto fb = bad.Build();
+  CycleState sb;
+  auto outb = fb->SchedulePod(sb, MakePod().Name("p").Info(), bad.snapshot, sel);
+  REQUIRE(outb.status.IsError());
+  CHECK(outb.status.Message() ==
+        "applying score defaultWeights on Score plugins: plugin \"Negative\" returns an invalid score -5, it should "
+        "in the range of [0, 100] after normalizing");
 }
 
 // Scores nodes by the number in their name through ScoreNodes only, noting

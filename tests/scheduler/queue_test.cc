@@ -532,6 +532,40 @@ TEST_CASE("Test_InFlightPods", "[queue]") {
   }
 }
 
+TEST_CASE("In-flight events keep shared objects and copy borrowed ones", "[queue]") {
+  // Not upstream (Go's garbage collector keeps the objects alive): an event
+  // recorded for an in-flight pod is replayed to the hints later, so the
+  // queue keeps shared owners as they are and copies objects it only borrows.
+  const PodInfoPtr pod = MakePod().Name("waiting").UID("w").Info();
+  const PodInfoPtr assigned = MakePod().Name("assigned").UID("a").Node("n1").Info();
+  for (bool shared : {true, false}) {
+    const api::v1::Pod* seen = nullptr;
+    std::string seen_node;
+    QueueingHintFn hint = [&](const PodInfo&, const EventObjects& e) -> absl::StatusOr<QueueingHint> {
+      seen = e.new_pod;
+      if (e.new_pod != nullptr) seen_node = e.new_pod->spec().node_name();
+      return QueueingHint::kQueue;
+    };
+    World w;
+    w.Plugin(PluginSpec{"foo", {{kAssignedPodAdd, hint}}, {}});
+    SchedulingQueue& q = w.Build();
+    q.Add(pod);
+    PopExpect(q, pod);
+    if (shared) {
+      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects{.new_pod = assigned->pod_ptr()});
+    } else {
+      api::v1::Pod borrowed = assigned->pod();
+      q.OnClusterEvent(kAssignedPodAdd, EventObjects{.new_pod = &borrowed});
+      borrowed.mutable_spec()->set_node_name("changed after the call");
+    }
+    CHECK(q.counts().in_flight_events == 1);
+    q.AddUnschedulableIfNotPresent(Lookup(pod, {"foo"}));
+    CHECK(seen_node == "n1");
+    if (shared) CHECK(seen == &assigned->pod());
+    CHECK(q.Locate("w") != SubQueue::kUnschedulable);
+  }
+}
+
 TEST_CASE("TestPop: a popped pod has no pending plugins", "[queue]") {
   const PodInfoPtr pod = MakePod().Name("targetpod").UID("pod1").Info();
   World w;

@@ -49,7 +49,8 @@ class HostPortSet {
   std::vector<HostPort> ports_;
 };
 
-class NodeInfo {
+// Cache-line aligned, so the hot fields below share as few lines as they can.
+class alignas(64) NodeInfo {
  public:
   NodeInfo() = default;
   static absl::StatusOr<NodeInfo> Create(std::shared_ptr<const api::v1::Node> node);
@@ -107,18 +108,20 @@ class NodeInfo {
   void Touch();
   void AddRequests(const Resource& r, int sign);
 
+  // What the default filters and scores read for every node comes first,
+  // so that a node costs three cache lines in a pass rather than five.
   Symbol name_;
-  std::shared_ptr<const api::v1::Node> node_;
-  api::LabelSet labels_;
-  std::vector<Taint> taints_;
   bool unschedulable_ = false;
+  std::vector<Taint> taints_;
+  std::vector<PodInfoPtr> pods_;
+  std::vector<ImageOnNode> images_;
   Resource allocatable_;
-  Resource requested_;
   int64_t non_zero_milli_cpu_ = 0;
   int64_t non_zero_memory_ = 0;
+  Resource requested_;
+  std::shared_ptr<const api::v1::Node> node_;
+  api::LabelSet labels_;
   HostPortSet used_ports_;
-  std::vector<ImageOnNode> images_;
-  std::vector<PodInfoPtr> pods_;
   std::vector<PodInfoPtr> pods_with_affinity_;
   std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
   int64_t generation_ = 0;

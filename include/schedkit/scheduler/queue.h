@@ -51,6 +51,18 @@ struct QueueOptions {
   framework::MetricsRecorder* metrics = nullptr;  // optional
 };
 
+// An event's objects held by shared owners (e.g. PodInfo::pod_ptr()).
+struct SharedEventObjects {
+  std::shared_ptr<const api::v1::Node> old_node = nullptr;
+  std::shared_ptr<const api::v1::Node> new_node = nullptr;
+  std::shared_ptr<const api::v1::Pod> old_pod = nullptr;
+  std::shared_ptr<const api::v1::Pod> new_pod = nullptr;
+
+  framework::EventObjects view() const {
+    return framework::EventObjects{old_node.get(), new_node.get(), old_pod.get(), new_pod.get()};
+  }
+};
+
 class SchedulingQueue : public framework::PodNominator {
  public:
   explicit SchedulingQueue(QueueOptions options);
@@ -91,6 +103,10 @@ class SchedulingQueue : public framework::PodNominator {
   // `pre_check`, when set, limits the candidates (upstream's PreEnqueueCheck).
   void OnClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects& objects,
                       const std::function<bool(const framework::PodInfo&)>& pre_check = nullptr);
+  // The same, for a caller that shares ownership of the event's objects: the
+  // queue keeps them for in-flight pods instead of copying them.
+  void OnClusterEventShared(const framework::ClusterEvent& event, const SharedEventObjects& objects,
+                            const std::function<bool(const framework::PodInfo&)>& pre_check = nullptr);
   // Moves the named pods (by uid) from unschedulable/backoff to activeQ.
   void Activate(const std::vector<std::string>& uids);
 
@@ -149,6 +165,10 @@ class SchedulingQueue : public framework::PodNominator {
   void DeleteNominatedPodIfExists(const framework::PodInfo& pod) override;
 
  private:
+  void HandleClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects& objects,
+                      const SharedEventObjects* owned,
+                      const std::function<bool(const framework::PodInfo&)>& pre_check);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
