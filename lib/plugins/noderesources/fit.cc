@@ -123,11 +123,25 @@ inline void VisitInsufficient(const FitRequest& req, const NodeInfo& node, Fn&& 
   }
 }
 
-// Whether the node has room for every resource of the request.
+// Whether the node has room for one more pod and the given cpu, memory and
+// ephemeral storage: VisitInsufficient's first four checks, as a predicate.
+inline bool HasRoomForCore(int64_t cpu, int64_t memory, int64_t ephemeral, const NodeInfo& node) {
+  const framework::Resource& alloc = node.allocatable();
+  const framework::Resource& used = node.requested();
+  return node.num_pods() + 1 <= alloc.allowed_pod_number &&
+         (cpu <= 0 || cpu <= alloc.milli_cpu - used.milli_cpu) &&
+         (memory <= 0 || memory <= alloc.memory - used.memory) &&
+         (ephemeral <= 0 || ephemeral <= alloc.ephemeral_storage - used.ephemeral_storage);
+}
+
+// Whether the node has room for every resource of the request (no resource
+// VisitInsufficient would report).
 inline bool HasRoomFor(const FitRequest& req, const NodeInfo& node) {
-  bool fits = true;
-  VisitInsufficient(req, node, [&](Symbol, Symbol, int64_t, int64_t, int64_t, bool) { fits = false; });
-  return fits;
+  if (!HasRoomForCore(req.milli_cpu, req.memory, req.ephemeral_storage, node)) return false;
+  for (const FitRequest::Scalar& s : req.scalars) {
+    if (s.amount > node.allocatable().GetScalar(s.name) - node.requested().GetScalar(s.name)) return false;
+  }
+  return true;
 }
 
 std::vector<InsufficientResource> CollectInsufficient(const FitRequest& req, const NodeInfo& node) {
@@ -275,8 +289,15 @@ class Fit final : public framework::PreFilterPlugin,
     const auto* s = state.Read<PreFilterState>(PreFilterKey());
     if (s == nullptr) return FilterPlugin::FilterNodes(state, pod, nodes, passing, statuses);
     const FitRequest& request = s->request();
-    FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
-                             [&](const NodeInfo& node) { return HasRoomFor(request, node); });
+    // The request in locals, so the loop reads only the nodes; a request
+    // without scalar resources (the usual case) needs no scalar lookups.
+    const int64_t cpu = request.milli_cpu;
+    const int64_t memory = request.memory;
+    const int64_t ephemeral = request.ephemeral_storage;
+    const bool scalars = !request.scalars.empty();
+    FilterNodesWithQuickPass(state, pod, nodes, passing, statuses, [&](const NodeInfo& node) {
+      return HasRoomForCore(cpu, memory, ephemeral, node) && (!scalars || HasRoomFor(request, node));
+    });
   }
 
   Status PreScore(CycleState& state, const PodInfo& pod,
