@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include <condition_variable>
@@ -70,6 +71,18 @@ Status SumWeightedScores(std::span<const std::vector<int64_t>> scores, std::span
                                           "] after normalizing"));
   }
   return Status();
+}
+
+// Whether the nominated-pods pass adds a pod to `node` (one of equal or
+// higher priority that is not `pod`); where it does not, the pass equals the
+// plain filter chain. Without a snapshot the nominator is asked per node, so
+// every node counts.
+bool AddsNominatedPods(const NominatedPodsSnapshot* snapshot, const PodInfo& pod, const NodeInfo& node) {
+  if (snapshot == nullptr) return true;
+  for (const PodInfoPtr& p : snapshot->ForNode(node.name())) {
+    if (p->priority() >= pod.priority() && !p->SameUid(pod)) return true;
+  }
+  return false;
 }
 
 // Go's %v of a duration as upstream prints it in the Permit timeout message.
@@ -1055,26 +1068,15 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
     parallelizer_->ForRanges(end - done, kNodesPerTask, [&](int b, int e) {
       int at = start + done + b;  // index into nodes, wrapped by hand: no division per node
       if (at >= n) at -= n;
-      if (with_nominated) {
-        for (int k = b; k < e; ++k, at = at + 1 == n ? 0 : at + 1) {
-          if (errored.load(std::memory_order_relaxed)) return;
-          const int pos = done + k;
-          Status s = RunFilterPluginsWithNominatedPods(state, pod, *nodes[at]);
-          if (s.IsSuccess()) {
-            im.node_passed[pos] = 1;
-          } else {
-            if (s.IsError()) errored.store(true, std::memory_order_relaxed);
-            im.node_status[pos] = std::move(s);
-          }
-        }
-        return;
-      }
       // Each plugin takes a run of nodes at a time, in chain order; a node
       // leaves the run at its first rejection, as in a per-node chain.
       std::array<const NodeInfo*, kNodesPerTask> run;
       // Passing flags, zero past the run so that whole words compare.
       alignas(8) std::array<uint8_t, kNodesPerTask> passing;
       alignas(8) std::array<uint8_t, kNodesPerTask> before;
+      // Nodes the nominated-pods pass decides one by one: those where it
+      // adds a pod. Elsewhere it equals the plain chain, so they join the run.
+      std::array<uint8_t, kNodesPerTask> one_by_one;
       for (int rb = b; rb < e; rb += kNodesPerTask) {
         if (errored.load(std::memory_order_relaxed)) return;
         const int re = std::min(e, rb + kNodesPerTask);
@@ -1085,6 +1087,16 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         std::fill(passing.begin() + count, passing.end(), 0);
         const size_t words = (count + 7) / 8;
         size_t alive = count;
+        bool any_one_by_one = false;
+        if (with_nominated) {
+          for (size_t k = 0; k < count; ++k) {
+            one_by_one[k] = AddsNominatedPods(state.nominated_pods(), pod, *run[k]);
+            if (!one_by_one[k]) continue;
+            passing[k] = 0;
+            --alive;
+            any_one_by_one = true;
+          }
+        }
         for (size_t i = 0; i < active.size() && alive > 0; ++i) {
           before = passing;
           active[i]->FilterNodes(state, pod, std::span<const NodeInfo* const>(run.data(), count),
@@ -1109,6 +1121,17 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
           }
         }
         std::copy(passing.begin(), passing.begin() + count, im.node_passed.begin() + done + rb);
+        for (size_t k = 0; any_one_by_one && k < count; ++k) {
+          if (!one_by_one[k]) continue;
+          if (errored.load(std::memory_order_relaxed)) return;
+          Status s = RunFilterPluginsWithNominatedPods(state, pod, *run[k]);
+          if (s.IsSuccess()) {
+            im.node_passed[done + rb + k] = 1;
+          } else {
+            if (s.IsError()) errored.store(true, std::memory_order_relaxed);
+            statuses[k] = std::move(s);
+          }
+        }
       }
     });
     for (int pos = done; pos < end; ++pos) {
@@ -1128,6 +1151,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   const int last = stop_at >= 0 ? stop_at + 1 : n;
   processed = last;
   diagnosis.node_to_status.Reserve(diagnosis.node_to_status.size() + static_cast<size_t>(last - found));
+  // Rejections mostly come from one plugin in a row: insert it once per row.
+  std::optional<Symbol> last_rejector;
   for (int pos = 0, at = start; pos < last; ++pos, at = at + 1 == n ? 0 : at + 1) {
     const NodeInfo* node = nodes[at];
     if (im.node_passed[pos]) {
@@ -1137,8 +1162,9 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       Status& s = im.node_status[pos];
       if (s.code() == Code::kPending) {
         diagnosis.pending_plugins.insert(s.plugin());
-      } else {
+      } else if (last_rejector != s.plugin()) {
         diagnosis.unschedulable_plugins.insert(s.plugin());
+        last_rejector = s.plugin();
       }
       if (trace != nullptr) trace->filter.push_back({node->name(), s});
       diagnosis.node_to_status.Set(node->name(), std::move(s));

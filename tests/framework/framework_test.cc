@@ -6,6 +6,7 @@
 
 #include <limits>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "schedkit/api/str_cat.h"
@@ -608,6 +609,62 @@ TEST_CASE("Filter: several nodes of one run rejected by one plugin, at word edge
   CHECK(rejected == std::map<std::string, std::string>{{"n0", "Batch"},  {"n7", "Batch"},  {"n8", "A"},
                                                        {"n9", "Batch"},  {"n15", "Batch"}, {"n16", "Batch"},
                                                        {"n62", "Batch"}, {"n63", "Batch"}});
+}
+
+// Rejects a node that already holds a pod, noting how each node was asked.
+class CrowdFilter : public FilterPlugin {
+ public:
+  std::string_view Name() const override { return "Crowd"; }
+  Status Filter(const CycleState&, const PodInfo&, const NodeInfo& node) const override {
+    by_filter.insert(std::string(node.name().str()));
+    return node.num_pods() > 0 ? Status::WithReasons(Code::kUnschedulable, {"crowded"}) : Status();
+  }
+  void FilterNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                   std::span<uint8_t> passing, std::span<Status> statuses) const override {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (passing[i]) by_run.insert(std::string(nodes[i]->name().str()));
+    }
+    FilterPlugin::FilterNodes(state, pod, nodes, passing, statuses);
+  }
+  mutable std::set<std::string> by_filter;  // parallelism 1: no lock needed
+  mutable std::set<std::string> by_run;
+};
+
+TEST_CASE("Filter with nominated pods: only nodes that gain a pod leave the runs", "[framework]") {
+  // Upstream's two-pass filter (addNominatedPods) adds nominated pods of equal
+  // or higher priority, other than the pod itself; a node where it adds none
+  // gets the plain chain's answer, which the runs give.
+  World w(4);
+  w.AddPlugin("Scorer", {});  // with a score plugin every node is filtered
+  CrowdFilter* crowd = nullptr;
+  REQUIRE(w.registry.Add("Crowd", [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+    auto p = std::make_unique<CrowdFilter>();
+    crowd = p.get();
+    return p;
+  }).ok());
+  w.profile.plugins.filter.enabled.push_back({"Crowd"});
+  auto f = w.Build(1);
+  REQUIRE(crowd != nullptr);
+  const PodInfoPtr pod = MakePod().Name("p").UID("p").Priority(10).Info();
+  NominatedPodsSnapshot::ByNode by_node;
+  auto list = [](PodInfoPtr p) { return std::make_shared<const std::vector<PodInfoPtr>>(1, std::move(p)); };
+  by_node[S("n1")] = list(MakePod().Name("higher").UID("h").Priority(20).Info());
+  by_node[S("n2")] = list(MakePod().Name("lower").UID("l").Priority(5).Info());
+  by_node[S("n3")] = list(MakePod().Name("p").UID("p").Priority(20).Info());  // the pod itself
+  CycleState state;
+  state.set_nominated_pods(std::make_shared<const NominatedPodsSnapshot>(std::move(by_node)));
+  SelectionState sel;
+  CycleTrace trace;
+  auto out = f->SchedulePod(state, pod, w.snapshot, sel, &trace);
+  REQUIRE(out.status.IsSuccess());
+  CHECK(out.result.feasible_nodes == 3);
+  std::map<std::string, std::string> rejected;
+  for (const auto& e : trace.filter) {
+    if (!e.status.IsSuccess()) rejected[std::string(e.node.str())] = schedkit::StrCat(e.status.plugin().str(), ":", e.status.Message());
+  }
+  CHECK(rejected == std::map<std::string, std::string>{{"n1", "Crowd:crowded"}});
+  CHECK(crowd->by_run == std::set<std::string>{"n0", "n2", "n3"});
+  CHECK(crowd->by_filter == std::set<std::string>{"n0", "n1", "n2", "n3"});
 }
 
 TEST_CASE("PostFilter: runs until one helps; nomination is returned", "[framework]") {

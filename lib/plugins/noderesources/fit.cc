@@ -144,6 +144,20 @@ inline bool HasRoomFor(const FitRequest& req, const NodeInfo& node) {
   return true;
 }
 
+// Filter's status for a node without room: every missing resource's reason,
+// unresolvable when one of them exceeds the node's capacity.
+Status InsufficientStatus(const FitRequest& req, const NodeInfo& node) {
+  absl::InlinedVector<Symbol, 4> reasons;
+  bool unresolvable = false;
+  VisitInsufficient(req, node, [&](Symbol, Symbol reason, int64_t, int64_t, int64_t, bool resource_unresolvable) {
+    reasons.push_back(reason);
+    unresolvable = unresolvable || resource_unresolvable;
+  });
+  Status status(unresolvable ? Code::kUnschedulableAndUnresolvable : Code::kUnschedulable, reasons[0]);
+  for (size_t i = 1; i < reasons.size(); ++i) status.AppendReason(reasons[i]);
+  return status;
+}
+
 std::vector<InsufficientResource> CollectInsufficient(const FitRequest& req, const NodeInfo& node) {
   std::vector<InsufficientResource> out;
   VisitInsufficient(req, node,
@@ -272,16 +286,7 @@ class Fit final : public framework::PreFilterPlugin,
     // Most nodes fit: check that first, and collect reasons only for a node
     // that does not.
     if (HasRoomFor(s->request(), node)) return Status();
-    absl::InlinedVector<Symbol, 4> reasons;
-    bool unresolvable = false;
-    VisitInsufficient(s->request(), node,
-                      [&](Symbol, Symbol reason, int64_t, int64_t, int64_t, bool resource_unresolvable) {
-                        reasons.push_back(reason);
-                        unresolvable = unresolvable || resource_unresolvable;
-                      });
-    Status status(unresolvable ? Code::kUnschedulableAndUnresolvable : Code::kUnschedulable, reasons[0]);
-    for (size_t i = 1; i < reasons.size(); ++i) status.AppendReason(reasons[i]);
-    return status;
+    return InsufficientStatus(s->request(), node);
   }
 
   void FilterNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
@@ -295,9 +300,16 @@ class Fit final : public framework::PreFilterPlugin,
     const int64_t memory = request.memory;
     const int64_t ephemeral = request.ephemeral_storage;
     const bool scalars = !request.scalars.empty();
-    FilterNodesWithQuickPass(state, pod, nodes, passing, statuses, [&](const NodeInfo& node) {
-      return HasRoomForCore(cpu, memory, ephemeral, node) && (!scalars || HasRoomFor(request, node));
-    });
+    // A node without room gets its reasons here rather than through Filter,
+    // which would look the request up again: preemption's failing passes
+    // reject every node.
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (!passing[i]) continue;
+      const NodeInfo& node = *nodes[i];
+      if (HasRoomForCore(cpu, memory, ephemeral, node) && (!scalars || HasRoomFor(request, node))) continue;
+      passing[i] = 0;
+      statuses[i] = InsufficientStatus(request, node);
+    }
   }
 
   Status PreScore(CycleState& state, const PodInfo& pod,
