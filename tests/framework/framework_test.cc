@@ -168,6 +168,13 @@ struct World {
     profile.plugins.multi_point.enabled.push_back({name, weight});
   }
 
+  // One cycle, in a fresh CycleState, of a pod named "p".
+  ScheduleOutcome SchedulePod(Framework& f, CycleTrace* trace = nullptr) {
+    CycleState state;
+    SelectionState sel;
+    return f.SchedulePod(state, MakePod().Name("p").Info(), snapshot, sel, trace);
+  }
+
   std::unique_ptr<Framework> Build(int parallelism = 1) {
     FrameworkOptions o;
     o.parallelism = parallelism;
@@ -705,10 +712,8 @@ TEST_CASE("Score: PreScore Skip drops Score; normalize, weights and totals", "[f
   c.score = {{"n0", 100}, {"n1", 100}, {"n2", 100}};
   w.AddPlugin("C", c, 5);
   auto f = w.Build();
-  CycleState state;
-  SelectionState sel;
   CycleTrace trace;
-  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+  auto out = w.SchedulePod(*f, &trace);
   REQUIRE(out.status.IsSuccess());
   // n0: 20*2 + 100 = 140; n1: 40*2 = 80; n2: 60*2 = 120.
   CHECK(out.result.suggested_host == S("n0"));
@@ -728,9 +733,7 @@ TEST_CASE("Score: PreScore Skip drops Score; normalize, weights and totals", "[f
   big.score = {{"n0", 60}};
   big.normalize_double = true;
   bad.AddPlugin("Big", big);
-  auto fb = bad.Build();
-  CycleState sb;
-  auto outb = fb->SchedulePod(sb, MakePod().Name("p").Info(), bad.snapshot, sel);
+  auto outb = bad.SchedulePod(*bad.Build());
   REQUIRE(outb.status.IsError());
   CHECK_THAT(outb.status.Message(), Catch::Contains("returns an invalid score 120"));
 }
@@ -750,10 +753,8 @@ TEST_CASE("Score: weighted sums over an odd number of plugins, and the first bad
   p3.score = {{"n0", 50}};
   w.AddPlugin("P3", p3, 3);
   auto f = w.Build();
-  CycleState state;
-  SelectionState sel;
   CycleTrace trace;
-  auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+  auto out = w.SchedulePod(*f, &trace);
   REQUIRE(out.status.IsSuccess());
   std::map<std::string, int64_t> totals;
   for (const auto& ns : trace.scores) totals[std::string(ns.node.str())] = ns.total;
@@ -770,9 +771,7 @@ TEST_CASE("Score: weighted sums over an odd number of plugins, and the first bad
   Behaviour huge;
   huge.score = {{"n0", std::numeric_limits<int64_t>::max()}};
   bad.AddPlugin("Huge", huge, 7);  // its product would overflow: still only the range error
-  auto fb = bad.Build();
-  CycleState sb;
-  auto outb = fb->SchedulePod(sb, MakePod().Name("p").Info(), bad.snapshot, sel);
+  auto outb = bad.SchedulePod(*bad.Build());
   REQUIRE(outb.status.IsError());
   CHECK(outb.status.Message() ==
         "applying score defaultWeights on Score plugins: plugin \"Negative\" returns an invalid score -5, it should "
