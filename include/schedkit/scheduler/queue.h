@@ -166,8 +166,8 @@ class SchedulingQueue : public framework::PodNominator {
 
  private:
   void HandleClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects& objects,
-                      const SharedEventObjects* owned,
-                      const std::function<bool(const framework::PodInfo&)>& pre_check);
+                          const SharedEventObjects* owned,
+                          const std::function<bool(const framework::PodInfo&)>& pre_check);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
