@@ -350,9 +350,7 @@ TEST_CASE("PreFilter: Unschedulable lets later PreFilters run; Unresolvable stop
   Behaviour ea;
   ea.pre_filter = Status::WithReasons(Code::kWait, {"odd"});
   e.AddPlugin("A", ea);
-  auto fe = e.Build();
-  CycleState se;
-  auto oute = fe->SchedulePod(se, MakePod().Name("p").Info(), e.snapshot, sel);
+  auto oute = e.SchedulePod(*e.Build());
   CHECK(oute.status.IsError());
   CHECK(oute.status.Message() == "running PreFilter plugin \"A\": odd");
 }
@@ -575,10 +573,7 @@ TEST_CASE("Filter: plugins take runs of nodes; the first rejection per node wins
                                          &max_run, &asked_rejected);
   }).ok());
   e.profile.plugins.filter.enabled.push_back({"Batch"});
-  auto fe = e.Build(2);
-  CycleState se;
-  SelectionState sel;
-  auto oute = fe->SchedulePod(se, MakePod().Name("p").Info(), e.snapshot, sel);
+  auto oute = e.SchedulePod(*e.Build(2));
   REQUIRE(oute.status.IsError());
   CHECK(oute.status.Message() == "running \"Batch\" filter plugin: disk on fire");
 }
