@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions and simulated cache misses per scheduled pod, under Valgrind's
 # cachegrind (Debian package `valgrind`). Unlike wall time, these counts do
-# not move with other load on the machine, so small changes show.
+# not move with other load on the machine, so small changes show; the other
+# threads' waits still move them by up to about 3% between runs.
 #
 #   bench/perf/instructions.sh SMALL BIG [schedkit-perf args...]
 #   bench/perf/instructions.sh 1000 3000 --workload SchedulingBasic --threads 1
