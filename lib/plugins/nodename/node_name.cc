@@ -24,7 +24,7 @@ void NodeName::FilterNodes(const framework::CycleState& state, const framework::
                            std::span<framework::Status> statuses) const {
   if (pod.node_name().empty()) return;  // every node fits
   FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
-                                     [&](const framework::NodeInfo& node) { return NodeNameFits(pod, node); });
+                           [&](const framework::NodeInfo& node) { return NodeNameFits(pod, node); });
 }
 
 std::vector<framework::ClusterEventWithHint> NodeName::EventsToRegister() const {

@@ -303,13 +303,12 @@ class Fit final : public framework::PreFilterPlugin,
     // A node without room gets its reasons here rather than through Filter,
     // which would look the request up again: preemption's failing passes
     // reject every node.
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      if (!passing[i]) continue;
-      const NodeInfo& node = *nodes[i];
-      if (HasRoomForCore(cpu, memory, ephemeral, node) && (!scalars || HasRoomFor(request, node))) continue;
-      passing[i] = 0;
-      statuses[i] = InsufficientStatus(request, node);
-    }
+    FilterNodesWithQuickPass(
+        nodes, passing, statuses,
+        [&](const NodeInfo& node) {
+          return scalars ? HasRoomFor(request, node) : HasRoomForCore(cpu, memory, ephemeral, node);
+        },
+        [&](const NodeInfo& node) { return InsufficientStatus(request, node); });
   }
 
   Status PreScore(CycleState& state, const PodInfo& pod,

@@ -94,7 +94,7 @@ void NodeUnschedulable::FilterNodes(const framework::CycleState& state, const fr
                                     std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
                                     std::span<framework::Status> statuses) const {
   FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
-                                     [](const framework::NodeInfo& node) { return !node.unschedulable(); });
+                           [](const framework::NodeInfo& node) { return !node.unschedulable(); });
 }
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(const framework::PluginArgs& args,

@@ -106,7 +106,7 @@ void TaintToleration::FilterNodes(const framework::CycleState& state, const fram
                                   std::span<framework::Status> statuses) const {
   // A node without taints passes whatever the pod tolerates.
   FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
-                                     [](const framework::NodeInfo& node) { return node.taints().empty(); });
+                           [](const framework::NodeInfo& node) { return node.taints().empty(); });
 }
 
 framework::Status TaintToleration::PreScore(framework::CycleState& state, const framework::PodInfo& pod,
