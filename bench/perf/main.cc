@@ -6,11 +6,13 @@
 //
 //   schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N]
 //                 [--config PATH] [--output table|json] [--threads N]
-//                 [--stall-timeout SECONDS] [--progress] [--list]
+//                 [--stall-timeout SECONDS] [--progress] [--bind-on-pool] [--list]
 //                 [--vs-upstream [--oracle PATH]]
 //
 // Defaults are upstream's sizes for the workload (--list shows them);
 // --init-pods is per init createPods op, as upstream's initPods param.
+// Binding cycles run on the scheduling thread (the in-memory host binds at
+// once); --bind-on-pool runs them on the default executor's thread pool.
 // --vs-upstream then runs upstream's scheduler (the conformance oracle, built
 // by `make oracle`) on the identical cluster and pods and prints both figures.
 // Exit codes: 0 when every init and measured pod was bound (by both, with
@@ -43,6 +45,7 @@ using schedkit::perf::Workload;
 constexpr char kUsage[] =
     "usage: schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N] [--config PATH]\n"
     "                     [--output table|json] [--threads N] [--stall-timeout SECONDS] [--progress]\n"
+    "                     [--bind-on-pool]\n"
     "                     [--vs-upstream [--oracle PATH]]\n"
     "       schedkit-perf --list\n";
 
@@ -54,6 +57,7 @@ struct Flags {
   int threads = 2;
   int stall_timeout_seconds = 120;
   bool progress = false;
+  bool bind_on_pool = false;
   bool list = false;
   bool vs_upstream = false;
   // Default: $SCHEDKIT_ORACLE, else where `make oracle` puts it.
@@ -110,6 +114,8 @@ Flags ParseFlags(int argc, char** argv) {
       f.stall_timeout_seconds = ParseInt(arg, next(), 1);
     } else if (arg == "--progress") {
       f.progress = true;
+    } else if (arg == "--bind-on-pool") {
+      f.bind_on_pool = true;
     } else if (arg == "--vs-upstream") {
       f.vs_upstream = true;
     } else if (arg == "--oracle") {
@@ -166,6 +172,7 @@ int Run(int argc, char** argv) {
   options.config.parallelism = flags.threads;
   options.stall_timeout = absl::Seconds(flags.stall_timeout_seconds);
   options.progress = flags.progress;
+  options.bind_on_pool = flags.bind_on_pool;
   std::optional<schedkit::perf::ScratchDir> scratch;
   if (flags.vs_upstream) {
     // The churn ops inject objects on a timer, which a run from files cannot replay.
@@ -195,6 +202,7 @@ int Run(int argc, char** argv) {
   report.init_pods = options.init_pods;
   report.pods = options.pods;
   report.parallelism = options.config.parallelism;
+  report.binding = options.bind_on_pool ? "pool" : "scheduling thread";
   report.run = &*run;
   // Enough pods to time reliably, few enough to stay quick at 15000 nodes.
   const int floor_pods = std::clamp(options.pods, 1000, 5000);

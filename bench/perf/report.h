@@ -34,6 +34,8 @@ struct Report {
   int init_pods = 0;
   int pods = 0;
   int parallelism = 0;
+  // "scheduling thread" or "pool" (RunOptions::bind_on_pool).
+  std::string binding;
   const RunResult* run = nullptr;
   FloorResult floor_sampled;  // the nodes the scheduler reads at least (adaptive sampling)
   FloorResult floor_all;      // every node

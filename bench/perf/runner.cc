@@ -401,7 +401,9 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   if (!options.upstream_cluster_path.empty()) host.RecordInitPlacements();
   const framework::Registry registry = plugins::NewInTreeRegistry();
   // Real clock, default binding executor (a thread pool), no-op metrics.
-  auto created = scheduler::Scheduler::Create(options.config, registry, host, *lister, {});
+  scheduler::SchedulerOptions scheduler_options;
+  scheduler_options.bind_on_scheduling_thread = !options.bind_on_pool;
+  auto created = scheduler::Scheduler::Create(options.config, registry, host, *lister, scheduler_options);
   if (!created.ok()) return created.status();
   std::unique_ptr<scheduler::Scheduler> sched = *std::move(created);
   host.set_scheduler(sched.get());

@@ -6,8 +6,10 @@
 //   absl::StatusOr<RunResult> r = RunWorkload(o);
 //   r->throughput_samples;   // 1 s samples of measured pods bound, pods/s
 //
-// What runs: schedkit::scheduler::Scheduler (queue, cache, framework, the
-// default binding executor) with the real clock, driven by a scheduling
+// What runs: schedkit::scheduler::Scheduler (queue, cache, framework; binding
+// cycles on the scheduling thread, as SchedulerOptions::
+// bind_on_scheduling_thread allows for a host that binds in memory, or on
+// the default executor's thread pool) with the real clock, driven by a scheduling
 // thread that calls ScheduleOne in a loop and times each call; an in-memory
 // Host that accepts every bind and deletes preemption victims through
 // Scheduler::DeletePod; a sampler thread; and, for churn workloads, a churn
@@ -40,6 +42,9 @@ struct RunOptions {
   int pods = 0;       // measured pods
   // parallelism already set from --threads.
   config::SchedulerConfiguration config;
+  // Binding cycles on the default executor's thread pool rather than on the
+  // scheduling thread (the host binds in memory, so both are correct).
+  bool bind_on_pool = false;
   // A phase fails when no pod of it is bound for this long.
   absl::Duration stall_timeout = absl::Seconds(120);
   // Progress lines on stderr, about once a second.

@@ -462,8 +462,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
       fail_after_assume(s);
       return;
     }
-    if (Status s = fw->RunPermitPlugins(*state, assumed, host_node); !s.IsSuccess() && !s.IsWait()) {
-      fail_after_assume(s);
+    const Status permit = fw->RunPermitPlugins(*state, assumed, host_node);
+    if (!permit.IsSuccess() && !permit.IsWait()) {
+      fail_after_assume(permit);
       return;
     }
     report.node = std::string(host_node.str());
@@ -472,6 +473,10 @@ struct Scheduler::Impl : public framework::ClusterClient {
     {
       std::lock_guard<std::mutex> lock(bind_mu);
       ++bindings_in_flight;
+    }
+    if (options.bind_on_scheduling_thread && permit.IsSuccess()) {
+      BindingCycle(fw, std::move(state), std::move(qpi), std::move(assumed));
+      return;
     }
     executor->Submit([this, fw, state, qpi = std::move(qpi), assumed]() mutable {
       BindingCycle(fw, std::move(state), std::move(qpi), std::move(assumed));

@@ -134,6 +134,7 @@ struct Env {
   api::v1::Cluster cluster;
   std::unique_ptr<LedgerHost> host;
   std::unique_ptr<Scheduler> sched;
+  bool bind_on_scheduling_thread = false;
 
   void Start(double fail_rate = 0, Executor* executor = nullptr, config::SchedulerConfiguration cfg = config::DefaultConfiguration()) {
     host = std::make_unique<LedgerHost>(fail_rate);
@@ -142,6 +143,7 @@ struct Env {
     o.clock = &clock;
     o.executor = executor != nullptr ? executor : &inline_executor;
     o.seed = 7;
+    o.bind_on_scheduling_thread = bind_on_scheduling_thread;
     api::StaticClusterLister lister(cluster);
     auto s = Scheduler::Create(cfg, plugins::NewInTreeRegistry(), *host, lister, o);
     INFO(s.status().ToString());
@@ -229,14 +231,54 @@ TEST_CASE("gated pods wait until their gates are removed", "[integration]") {
   CHECK(env.host->bound() == 1);
 }
 
+// Never runs what it is given unless asked: shows which binding cycles left the scheduling thread.
+class ManualExecutor : public Executor {
+ public:
+  void Submit(std::function<void()> task) override { tasks.push_back(std::move(task)); }
+  std::vector<std::function<void()>> tasks;
+};
+
+TEST_CASE("bind_on_scheduling_thread: ScheduleOne returns with the pod bound", "[integration]") {
+  ManualExecutor manual;
+  Env env;
+  env.bind_on_scheduling_thread = true;
+  for (int i = 0; i < 3; ++i) {
+    *env.cluster.add_nodes() = MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj();
+  }
+  for (int i = 0; i < 7; ++i) {
+    *env.cluster.add_pods() = MakePod().Name(schedkit::StrCat("p", i)).Req({{"cpu", "1"}}).Obj();
+  }
+  env.Start(0, &manual);
+  for (int i = 1; i <= 6; ++i) {
+    REQUIRE(env.sched->ScheduleOne());
+    CHECK(env.host->bound() == static_cast<size_t>(i));
+    CHECK(env.sched->cache().sizes().assumed_pods == 0);
+  }
+  REQUIRE(env.sched->ScheduleOne());  // the seventh pod does not fit
+  CHECK(env.host->bound() == 6);
+  CHECK(manual.tasks.empty());
+  CHECK(env.host->overcommitted().empty());
+}
+
+TEST_CASE("bind_on_scheduling_thread: a failed bind unreserves and requeues the pod", "[integration]") {
+  ManualExecutor manual;
+  Env env;
+  env.bind_on_scheduling_thread = true;
+  *env.cluster.add_nodes() = MakeNode().Name("n").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj();
+  *env.cluster.add_pods() = MakePod().Name("p").Req({{"cpu", "1"}}).Obj();
+  env.Start(/*fail_rate=*/1, &manual);
+  REQUIRE(env.sched->ScheduleOne());
+  CHECK(manual.tasks.empty());
+  CHECK(env.host->bound() == 0);
+  CHECK(env.sched->cache().sizes().assumed_pods == 0);
+  const auto c = env.sched->queue().counts();
+  CHECK(c.active + c.backoff + c.unschedulable == 1);  // not lost
+}
+
 TEST_CASE("a node deleted while pods are assumed on it", "[integration]") {
   // Binding happens later (a manual executor), so the pod stays assumed while
   // its node goes away; the failed bind forgets it and it is retried elsewhere.
-  class ManualExecutor : public Executor {
-   public:
-    void Submit(std::function<void()> task) override { tasks.push_back(std::move(task)); }
-    std::vector<std::function<void()>> tasks;
-  } manual;
+  ManualExecutor manual;
   Env env;
   *env.cluster.add_nodes() = MakeNode().Name("a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Label("kubernetes.io/hostname", "a").Obj();
   *env.cluster.add_pods() = MakePod().Name("p").Req({{"cpu", "1"}}).NodeSelector({{"kubernetes.io/hostname", "a"}}).Obj();
@@ -302,7 +344,7 @@ struct PermitEnv {
   LedgerHost host;
   std::unique_ptr<Scheduler> sched;
 
-  PermitEnv() {
+  explicit PermitEnv(bool bind_on_scheduling_thread = false) {
     api::v1::Cluster cluster;
     *cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
     *cluster.add_pods() = MakePod().Name("p").UID("uid-p").Req({{"cpu", "1"}}).Obj();
@@ -316,6 +358,7 @@ struct PermitEnv {
     cfg.profiles[0].plugins.permit.enabled.push_back({"WaitPermit"});
     SchedulerOptions o;
     o.clock = &clock;  // binding runs on the default thread pool: WaitOnPermit blocks there
+    o.bind_on_scheduling_thread = bind_on_scheduling_thread;
     api::StaticClusterLister lister(cluster);
     auto s = Scheduler::Create(cfg, registry, host, lister, o);
     REQUIRE(s.ok());
@@ -327,6 +370,17 @@ struct PermitEnv {
 TEST_CASE("Permit wait: allowed pods bind", "[integration][tsan]") {
   PermitEnv env;
   REQUIRE(env.sched->ScheduleOne());
+  CHECK(env.fw().HasWaitingPod("uid-p"));
+  CHECK(env.host.bound() == 0);
+  CHECK(env.fw().AllowWaitingPod("uid-p", Symbol::Intern("WaitPermit")));
+  env.sched->WaitForBindings();
+  CHECK(env.host.bindings() == std::map<std::string, std::string>{{"default/p", "n1"}});
+}
+
+TEST_CASE("Permit wait with bind_on_scheduling_thread: the waiting pod still binds on the pool",
+          "[integration][tsan]") {
+  PermitEnv env(/*bind_on_scheduling_thread=*/true);
+  REQUIRE(env.sched->ScheduleOne());  // returns: the wait is not on this thread
   CHECK(env.fw().HasWaitingPod("uid-p"));
   CHECK(env.host.bound() == 0);
   CHECK(env.fw().AllowWaitingPod("uid-p", Symbol::Intern("WaitPermit")));

@@ -95,6 +95,28 @@ TEST_CASE("every workload completes at tiny sizes and binds every pod", "[perf]"
   }
 }
 
+TEST_CASE("binding on the pool (--bind-on-pool) also binds every pod, and the report says where", "[perf]") {
+  for (const char* workload : {"SchedulingBasic", "PreemptionBasic"}) {
+    DYNAMIC_SECTION(workload) {
+      const std::string sizes = std::string(workload) == "PreemptionBasic" ? " --nodes 10 --init-pods 40 --pods 10"
+                                                                            : " --nodes 20 --init-pods 20 --pods 40";
+      for (const bool pool : {false, true}) {
+        const Run r = Perf(std::string("--workload ") + workload + sizes + " --output json --stall-timeout 60" +
+                           (pool ? " --bind-on-pool" : ""));
+        INFO("pool: " << pool << "\nstderr: " << r.err << "\nstdout: " << r.out);
+        REQUIRE(r.exit_code == 0);
+        const auto j = nlohmann::json::parse(r.out, nullptr, false);
+        REQUIRE_FALSE(j.is_discarded());
+        const nlohmann::json* summary = ItemFor(j, "Summary");
+        REQUIRE(summary != nullptr);
+        CHECK((*summary)["data"]["Binding"] == (pool ? "pool" : "scheduling thread"));
+        CHECK((*summary)["data"]["Complete"] == true);
+        CHECK((*summary)["data"]["MeasuredScheduled"] == (*summary)["data"]["MeasuredPods"]);
+      }
+    }
+  }
+}
+
 TEST_CASE("PreemptionBasic preempts for every measured pod", "[perf]") {
   const Run r = Perf("--workload PreemptionBasic --nodes 10 --init-pods 40 --pods 10 --output json --stall-timeout 60");
   INFO("stderr: " << r.err);
