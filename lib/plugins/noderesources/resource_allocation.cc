@@ -42,7 +42,7 @@ int64_t WeightedAverage(const framework::NodeInfo& node, std::span<const ScoredR
     weight_sum += r.weight;
   }
   if (weight_sum == 0) return 0;
-  return node_score / weight_sum;
+  return Quotient(node_score, weight_sum);
 }
 
 // requested / allocatable as float64, capped at 1 (BalancedAllocation).

@@ -44,6 +44,20 @@ inline int64_t WrapMul(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 
+// a / b truncated toward zero, as Go's int64 division. With both in
+// [0, 2^53) it is computed in double, which is exact there: a quotient that
+// is not an integer lies at least 1/b below the next integer, more than the
+// division's rounding error (below a / b * 2^-53 = a / (b * 2^53) < 1/b), so
+// truncating the rounded result gives the integer quotient. A 64-bit integer
+// divide takes several times longer, and scoring does three per node.
+inline int64_t Quotient(int64_t a, int64_t b) {
+  constexpr int64_t kExact = int64_t{1} << 53;
+  if (a >= 0 && a < kExact && b > 0 && b < kExact) {
+    return static_cast<int64_t>(static_cast<double>(a) / static_cast<double>(b));
+  }
+  return a / b;
+}
+
 enum class ResourceKind : uint8_t {
   kCpu,
   kMemory,
@@ -120,12 +134,12 @@ inline bool AllocatableAndRequested(const framework::NodeInfo& node, const Score
 // Upstream leastRequestedScore / mostRequestedScore for one resource, in [0, 100].
 inline int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
   if (capacity == 0 || requested > capacity) return 0;
-  return WrapMul(capacity - requested, framework::kMaxNodeScore) / capacity;
+  return Quotient(WrapMul(capacity - requested, framework::kMaxNodeScore), capacity);
 }
 inline int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
   if (capacity == 0) return 0;
   if (requested > capacity) requested = capacity;
-  return WrapMul(requested, framework::kMaxNodeScore) / capacity;
+  return Quotient(WrapMul(requested, framework::kMaxNodeScore), capacity);
 }
 
 // Upstream helper.BuildBrokenLinearFunction: linear between the points,
@@ -153,7 +167,7 @@ inline int64_t LeastAllocatedCpuMemory(const framework::NodeInfo& node, const Sc
     node_score = WrapAdd(node_score, WrapMul(LeastRequestedScore(requested, alloc.memory), memory.weight));
     weight_sum += memory.weight;
   }
-  return weight_sum == 0 ? 0 : node_score / weight_sum;
+  return weight_sum == 0 ? 0 : Quotient(node_score, weight_sum);
 }
 
 // BalancedAllocationScore(node, {cpu, memory}, /*use_requested=*/true).
@@ -194,7 +208,7 @@ class RequestedToCapacityRatioTable {
   explicit RequestedToCapacityRatioTable(const std::vector<UtilizationShapePoint>& shape);
   int64_t ResourceScore(int64_t requested, int64_t capacity) const {
     if (capacity == 0 || requested > capacity) return table_[kMaxUtilization];
-    int64_t p = WrapMul(requested, kMaxUtilization) / capacity;
+    int64_t p = Quotient(WrapMul(requested, kMaxUtilization), capacity);
     if (p >= 0 && p <= kMaxUtilization) return table_[p];
     return function_(p);
   }

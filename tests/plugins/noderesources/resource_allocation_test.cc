@@ -36,6 +36,34 @@ CpuMemory ScoringRequests(const api::v1::Pod& pod) {
   return {rs[0].pod_request, rs[1].pod_request};
 }
 
+TEST_CASE("Quotient equals integer division, including where double rounding would go wrong",
+          "[noderesources][scorer]") {
+  constexpr int64_t kTop = (int64_t{1} << 53) - 1;  // the largest value computed in double
+  struct Case {
+    int64_t a, b;
+  };
+  std::vector<Case> cases = {
+      {0, 1}, {99, 100}, {100, 100}, {101, 100}, {3400, 3},
+      // Quotients a hair below an integer: one rounding step from the next.
+      {kTop, kTop}, {kTop - 1, kTop}, {kTop, 3}, {kTop - 1, 2}, {kTop, kTop - 1}, {kTop, (int64_t{1} << 52) + 1},
+      // 32Gi of memory times 100, and more than the node has.
+      {int64_t{34359738368} * 100, int64_t{34359738368}}, {int64_t{34359738367} * 100, int64_t{34359738368}},
+      // Outside the double range: plain integer division.
+      {kTop + 1, 7}, {INT64_MAX, 3}, {INT64_MAX, INT64_MAX - 1}, {-7, 2}, {7, -2}, {-101, 100}, {INT64_MIN + 1, 1000},
+  };
+  // Near-integer quotients by construction: q * b - 1 for many b.
+  for (int64_t b = 2; b < (int64_t{1} << 40); b = b * 3 + 1) {
+    for (int64_t q : {int64_t{1}, int64_t{100}, int64_t{4096}}) {
+      if (q * b - 1 <= kTop) cases.push_back({q * b - 1, b});
+    }
+    cases.push_back({kTop - (kTop % b) - 1, b});
+  }
+  for (const Case& c : cases) {
+    INFO(c.a << " / " << c.b);
+    CHECK(Quotient(c.a, c.b) == c.a / c.b);
+  }
+}
+
 TEST_CASE("TestResourceAllocationScorerCalculateRequests", "[noderesources][scorer]") {
   const testing::ResourceMap one = {{"cpu", "1"}, {"memory", "1Mi"}};
   const api::v1::Pod empty = MakePod().Obj();
