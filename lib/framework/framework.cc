@@ -1082,6 +1082,10 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         const int re = std::min(e, rb + kNodesPerTask);
         const size_t count = static_cast<size_t>(re - rb);
         for (size_t k = 0; k < count; ++k, at = at + 1 == n ? 0 : at + 1) run[k] = nodes[at];
+        // The next run's nodes load while this one is filtered.
+        for (int k = 0, ahead = at; k < std::min(kNodesPerTask, e - re); ++k, ahead = ahead + 1 == n ? 0 : ahead + 1) {
+          nodes[ahead]->Prefetch();
+        }
         const std::span<Status> statuses(im.node_status.data() + done + rb, count);
         std::fill(passing.begin(), passing.begin() + count, 1);
         std::fill(passing.begin() + count, passing.end(), 0);
@@ -1175,26 +1179,24 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
 
 Symbol Framework::SelectHost(std::span<const NodeInfo* const> nodes, const std::vector<int64_t>& totals,
                              SelectionState& selection) const {
-  const int n = static_cast<int>(nodes.size());
-  int best = 0;
-  int ties = 1;
-  for (int i = 1; i < n; ++i) {
-    if (totals[i] > totals[best]) {
-      best = i;
-      ties = 1;
-    } else if (totals[i] == totals[best]) {
-      ++ties;
-      if (selection.tie_break == TieBreak::kLowestName && nodes[i]->name().str() < nodes[best]->name().str()) {
-        best = i;
-      }
+  const size_t n = nodes.size();
+  // Branch-free passes: with many equal totals, a compare-and-branch per node
+  // mispredicts often enough to cost more than the scores themselves.
+  int64_t top = totals[0];
+  for (size_t i = 1; i < n; ++i) top = std::max(top, totals[i]);
+  if (selection.tie_break == TieBreak::kLowestName) {
+    const NodeInfo* best = nullptr;
+    for (size_t i = 0; i < n; ++i) {
+      if (totals[i] == top && (best == nullptr || nodes[i]->name().str() < best->name().str())) best = nodes[i];
     }
+    return best->name();
   }
-  if (selection.tie_break == TieBreak::kLowestName || ties == 1) return nodes[best]->name();
+  int ties = 0;
+  for (size_t i = 0; i < n; ++i) ties += totals[i] == top ? 1 : 0;
   // Uniform over the ties, as upstream's reservoir sampling, with one draw:
   // the k-th node (in order) holding the top score.
-  int k = std::uniform_int_distribution<int>(0, ties - 1)(selection.rng);
-  const int64_t top = totals[best];
-  for (int i = best;; ++i) {
+  int k = ties == 1 ? 0 : std::uniform_int_distribution<int>(0, ties - 1)(selection.rng);
+  for (size_t i = 0;; ++i) {
     if (totals[i] == top && k-- == 0) return nodes[i]->name();
   }
 }

@@ -1,5 +1,6 @@
 #include "schedkit/framework/node_info.h"
 
+#include <cstddef>
 #include <algorithm>
 #include <atomic>
 
@@ -150,7 +151,15 @@ NodeInfo NodeInfo::SimulationCopy() const {
   return copy;
 }
 
-void NodeInfo::Touch() { generation_ = simulation_ ? generation_ + 1 : NextGeneration(); }
+void NodeInfo::Touch() {
+  generation_ = simulation_ ? generation_ + 1 : NextGeneration();
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+  // Prefetch covers the hot fields up to requested_'s cpu, memory and
+  // ephemeral storage (scalars are read only for pods that request them).
+  static_assert(offsetof(NodeInfo, requested_) + offsetof(Resource, allowed_pod_number) <= kHotBytes);
+#pragma GCC diagnostic pop
+}
 
 // Requests never change the node's pod capacity, so allowed_pod_number is
 // left alone, as upstream's NodeInfo.update does.

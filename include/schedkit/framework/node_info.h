@@ -15,6 +15,7 @@
 #ifndef SCHEDKIT_FRAMEWORK_NODE_INFO_H_
 #define SCHEDKIT_FRAMEWORK_NODE_INFO_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -52,6 +53,10 @@ class HostPortSet {
 // Cache-line aligned, so the hot fields below share as few lines as they can.
 class alignas(64) NodeInfo {
  public:
+  // The leading bytes that hold the hot fields (name_ to requested_'s cpu,
+  // memory and ephemeral storage), three cache lines.
+  static constexpr size_t kHotBytes = 192;
+
   NodeInfo() = default;
   static absl::StatusOr<NodeInfo> Create(std::shared_ptr<const api::v1::Node> node);
   static absl::StatusOr<NodeInfo> Create(const api::v1::Node& node);
@@ -72,6 +77,14 @@ class alignas(64) NodeInfo {
   // Removes the pod with the same UID; NotFound if absent. The last pod
   // takes the removed one's place, as upstream does.
   absl::Status RemovePod(const PodInfo& pod);
+
+  // Asks the cache for the lines every default filter and score reads, ahead
+  // of a pass over many nodes (they are scattered over the heap, and a pass
+  // otherwise waits for each node's first line in turn).
+  void Prefetch() const {
+    const char* p = reinterpret_cast<const char*>(this);
+    for (size_t offset = 0; offset < kHotBytes; offset += 64) __builtin_prefetch(p + offset);
+  }
 
   // --- read side (hot) ---
   Symbol name() const { return name_; }
@@ -109,7 +122,8 @@ class alignas(64) NodeInfo {
   void AddRequests(const Resource& r, int sign);
 
   // What the default filters and scores read for every node comes first,
-  // so that a node costs three cache lines in a pass rather than five.
+  // so that a node costs three cache lines in a pass rather than five
+  // (kHotBytes, checked in Touch).
   Symbol name_;
   bool unschedulable_ = false;
   std::vector<Taint> taints_;
