@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "plugins/podtopologyspread/common.h"
 #include "plugins/podtopologyspread/domain_counts.h"
 #include "plugins/podtopologyspread/pod_topology_spread.h"
@@ -69,6 +70,15 @@ int64_t PodTopologySpread::PreFilterState::MinMatchNum(size_t i) const {
     return 0;
   }
   return critical_paths[i].paths[0].match_num;
+}
+
+bool PodTopologySpread::PreFilterState::WithinMaxSkew(size_t i, Symbol value) const {
+  // existing matches + self match - global minimum must not exceed maxSkew.
+  const Constraint& c = (*constraints)[i];
+  const auto& match_nums = tp_value_to_match_num[i];
+  const auto it = match_nums.find(value);
+  const int64_t match_num = it == match_nums.end() ? 0 : it->second;
+  return match_num + (c.pod_matches ? 1 : 0) - MinMatchNum(i) <= c.max_skew;
 }
 
 PodTopologySpread::Result PodTopologySpread::PreFilter(framework::CycleState& state,
@@ -181,17 +191,52 @@ Status PodTopologySpread::Filter(const framework::CycleState& state, const frame
   const std::vector<Constraint>& constraints = *s->constraints;
   const api::LabelSet& labels = node.labels();
   for (size_t i = 0; i < constraints.size(); ++i) {
-    const Constraint& c = constraints[i];
-    const std::optional<Symbol> value = labels.Get(c.topology_key);
+    const std::optional<Symbol> value = labels.Get(constraints[i].topology_key);
     if (!value) return Status(Code::kUnschedulableAndUnresolvable, ReasonNodeLabelNotMatch());
-    // existing matches + self match - global minimum must not exceed maxSkew.
-    const auto& match_nums = s->tp_value_to_match_num[i];
-    const auto it = match_nums.find(*value);
-    const int64_t match_num = it == match_nums.end() ? 0 : it->second;
-    const int64_t skew = match_num + (c.pod_matches ? 1 : 0) - s->MinMatchNum(i);
-    if (skew > c.max_skew) return Status(Code::kUnschedulable, ReasonConstraintsNotMatch());
+    if (!s->WithinMaxSkew(i, *value)) return Status(Code::kUnschedulable, ReasonConstraintsNotMatch());
   }
   return {};
+}
+
+void PodTopologySpread::FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                                    std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                                    std::span<Status> statuses) const {
+  const PreFilterState* s = state.Read<PreFilterState>(PreFilterStateKey());
+  if (s == nullptr) return FilterPlugin::FilterNodes(state, pod, nodes, passing, statuses);
+  const std::vector<Constraint>& constraints = *s->constraints;
+  // Per constraint, the verdicts of the topology values met so far in this
+  // run; a short list is searched faster than the counts map is hashed.
+  struct Verdict {
+    Symbol value;
+    bool within;
+  };
+  constexpr size_t kRemembered = 16;
+  absl::InlinedVector<absl::InlinedVector<Verdict, kRemembered>, 2> seen(constraints.size());
+  auto within = [&](size_t i, Symbol value) {
+    for (const Verdict& v : seen[i]) {
+      if (v.value == value) return v.within;
+    }
+    const bool ok = s->WithinMaxSkew(i, value);
+    if (seen[i].size() < kRemembered) seen[i].push_back({value, ok});
+    return ok;
+  };
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (!passing[n]) continue;
+    const api::LabelSet& labels = nodes[n]->labels();
+    for (size_t i = 0; i < constraints.size(); ++i) {
+      const std::optional<Symbol> value = labels.Get(constraints[i].topology_key);
+      if (!value) {
+        passing[n] = 0;
+        statuses[n] = Status(Code::kUnschedulableAndUnresolvable, ReasonNodeLabelNotMatch());
+        break;
+      }
+      if (!within(i, *value)) {
+        passing[n] = 0;
+        statuses[n] = Status(Code::kUnschedulable, ReasonConstraintsNotMatch());
+        break;
+      }
+    }
+  }
 }
 
 }  // namespace schedkit::plugins

@@ -126,6 +126,9 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
     // The global minimum for constraint `i`, 0 while fewer than minDomains
     // domains are eligible.
     int64_t MinMatchNum(size_t i) const;
+    // Whether a node whose constraint-i topology value is `value` keeps the
+    // skew within maxSkew.
+    bool WithinMaxSkew(size_t i, Symbol value) const;
 
     // Shared between clones: never changes after PreFilter.
     std::shared_ptr<const std::vector<Constraint>> constraints;
@@ -173,6 +176,11 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
                               const framework::NodeInfo& node) const override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // Filter's outcomes, with the state read once per run and each topology
+  // value's verdict worked out once per run (nodes share a few zones).
+  void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                   std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                   std::span<framework::Status> statuses) const override;
 
   framework::Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
                              std::span<const framework::NodeInfo* const> nodes) override;

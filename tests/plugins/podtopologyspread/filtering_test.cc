@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "testing/filter_nodes.h"
 
 namespace schedkit::plugins::pts_test {
 namespace {
@@ -2343,6 +2344,20 @@ void RunFilter(const FilterCase& tc, Features features) {
     const Code want = tc.want_codes.at(name);
     CHECK(CodeText(s.code()) == CodeText(want));
     CHECK(s.Message() == WantReason(want));
+    CHECK(testing::FilterThroughBatch(*p, cs, *pod, *h.snapshot().Get(name)) == s);
+  }
+  // One batch call over every node: topology values repeat across the run,
+  // which FilterNodes' per-run verdicts rely on.
+  std::vector<const framework::NodeInfo*> run;
+  for (const auto& n : tc.nodes) run.push_back(h.snapshot().Get(n.metadata().name()));
+  std::vector<uint8_t> passing(run.size(), 1);
+  std::vector<framework::Status> statuses(run.size());
+  p->FilterNodes(cs, *pod, run, passing, statuses);
+  for (size_t k = 0; k < run.size(); ++k) {
+    INFO("node " << run[k]->name().str() << " in the batch");
+    const framework::Status s = p->Filter(cs, *pod, *run[k]);
+    CHECK(passing[k] == (s.IsSuccess() ? 1 : 0));
+    CHECK(statuses[k] == (s.IsSuccess() ? framework::Status() : s));
   }
 }
 
