@@ -67,7 +67,11 @@ void TopologyCounts::Add(Symbol key, Symbol value, int64_t delta) {
   Table& t = Mutable();
   auto [it, inserted] = t.counts.try_emplace(Pack(key, value), Entry{key, value, 0});
   it->second.count += delta;
-  if (inserted && std::find(t.keys.begin(), t.keys.end(), key) == t.keys.end()) t.keys.push_back(key);
+  if (!inserted) return;
+  if (std::find(t.keys.begin(), t.keys.end(), key) == t.keys.end()) t.keys.push_back(key);
+  const size_t word = value.id() / 64;
+  if (word >= t.values.size()) t.values.resize(word + 1, 0);
+  t.values[word] |= uint64_t{1} << (value.id() % 64);
 }
 
 void TopologyCounts::Update(Symbol key, Symbol value, int64_t delta) {

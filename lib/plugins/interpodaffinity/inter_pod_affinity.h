@@ -78,7 +78,7 @@ class TopologyCounts {
   }
 
   int64_t Get(Symbol key, Symbol value) const {
-    if (table_ == nullptr) return 0;
+    if (table_ == nullptr || !table_->MayHold(value)) return 0;
     auto it = table_->counts.find(Pack(key, value));
     return it == table_->counts.end() ? 0 : it->second.count;
   }
@@ -108,6 +108,15 @@ class TopologyCounts {
   struct Table {
     absl::flat_hash_map<uint64_t, Entry> counts;
     absl::InlinedVector<Symbol, 4> keys;
+    // A bit per topology value (by symbol id) that ever had an entry. Filter
+    // asks about every node, and most nodes' values have none: the bit
+    // answers that without hashing.
+    std::vector<uint64_t> values;
+
+    bool MayHold(Symbol value) const {
+      const size_t word = value.id() / 64;
+      return word < values.size() && ((values[word] >> (value.id() % 64)) & 1) != 0;
+    }
   };
   // The table, unshared: copied first if another TopologyCounts holds it.
   Table& Mutable();
