@@ -778,13 +778,20 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   std::vector<Status>& errors = im.score_errors;
   errors.assign(active.size(), Status());
   parallelizer_->ForRanges(n, kNodesPerTask, [&](int begin, int end) {
-    const std::span<const NodeInfo* const> run = nodes.subspan(begin, end - begin);
-    for (size_t a = 0; a < active.size() && !failed.load(std::memory_order_relaxed); ++a) {
-      Status s = im.score.plugins[active[a]]->ScoreNodes(state, pod, run,
-                                                         std::span<int64_t>(im.scores[a].data() + begin, run.size()));
-      if (!s.IsSuccess()) {
-        if (!failed.exchange(true)) errors[a] = std::move(s);
-        return;
+    // Runs small enough that the plugins after the first find the nodes in
+    // the first-level cache (one thread gets the whole range at once).
+    for (int rb = begin; rb < end; rb += kNodesPerTask) {
+      const int re = std::min(end, rb + kNodesPerTask);
+      for (int k = re; k < std::min(end, re + kNodesPerTask); ++k) nodes[k]->Prefetch();
+      const std::span<const NodeInfo* const> run = nodes.subspan(rb, re - rb);
+      for (size_t a = 0; a < active.size(); ++a) {
+        if (failed.load(std::memory_order_relaxed)) return;
+        Status s = im.score.plugins[active[a]]->ScoreNodes(state, pod, run,
+                                                           std::span<int64_t>(im.scores[a].data() + rb, run.size()));
+        if (!s.IsSuccess()) {
+          if (!failed.exchange(true)) errors[a] = std::move(s);
+          return;
+        }
       }
     }
   });

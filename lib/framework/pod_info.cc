@@ -112,12 +112,14 @@ absl::StatusOr<PodInfoPtr> PodInfo::Create(std::shared_ptr<const api::v1::Pod> p
   return PodInfoPtr(std::move(info));
 }
 
-PodInfoPtr PodInfo::WithNodeName(std::string_view node) const {
+PodInfoPtr PodInfo::WithNodeName(std::string_view node) const { return WithNodeName(Symbol::Intern(node)); }
+
+PodInfoPtr PodInfo::WithNodeName(Symbol node) const {
   auto pod = std::make_shared<api::v1::Pod>(*pod_);
-  pod->mutable_spec()->set_node_name(std::string(node));
+  pod->mutable_spec()->set_node_name(std::string(node.str()));
   std::shared_ptr<PodInfo> out(new PodInfo(*this));
   out->pod_ = std::move(pod);
-  out->node_name_ = Symbol::Intern(node);
+  out->node_name_ = node;
   return out;
 }
 

@@ -436,7 +436,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
 
     // Assume, Reserve, Permit on this thread; binding continues on the executor.
     const Symbol host_node = out.result.suggested_host;
-    PodInfoPtr assumed = pod->WithNodeName(host_node.str());
+    PodInfoPtr assumed = pod->WithNodeName(host_node);
     if (absl::Status s = cache.AssumePod(assumed); !s.ok()) {
       ReportFailure(qpi, Status::Error(std::string(s.message())), std::string(s.message()), nullptr, {}, report);
       Notify(std::move(report));

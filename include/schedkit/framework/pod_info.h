@@ -109,6 +109,7 @@ class PodInfo {
   // Copies with spec.nodeName / status.nominatedNodeName changed, without
   // re-parsing (assume and nomination make these on the hot path).
   PodInfoPtr WithNodeName(std::string_view node) const;
+  PodInfoPtr WithNodeName(Symbol node) const;
   PodInfoPtr WithNominatedNodeName(std::string_view node) const;
 
   const api::v1::Pod& pod() const { return *pod_; }

@@ -21,6 +21,7 @@
 #define SCHEDKIT_LIB_PLUGINS_NODERESOURCES_RESOURCE_ALLOCATION_H_
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -49,9 +50,11 @@ inline int64_t WrapMul(int64_t a, int64_t b) {
 // is not an integer lies at least 1/b below the next integer, more than the
 // division's rounding error (below a / b * 2^-53 = a / (b * 2^53) < 1/b), so
 // truncating the rounded result gives the integer quotient. A 64-bit integer
-// divide takes several times longer, and scoring does three per node.
+// divide takes several times longer, and scoring does three per node. A
+// power of two (the default weights' sum, memory sizes in Gi) is a shift.
 inline int64_t Quotient(int64_t a, int64_t b) {
   constexpr int64_t kExact = int64_t{1} << 53;
+  if (a >= 0 && b > 0 && (b & (b - 1)) == 0) return a >> std::countr_zero(static_cast<uint64_t>(b));
   if (a >= 0 && a < kExact && b > 0 && b < kExact) {
     return static_cast<int64_t>(static_cast<double>(a) / static_cast<double>(b));
   }

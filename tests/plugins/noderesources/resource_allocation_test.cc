@@ -50,6 +50,9 @@ TEST_CASE("Quotient equals integer division, including where double rounding wou
       {int64_t{34359738368} * 100, int64_t{34359738368}}, {int64_t{34359738367} * 100, int64_t{34359738368}},
       // Outside the double range: plain integer division.
       {kTop + 1, 7}, {INT64_MAX, 3}, {INT64_MAX, INT64_MAX - 1}, {-7, 2}, {7, -2}, {-101, 100}, {INT64_MIN + 1, 1000},
+      // Powers of two, shifted: in and out of the double range, negative dividends excluded.
+      {201, 2}, {199, 2}, {INT64_MAX, 2}, {INT64_MAX, int64_t{1} << 62}, {kTop, int64_t{1} << 35}, {-201, 2},
+      {-1, 1}, {INT64_MIN, 1}, {5, 1},
   };
   // Near-integer quotients by construction: q * b - 1 for many b.
   for (int64_t b = 2; b < (int64_t{1} << 40); b = b * 3 + 1) {
