@@ -1090,7 +1090,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         const size_t count = static_cast<size_t>(re - rb);
         for (size_t k = 0; k < count; ++k, at = at + 1 == n ? 0 : at + 1) run[k] = nodes[at];
         // The next run's nodes load while this one is filtered.
-        for (int k = 0, ahead = at; k < std::min(kNodesPerTask, e - re); ++k, ahead = ahead + 1 == n ? 0 : ahead + 1) {
+        const int next_count = std::min(kNodesPerTask, e - re);
+        for (int k = 0, ahead = at; k < next_count; ++k, ahead = ahead + 1 == n ? 0 : ahead + 1) {
           nodes[ahead]->Prefetch();
         }
         const std::span<Status> statuses(im.node_status.data() + done + rb, count);

@@ -199,8 +199,8 @@ Status PodTopologySpread::Filter(const framework::CycleState& state, const frame
 }
 
 void PodTopologySpread::FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
-                                    std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
-                                    std::span<Status> statuses) const {
+                                    std::span<const framework::NodeInfo* const> nodes,
+                                    std::span<uint8_t> passing, std::span<Status> statuses) const {
   const PreFilterState* s = state.Read<PreFilterState>(PreFilterStateKey());
   if (s == nullptr) return FilterPlugin::FilterNodes(state, pod, nodes, passing, statuses);
   const std::vector<Constraint>& constraints = *s->constraints;
