@@ -34,6 +34,19 @@ Status StateNotFound(Symbol key) {
   return Status::Error(schedkit::StrCat("reading \"", key.str(), "\" from cycleState: not found"));
 }
 
+// Filter's outcome for a node with these labels; `within(i, value)` answers
+// whether constraint i's topology value keeps the skew within maxSkew.
+template <typename Within>
+Status NodeOutcome(const std::vector<PodTopologySpread::Constraint>& constraints, const api::LabelSet& labels,
+                   Within&& within) {
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const std::optional<Symbol> value = labels.Get(constraints[i].topology_key);
+    if (!value) return Status(Code::kUnschedulableAndUnresolvable, ReasonNodeLabelNotMatch());
+    if (!within(i, *value)) return Status(Code::kUnschedulable, ReasonConstraintsNotMatch());
+  }
+  return {};
+}
+
 }  // namespace
 
 void PodTopologySpread::CriticalPaths::Update(Symbol topology_value, int64_t match_num) {
@@ -188,14 +201,8 @@ Status PodTopologySpread::Filter(const framework::CycleState& state, const frame
                                  const framework::NodeInfo& node) const {
   const PreFilterState* s = state.Read<PreFilterState>(PreFilterStateKey());
   if (s == nullptr) return StateNotFound(PreFilterStateKey());
-  const std::vector<Constraint>& constraints = *s->constraints;
-  const api::LabelSet& labels = node.labels();
-  for (size_t i = 0; i < constraints.size(); ++i) {
-    const std::optional<Symbol> value = labels.Get(constraints[i].topology_key);
-    if (!value) return Status(Code::kUnschedulableAndUnresolvable, ReasonNodeLabelNotMatch());
-    if (!s->WithinMaxSkew(i, *value)) return Status(Code::kUnschedulable, ReasonConstraintsNotMatch());
-  }
-  return {};
+  return NodeOutcome(*s->constraints, node.labels(),
+                     [s](size_t i, Symbol value) { return s->WithinMaxSkew(i, value); });
 }
 
 void PodTopologySpread::FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
@@ -222,20 +229,10 @@ void PodTopologySpread::FilterNodes(const framework::CycleState& state, const fr
   };
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (!passing[n]) continue;
-    const api::LabelSet& labels = nodes[n]->labels();
-    for (size_t i = 0; i < constraints.size(); ++i) {
-      const std::optional<Symbol> value = labels.Get(constraints[i].topology_key);
-      if (!value) {
-        passing[n] = 0;
-        statuses[n] = Status(Code::kUnschedulableAndUnresolvable, ReasonNodeLabelNotMatch());
-        break;
-      }
-      if (!within(i, *value)) {
-        passing[n] = 0;
-        statuses[n] = Status(Code::kUnschedulable, ReasonConstraintsNotMatch());
-        break;
-      }
-    }
+    Status outcome = NodeOutcome(constraints, nodes[n]->labels(), within);
+    if (outcome.IsSuccess()) continue;
+    passing[n] = 0;
+    statuses[n] = std::move(outcome);
   }
 }
 
