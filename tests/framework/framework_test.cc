@@ -995,5 +995,57 @@ TEST_CASE("parallel filtering gives the same answer as sequential", "[framework]
   }
 }
 
+// Records extension points only; built on the no-op recorder, as a host that
+// wants one metric would write it.
+class PointRecorder : public NoopMetricsRecorder {
+ public:
+  void ObserveExtensionPoint(ExtensionPoint point, Code status, std::string_view profile,
+                             absl::Duration d) override {
+    observed.push_back({point, status, std::string(profile), d});
+  }
+  struct Observation {
+    ExtensionPoint point;
+    Code status;
+    std::string profile;
+    absl::Duration d;
+  };
+  std::vector<Observation> observed;
+};
+
+TEST_CASE("a host's recorder, even one built on the no-op recorder, gets every extension point", "[framework]") {
+  World w(3);
+  Behaviour b;
+  b.score = {{"n1", 10}};
+  w.AddPlugin("A", b);
+  PointRecorder recorder;
+  FrameworkOptions o;
+  o.clock = &w.clock;
+  o.metrics = &recorder;
+  auto f = Framework::Create(w.registry, w.profile, std::move(o));
+  REQUIRE(f.ok());
+  CycleState state;
+  SelectionState sel;
+  const PodInfoPtr pod = MakePod().Name("p").Info();
+  auto out = (*f)->SchedulePod(state, pod, w.snapshot, sel);
+  REQUIRE(out.status.IsSuccess());
+  const Symbol node = out.result.suggested_host;
+  REQUIRE((*f)->RunReservePluginsReserve(state, *pod, node).IsSuccess());
+  REQUIRE((*f)->RunPermitPlugins(state, pod, node).IsSuccess());
+  REQUIRE((*f)->RunPreBindPlugins(state, *pod, node).IsSuccess());
+  REQUIRE((*f)->RunBindPlugins(state, *pod, node).IsSuccess());
+  (*f)->RunPostBindPlugins(state, *pod, node);
+  std::vector<ExtensionPoint> points;
+  for (const auto& ob : recorder.observed) {
+    points.push_back(ob.point);
+    CHECK(ob.status == Code::kSuccess);
+    CHECK(ob.d >= absl::ZeroDuration());
+  }
+  CHECK(points == std::vector<ExtensionPoint>{ExtensionPoint::kPreFilter, ExtensionPoint::kFilter,
+                                              ExtensionPoint::kPreScore, ExtensionPoint::kScore,
+                                              ExtensionPoint::kReserve, ExtensionPoint::kPermit,
+                                              ExtensionPoint::kPreBind, ExtensionPoint::kBind,
+                                              ExtensionPoint::kPostBind});
+}
+
 }  // namespace
 }  // namespace schedkit::framework
