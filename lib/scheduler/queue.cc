@@ -85,6 +85,10 @@ struct Entry {
   // Aligned backoff expiry, cached while the entry is in a backoff heap
   // (upstream's QueuedPodInfo.BackoffExpiration).
   absl::Time backoff_expiry = absl::InfinitePast();
+  // The QueueSort plugin's rank of info.pod, when it gives one: heap
+  // comparisons then read the entry alone (no call, no PodInfo load).
+  int64_t rank = 0;
+  bool ranked = false;
 };
 
 // A cluster event kept for in-flight pods, owning its objects (shared with
@@ -183,8 +187,12 @@ struct SchedulingQueue::Impl {
   };
 
   bool LessActive(const Entry& a, const Entry& b) const {
-    if (options.less->Less(a.info, b.info)) return true;
-    if (options.less->Less(b.info, a.info)) return false;
+    if (a.ranked && b.ranked) {
+      if (a.rank != b.rank) return a.rank < b.rank;
+    } else {
+      if (options.less->Less(a.info, b.info)) return true;
+      if (options.less->Less(b.info, a.info)) return false;
+    }
     if (a.info.timestamp != b.info.timestamp) return a.info.timestamp < b.info.timestamp;
     if (a.info.sequence != b.info.sequence) return a.info.sequence < b.info.sequence;
     return a.id < b.id;
@@ -274,8 +282,16 @@ struct SchedulingQueue::Impl {
     e->info = std::move(info);
     e->fw = FrameworkFor(*e->info.pod);
     HintsFor(e->fw);  // so IsEventOfInterest knows this profile
+    SetRank(*e);
     e->id = ++next_entry_id;
     return e;
+  }
+
+  // After every change of e.info.pod, before the entry is placed or fixed.
+  void SetRank(Entry& e) const {
+    const std::optional<int64_t> rank = options.less->Rank(*e.info.pod);
+    e.ranked = rank.has_value();
+    e.rank = rank.value_or(0);
   }
 
   QueuedPodInfo NewQueuedPodInfo(PodInfoPtr pod) const {
@@ -781,6 +797,7 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
   if (e != nullptr && old_pod != nullptr &&
       (e->place == Place::kActive || e->place == Place::kBackoff || e->place == Place::kErrorBackoff)) {
     e->info.pod = new_pod;
+    im.SetRank(*e);
     switch (e->place) {
       case Place::kActive:
         im.active.Fix(e);
@@ -801,6 +818,7 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
   // way to activeQ or backoffQ).
   if (e != nullptr && e->place == Place::kPool) {
     e->info.pod = new_pod;
+    im.SetRank(*e);
     im.UpdateNominatedLocked(old_pod.get(), new_pod);
     for (const ClusterEvent& ev : events) {
       const Strategy strategy = im.IsPodWorthRequeuing(*e, ev, objects);

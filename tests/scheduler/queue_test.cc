@@ -85,6 +85,8 @@ const QueueingHintFn kSkip = Returns(QueueingHint::kSkip);
 // ------------------------------------------------------------------ plugins
 
 // PrioritySort's order; the real plugin lives outside the core library.
+// Unranked by default, so the queue calls Less; `ranked` gives PrioritySort's
+// rank as well, for the queue's cached-rank path.
 class TestSort : public framework::QueueSortPlugin {
  public:
   std::string_view Name() const override { return "TestSort"; }
@@ -92,6 +94,11 @@ class TestSort : public framework::QueueSortPlugin {
     if (a.pod->priority() != b.pod->priority()) return a.pod->priority() > b.pod->priority();
     return a.timestamp < b.timestamp;
   }
+  std::optional<int64_t> Rank(const PodInfo& pod) const override {
+    if (!ranked) return std::nullopt;
+    return -static_cast<int64_t>(pod.priority());
+  }
+  bool ranked = false;
 };
 
 class TestBinder : public framework::BindPlugin {
@@ -1877,6 +1884,75 @@ TEST_CASE("Pending-pod metrics follow every change", "[queue][metrics]") {
 
 // Several threads add, pop, fail and finish pods while events, activations
 // and flushes run; every pod must come out scheduled exactly once.
+// schedkit-specific: a QueueSort plugin that gives ranks leads to the same pop
+// order as one that only answers Less, through adds, priority updates in
+// activeQ and backoffQ, failures, backoff and events.
+TEST_CASE("Cached QueueSort ranks pop in Less's order", "[queue]") {
+  auto run = [](bool ranked) {
+    World w;
+    w.sort.ranked = ranked;
+    w.Plugin("fooPlugin", kNodeAdd, kQueue);
+    SchedulingQueue& q = w.Build();
+    std::vector<std::string> order;
+    std::map<std::string, PodInfoPtr> live;
+    uint32_t x = 12345;
+    auto next = [&x](uint32_t mod) {
+      x = x * 1103515245u + 12345u;
+      return (x >> 16) % mod;
+    };
+    for (int step = 0; step < 600; ++step) {
+      switch (next(6)) {
+        case 0:
+        case 1: {
+          const std::string name = StrCat("p", step);
+          PodInfoPtr p = MakePod().Name(name).Namespace("ns").UID(name).Priority(
+              static_cast<int32_t>(next(4)) - 1).Info();
+          live[name] = p;
+          q.Add(p);
+          break;
+        }
+        case 2: {  // a priority change of a waiting pod
+          if (live.empty()) break;
+          auto it = std::next(live.begin(), next(static_cast<uint32_t>(live.size())));
+          api::v1::Pod copy = it->second->pod();
+          copy.mutable_spec()->set_priority(static_cast<int32_t>(next(4)) - 1);
+          PodInfoPtr updated = *PodInfo::Create(copy);
+          q.Update(it->second, updated);
+          it->second = updated;
+          break;
+        }
+        case 3: {  // pop and fail: back through backoff or the pool
+          std::optional<QueuedPodInfo> p = q.Pop();
+          if (!p) break;
+          order.push_back(StrCat("fail:", p->pod->name().str()));
+          if (next(2) == 0) p->unschedulable_plugins.insert(S("fooPlugin"));
+          live[std::string(p->pod->name().str())] = p->pod;
+          q.AddUnschedulableIfNotPresent(*std::move(p));
+          break;
+        }
+        case 4: {  // pop and schedule
+          std::optional<QueuedPodInfo> p = q.Pop();
+          if (!p) break;
+          order.emplace_back(p->pod->name().str());
+          live.erase(std::string(p->pod->name().str()));
+          q.Done(p->pod->uid());
+          break;
+        }
+        default:
+          w.clock.Advance(absl::Milliseconds(700));
+          if (next(3) == 0) q.OnClusterEvent(kNodeAdd, {});
+          q.FlushBackoffQCompleted();
+          break;
+      }
+    }
+    return order;
+  };
+  const std::vector<std::string> with_less = run(false);
+  const std::vector<std::string> with_ranks = run(true);
+  CHECK(with_less.size() > 150);
+  CHECK(with_ranks == with_less);
+}
+
 TEST_CASE("Concurrent adds, pops, failures and events", "[queue][tsan]") {
   constexpr int kProducers = 2, kPodsPerProducer = 300, kWorkers = 3, kMaxFailures = 3;
   constexpr int kTotal = kProducers * kPodsPerProducer;

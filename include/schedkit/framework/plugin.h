@@ -57,6 +57,11 @@ class QueueSortPlugin : public virtual Plugin {
  public:
   // True if `a` should be scheduled before `b`. Called under the queue lock.
   virtual bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const = 0;
+  // Optional, for speed: a plugin whose order is "lower rank first, then the
+  // earlier timestamp", with a rank that depends on the pod alone, returns
+  // that rank. The queue then keeps each pod's rank beside its entry and
+  // orders by it without calling Less. Must agree with Less.
+  virtual std::optional<int64_t> Rank(const PodInfo& /*pod*/) const { return std::nullopt; }
 };
 
 // A PreFilter's restriction of the candidate nodes. nullopt means all nodes;

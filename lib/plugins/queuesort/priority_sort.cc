@@ -13,6 +13,10 @@ bool PrioritySort::Less(const framework::QueuedPodInfo& a, const framework::Queu
   return p1 > p2 || (p1 == p2 && a.timestamp < b.timestamp);
 }
 
+std::optional<int64_t> PrioritySort::Rank(const framework::PodInfo& pod) const {
+  return -static_cast<int64_t>(pod.priority());
+}
+
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPrioritySort(const framework::PluginArgs& /*args*/,
                                                                    framework::Handle& /*handle*/) {
   return std::make_unique<PrioritySort>();

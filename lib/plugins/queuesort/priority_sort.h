@@ -9,7 +9,9 @@
 #ifndef SCHEDKIT_LIB_PLUGINS_QUEUESORT_PRIORITY_SORT_H_
 #define SCHEDKIT_LIB_PLUGINS_QUEUESORT_PRIORITY_SORT_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -25,6 +27,8 @@ class PrioritySort final : public framework::QueueSortPlugin {
   // Priority descending; equal priorities by QueuedPodInfo::timestamp,
   // strictly earlier first (upstream's Timestamp.Before, no further tie-break).
   bool Less(const framework::QueuedPodInfo& a, const framework::QueuedPodInfo& b) const override;
+  // Minus the priority: Less is "lower rank, then earlier timestamp".
+  std::optional<int64_t> Rank(const framework::PodInfo& pod) const override;
 };
 
 // PrioritySort has no args type upstream; pluginConfig args are ignored.

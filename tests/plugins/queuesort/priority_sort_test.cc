@@ -3,6 +3,7 @@
 #include "plugins/queuesort/priority_sort.h"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,30 @@ TEST_CASE("PrioritySort edge cases", "[queuesort]") {
   CHECK_FALSE(sort.Less(Queued(-1), unset) == sort.Less(unset, Queued(-1)));
   const absl::Time t = absl::Now();
   CHECK_FALSE(sort.Less(Queued(5, t), Queued(5, t)));
+}
+
+// schedkit-specific: Rank orders as Less does, the queue's fast path relies
+// on it (lower rank, then the earlier timestamp).
+TEST_CASE("PrioritySort Rank agrees with Less", "[queuesort]") {
+  PrioritySort sort;
+  const absl::Time t = absl::Now();
+  const std::vector<int32_t> priorities = {std::numeric_limits<int32_t>::min(), -7, 0, 1, 1000000000,
+                                           std::numeric_limits<int32_t>::max()};
+  for (int32_t pa : priorities) {
+    for (int32_t pb : priorities) {
+      for (int dt : {-1, 0, 1}) {
+        const framework::QueuedPodInfo a = Queued(pa, t);
+        const framework::QueuedPodInfo b = Queued(pb, t + absl::Seconds(dt));
+        const int64_t ra = *sort.Rank(*a.pod);
+        const int64_t rb = *sort.Rank(*b.pod);
+        INFO(pa << " " << pb << " " << dt);
+        CHECK(sort.Less(a, b) == (ra < rb || (ra == rb && a.timestamp < b.timestamp)));
+      }
+    }
+  }
+  framework::QueuedPodInfo unset;
+  unset.pod = MakePod().Info();
+  CHECK(*sort.Rank(*unset.pod) == 0);
 }
 
 }  // namespace
