@@ -141,7 +141,17 @@ void Snapshot::RebuildLists() {
     for (const ImageOnNode& img : info.images()) ++image_nodes_[img.name];
   }
   layout_id_ = NextSnapshotId();
+  change_log_.clear();
+  log_floor_ = updates_;
   RebuildAffinityLists();
+}
+
+bool Snapshot::ChangedSince(int64_t update, std::vector<int>& out) const {
+  if (update < log_floor_ || update > updates_) return false;
+  auto it = std::partition_point(change_log_.begin(), change_log_.end(),
+                                 [update](const Change& c) { return c.update <= update; });
+  for (; it != change_log_.end(); ++it) out.push_back(it->position);
+  return true;
 }
 
 void Snapshot::RebuildAffinityLists() {
@@ -342,6 +352,7 @@ const NodeInfo* ClusterState::GetNodeInfo(Symbol name) const {
 
 void ClusterState::UpdateSnapshot(Snapshot& snap) const {
   snap.last_update_copies_ = 0;
+  ++snap.updates_;
   // Every addition, removal or reordering of nodes bumps order_version_, so
   // with the same version the snapshot has the same nodes at the same
   // positions and only changed NodeInfos are copied, in place.
@@ -356,6 +367,7 @@ void ClusterState::UpdateSnapshot(Snapshot& snap) const {
       slot = item->info;
       for (const ImageOnNode& img : slot.images()) ++snap.image_nodes_[img.name];
       snap.generations_[pos] = slot.generation();
+      snap.change_log_.push_back({snap.updates_, pos});
       if (const uint8_t flags = AffinityFlags(slot); flags != had_flags) {
         snap.UpdateAffinityLists(pos, had_flags, flags);
       }
@@ -381,6 +393,13 @@ void ClusterState::UpdateSnapshot(Snapshot& snap) const {
     snap.infos_ = std::move(laid_out);
     snap.RebuildLists();
     snap.order_version_ = order_version_;
+  }
+  // Bounded: the oldest half goes once the log outgrows the node count, so a
+  // plugin that has not looked for that long compares generations instead.
+  if (const size_t limit = std::max<size_t>(256, snap.infos_.size()); snap.change_log_.size() > limit) {
+    const size_t drop = snap.change_log_.size() / 2;
+    snap.log_floor_ = snap.change_log_[drop - 1].update;
+    snap.change_log_.erase(snap.change_log_.begin(), snap.change_log_.begin() + static_cast<long>(drop));
   }
   if (head_ != nullptr) snap.generation_ = std::max(snap.generation_, head_->info.generation());
   if (snap.namespaces_version_ != namespaces_version_) {

@@ -1,11 +1,13 @@
 // Snapshot and ClusterState: zone round-robin order, incremental updates that
 // copy only changed nodes, ghosts, image counts.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
 
 #include "schedkit/api/lister.h"
 #include "schedkit/api/symbol.h"
 #include "schedkit/framework/snapshot.h"
+#include "plugins/internal/node_changes.h"
 #include "schedkit/testing/builders.h"
 
 namespace schedkit::framework {
@@ -213,6 +215,80 @@ TEST_CASE("per-position generations and the layout id track changes", "[snapshot
   state.SetNamespace(ns);
   state.UpdateSnapshot(snap);
   CHECK(snap.namespaces_id() != namespaces);
+}
+
+// The change log against a plain comparison of generations, for plugins that
+// look every update, now and then, or rarely enough that the bounded log no
+// longer reaches back; NodeChangeTracker must report exactly the changed
+// positions either way.
+TEST_CASE("the change log names the changed positions and trackers agree with a full comparison", "[snapshot]") {
+  ClusterState state;
+  for (int i = 0; i < 400; ++i) REQUIRE(state.AddNode(Node("n" + std::to_string(i), "z" + std::to_string(i % 3))).ok());
+  Snapshot snap;
+  state.UpdateSnapshot(snap);
+  struct Observer {
+    int every;
+    plugins::internal::NodeChangeTracker tracker;
+    int64_t layout = -1;
+    std::vector<int64_t> seen;
+    int64_t seen_update = -1;
+  };
+  std::vector<Observer> observers;
+  for (int every : {1, 3, 40, 700}) observers.push_back(Observer{every, {}, -1, {}, -1});
+  std::mt19937 rng(7);
+  std::vector<PodInfoPtr> pods;
+  int log_hits = 0, log_misses = 0, nodes_added = 0;
+  std::vector<int> changed, logged;
+  for (int step = 1; step <= 3000; ++step) {
+    const int changes = static_cast<int>(rng() % 4);
+    for (int c = 0; c < changes; ++c) {
+      if (!pods.empty() && rng() % 2 == 0) {
+        const size_t k = rng() % pods.size();
+        REQUIRE(state.RemovePod(*pods[k]).ok());
+        pods.erase(pods.begin() + static_cast<long>(k));
+      } else {
+        const std::string node = "n" + std::to_string(rng() % 400);
+        pods.push_back(MakePod().Name("p" + std::to_string(step) + "-" + std::to_string(c)).Node(node).Info());
+        REQUIRE(state.AddPod(pods.back()).ok());
+      }
+    }
+    if (step % 997 == 0) {
+      REQUIRE(state.AddNode(Node("extra" + std::to_string(++nodes_added), "z0")).ok());
+    }
+    state.UpdateSnapshot(snap);
+    const std::span<const int64_t> now = snap.node_generations();
+    for (Observer& o : observers) {
+      if (step % o.every != 0) continue;
+      // What the log says, where it reaches.
+      if (o.layout == snap.layout_id()) {
+        logged.clear();
+        if (snap.ChangedSince(o.seen_update, logged)) {
+          ++log_hits;
+          for (size_t i = 0; i < now.size(); ++i) {
+            if (now[i] != o.seen[i]) {
+              CHECK(std::find(logged.begin(), logged.end(), static_cast<int>(i)) != logged.end());
+            }
+          }
+        } else {
+          ++log_misses;
+        }
+      }
+      const bool full = o.tracker.Sync(snap, changed);
+      CHECK(full == (o.layout != snap.layout_id()));
+      if (!full) {
+        std::vector<int> expected;
+        for (size_t i = 0; i < now.size(); ++i) {
+          if (now[i] != o.seen[i]) expected.push_back(static_cast<int>(i));
+        }
+        CHECK(changed == expected);
+      }
+      o.layout = snap.layout_id();
+      o.seen.assign(now.begin(), now.end());
+      o.seen_update = snap.updates();
+    }
+  }
+  CHECK(log_hits > 100);
+  CHECK(log_misses > 0);
 }
 
 TEST_CASE("affinity lists kept up to date equal lists built afresh", "[snapshot]") {

@@ -81,6 +81,13 @@ class Snapshot {
   // nodes are added, removed or reordered, so per-position caches know when
   // positions stop meaning the same nodes.
   int64_t layout_id() const { return layout_id_; }
+  // The same plugins, cheaper between cycles: updates() counts the updates
+  // this snapshot took; ChangedSince(u, out) appends the positions whose
+  // generation changed after update `u` of this layout (possibly repeated)
+  // and returns true, or returns false when its bounded log no longer
+  // reaches back that far, in which case compare node_generations().
+  int64_t updates() const { return updates_; }
+  bool ChangedSince(int64_t update, std::vector<int>& out) const;
   // Process-wide unique, new whenever namespace labels change.
   int64_t namespaces_id() const { return namespaces_id_; }
   // How many NodeInfos the last UpdateSnapshot copied; for tests and metrics.
@@ -107,6 +114,15 @@ class Snapshot {
   std::vector<int> with_required_anti_affinity_index_;
   // Aligned with nodes_.
   std::vector<int64_t> generations_;
+  // Positions changed in place, by update number, oldest first; complete for
+  // updates after log_floor_. Cleared with each new layout.
+  struct Change {
+    int64_t update;
+    int position;
+  };
+  std::vector<Change> change_log_;
+  int64_t updates_ = 0;
+  int64_t log_floor_ = 0;
   absl::flat_hash_map<Symbol, int> image_nodes_;
   absl::flat_hash_map<Symbol, api::LabelSet> namespaces_;
   int64_t namespaces_version_ = -1;
