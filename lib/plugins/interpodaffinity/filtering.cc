@@ -77,6 +77,20 @@ bool SatisfiesExistingPodsAntiAffinity(const PreFilterState& s, const api::Label
   return true;
 }
 
+// Filter's outcome on a node with these labels.
+Status NodeOutcome(const PreFilterState& s, const PodInfo& pod, const api::LabelSet& labels) {
+  if (!SatisfiesPodAffinity(s, pod, labels)) {
+    return Status(Code::kUnschedulableAndUnresolvable, kReasonAffinityRulesNotMatch);
+  }
+  if (!SatisfiesPodAntiAffinity(s, pod, labels)) {
+    return Status(Code::kUnschedulable, kReasonAntiAffinityRulesNotMatch);
+  }
+  if (!SatisfiesExistingPodsAntiAffinity(s, labels)) {
+    return Status(Code::kUnschedulable, kReasonExistingAntiAffinityRulesNotMatch);
+  }
+  return Status();
+}
+
 }  // namespace
 
 namespace {
@@ -217,17 +231,21 @@ Status InterPodAffinity::RemovePod(CycleState& state, const PodInfo& pod_to_sche
 Status InterPodAffinity::Filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
   const auto* s = state.Read<PreFilterState>(kPreFilterStateKey);
   if (s == nullptr) return StateNotFound();
-  const api::LabelSet& labels = node.labels();
-  if (!SatisfiesPodAffinity(*s, pod, labels)) {
-    return Status(Code::kUnschedulableAndUnresolvable, kReasonAffinityRulesNotMatch);
+  return NodeOutcome(*s, pod, node.labels());
+}
+
+void InterPodAffinity::FilterNodes(const CycleState& state, const PodInfo& pod,
+                                   std::span<const NodeInfo* const> nodes, std::span<uint8_t> passing,
+                                   std::span<Status> statuses) const {
+  const auto* s = state.Read<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return FilterPlugin::FilterNodes(state, pod, nodes, passing, statuses);
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (!passing[n]) continue;
+    Status outcome = NodeOutcome(*s, pod, nodes[n]->labels());
+    if (outcome.IsSuccess()) continue;
+    passing[n] = 0;
+    statuses[n] = std::move(outcome);
   }
-  if (!SatisfiesPodAntiAffinity(*s, pod, labels)) {
-    return Status(Code::kUnschedulable, kReasonAntiAffinityRulesNotMatch);
-  }
-  if (!SatisfiesExistingPodsAntiAffinity(*s, labels)) {
-    return Status(Code::kUnschedulable, kReasonExistingAntiAffinityRulesNotMatch);
-  }
-  return Status();
 }
 
 }  // namespace schedkit::plugins

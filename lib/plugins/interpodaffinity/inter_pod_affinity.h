@@ -190,6 +190,10 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
                               const framework::NodeInfo& node) const override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // Filter's outcomes, with the state read once per run.
+  void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                   std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
+                   std::span<framework::Status> statuses) const override;
 
   // Score side (scoring.cc).
   framework::Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,

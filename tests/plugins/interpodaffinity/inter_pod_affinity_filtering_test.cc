@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "testing/filter_nodes.h"
 
 namespace schedkit::ipa_test {
 namespace {
@@ -311,6 +312,7 @@ TEST_CASE("TestRequiredAffinitySingleNode", "[interpodaffinity][filter]") {
       const Status got = p->Filter(state, *pod_info, NodeInfoOf(h, c.node.metadata().name()));
       CHECK(got.ToString() == c.want_filter.ToString());
       CHECK(got.code() == c.want_filter.code());
+      CHECK(testing::FilterThroughBatch(*p, state, *pod_info, NodeInfoOf(h, c.node.metadata().name())) == got);
     }
   }
 }
@@ -532,6 +534,18 @@ TEST_CASE("TestRequiredAffinityMultipleNodes", "[interpodaffinity][filter]") {
         const Status got = p->Filter(state, *pod_info, NodeInfoOf(h, c.nodes[n].metadata().name()));
         CHECK(got.ToString() == c.want_filter[n].ToString());
         CHECK(got.code() == c.want_filter[n].code());
+        CHECK(testing::FilterThroughBatch(*p, state, *pod_info, NodeInfoOf(h, c.nodes[n].metadata().name())) ==
+              got);
+      }
+      // One batch call over every node.
+      std::vector<const framework::NodeInfo*> run;
+      for (const auto& node : c.nodes) run.push_back(&NodeInfoOf(h, node.metadata().name()));
+      std::vector<uint8_t> passing(run.size(), 1);
+      std::vector<Status> statuses(run.size());
+      p->FilterNodes(state, *pod_info, run, passing, statuses);
+      for (size_t n = 0; n < run.size(); ++n) {
+        CHECK(passing[n] == (c.want_filter[n].IsSuccess() ? 1 : 0));
+        CHECK(statuses[n].ToString() == c.want_filter[n].ToString());
       }
     }
   }
