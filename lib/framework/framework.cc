@@ -698,21 +698,21 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
 
   // The state is copied only when an extension will change it.
   std::unique_ptr<CycleState> state_copy;
-  std::optional<NodeInfo> node_out;
+  std::optional<ScratchSimulation> sim;
   for (const PodInfoPtr& p : nominated) {
     if (p->priority() < pod.priority() || p->SameUid(pod)) continue;
-    if (!node_out) {
-      node_out.emplace(node.SimulationCopy());
+    if (!sim) {
+      sim.emplace(node);
       if (HasActivePreFilterExtensions(state)) state_copy = state.Clone();
     }
-    node_out->AddPod(p);
+    sim->node().AddPod(p);
     if (state_copy) {
-      Status s = RunPreFilterExtensionAddPod(*state_copy, pod, *p, *node_out);
+      Status s = RunPreFilterExtensionAddPod(*state_copy, pod, *p, sim->node());
       if (!s.IsSuccess()) return s;
     }
   }
-  if (!node_out) return RunFilterPlugins(state, pod, node);
-  Status first = RunFilterPlugins(state_copy ? *state_copy : state, pod, *node_out);
+  if (!sim) return RunFilterPlugins(state, pod, node);
+  Status first = RunFilterPlugins(state_copy ? *state_copy : state, pod, sim->node());
   if (!first.IsSuccess()) return first;
   return RunFilterPlugins(state, pod, node);
 }

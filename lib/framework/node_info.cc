@@ -1,8 +1,9 @@
 #include "schedkit/framework/node_info.h"
 
-#include <cstddef>
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstddef>
 
 #include "schedkit/api/str_cat.h"
 #include "schedkit/api/status_macros.h"
@@ -149,6 +150,46 @@ NodeInfo NodeInfo::SimulationCopy() const {
   NodeInfo copy = *this;
   copy.simulation_ = true;
   return copy;
+}
+
+void NodeInfo::AssignSimulationCopy(const NodeInfo& from) {
+  if (this != &from) *this = from;
+  simulation_ = true;
+}
+
+namespace {
+
+// Two per thread: a preemption dry run holds one while the nominated-pods
+// pass it calls takes the other.
+struct ScratchSlot {
+  NodeInfo node;
+  bool taken = false;
+};
+
+std::array<ScratchSlot, 2>& Scratch() {
+  thread_local std::array<ScratchSlot, 2> slots;
+  return slots;
+}
+
+}  // namespace
+
+ScratchSimulation::ScratchSimulation(const NodeInfo& node) {
+  for (ScratchSlot& slot : Scratch()) {
+    if (slot.taken) continue;
+    slot.taken = true;
+    slot.node.AssignSimulationCopy(node);
+    node_ = &slot.node;
+    return;
+  }
+  own_ = std::make_unique<NodeInfo>(node.SimulationCopy());
+  node_ = own_.get();
+}
+
+ScratchSimulation::~ScratchSimulation() {
+  if (own_ != nullptr) return;
+  for (ScratchSlot& slot : Scratch()) {
+    if (&slot.node == node_) slot.taken = false;
+  }
 }
 
 void NodeInfo::Touch() {

@@ -92,6 +92,46 @@ TEST_CASE("a simulation copy does not draw on the global generation counter", "[
   CHECK(copy.generation() > before + 1);
 }
 
+// Not upstream: scratch simulations equal fresh simulation copies, whatever
+// node the thread's scratch held before, and nest.
+TEST_CASE("scratch simulations equal simulation copies and nest", "[node_info]") {
+  const NodeInfo big = MakeNode().Name("big").Label("zone", "a").Taint("k", "v", "NoSchedule").Capacity(
+      {{"cpu", "8"}, {"pods", "10"}}).Info({MakePod().Name("a").Node("big").Req({{"cpu", "1"}}).HostPort(80).Obj(),
+                                             MakePod().Name("b").Node("big").Req({{"cpu", "2"}}).Obj(),
+                                             MakePod().Name("c").Node("big").PodAntiAffinityExists(
+                                                 "x", "y", AffinityKind::kRequired).Obj()});
+  const NodeInfo small = MakeNode().Name("small").Capacity({{"cpu", "2"}, {"pods", "10"}}).Info(
+      {MakePod().Name("d").Node("small").Req({{"cpu", "1"}}).Obj()});
+  auto pod = MakePod().Name("p").Node("small").Req({{"cpu", "500m"}}).HostPort(8080).Info();
+  const NodeInfo* first_address = nullptr;
+  for (const NodeInfo* node : {&big, &small, &big, &small}) {
+    framework::ScratchSimulation sim(*node);
+    if (first_address == nullptr) first_address = &sim.node();
+    CHECK(&sim.node() == first_address);  // the same scratch every time
+    CHECK(sim.node() == node->SimulationCopy());
+    CHECK(sim.node().generation() == node->generation());
+    const int64_t before = NextGeneration();
+    sim.node().AddPod(pod);
+    CHECK(sim.node().generation() == node->generation() + 1);
+    CHECK(NextGeneration() == before + 1);  // a simulation: no global stamp
+    CHECK(sim.node().pods().size() == node->pods().size() + 1);
+    CHECK(sim.node().requested().milli_cpu == node->requested().milli_cpu + 500);
+  }
+  CHECK(big.pods().size() == 3);
+  CHECK(small.pods().size() == 1);
+  // Nested: a dry run's scratch, the nominated-pods pass's, then one more.
+  framework::ScratchSimulation outer(big);
+  framework::ScratchSimulation inner(outer.node());
+  framework::ScratchSimulation third(small);
+  CHECK(&outer.node() != &inner.node());
+  CHECK(&third.node() != &outer.node());
+  CHECK(&third.node() != &inner.node());
+  inner.node().AddPod(pod);
+  CHECK(outer.node() == big.SimulationCopy());
+  CHECK(inner.node().pods().size() == 4);
+  CHECK(third.node() == small.SimulationCopy());
+}
+
 TEST_CASE("removing an unknown pod is NotFound", "[node_info]") {
   NodeInfo n = MakeNode().Name("n1").Info();
   auto p = MakePod().Name("ghost").Info();

@@ -72,6 +72,9 @@ class alignas(64) NodeInfo {
   // instead of drawing on the process-wide counter, which simulations
   // running in parallel would contend on.
   NodeInfo SimulationCopy() const;
+  // The same into this NodeInfo, reusing its buffers: for a loop that
+  // simulates on node after node (no allocation once they are big enough).
+  void AssignSimulationCopy(const NodeInfo& from);
 
   void AddPod(PodInfoPtr pod);
   // Removes the pod with the same UID; NotFound if absent. The last pod
@@ -144,6 +147,25 @@ class alignas(64) NodeInfo {
 
 // The next value of the process-wide generation counter.
 int64_t NextGeneration();
+
+// A simulation copy of a node made in the calling thread's scratch NodeInfo,
+// whose buffers outlive each use: what-if loops over many nodes (preemption's
+// dry runs, the nominated-pods pass) then copy without allocating. A second
+// one alive on the same thread gets a copy of its own. The scratch keeps the
+// last node's pods referenced until its next use.
+class ScratchSimulation {
+ public:
+  explicit ScratchSimulation(const NodeInfo& node);
+  ~ScratchSimulation();
+  ScratchSimulation(const ScratchSimulation&) = delete;
+  ScratchSimulation& operator=(const ScratchSimulation&) = delete;
+
+  NodeInfo& node() { return *node_; }
+
+ private:
+  std::unique_ptr<NodeInfo> own_;  // when the thread's scratch is taken
+  NodeInfo* node_ = nullptr;
+};
 
 }  // namespace schedkit::framework
 

@@ -180,7 +180,8 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   std::unique_ptr<framework::CycleState> state_copy;
   if (handle_.HasActivePreFilterExtensions(state)) state_copy = state.Clone();
   const framework::CycleState& sim_state = state_copy ? *state_copy : state;
-  NodeInfo sim_node = node.SimulationCopy();
+  framework::ScratchSimulation sim(node);
+  NodeInfo& sim_node = sim.node();
   auto remove_pod = [&](const PodInfo& p) -> Status {
     if (absl::Status s = sim_node.RemovePod(p); !s.ok()) return Status::Error(std::string(s.message()));
     if (!state_copy) return Status();
