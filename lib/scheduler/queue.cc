@@ -164,10 +164,28 @@ struct SchedulingQueue::Impl {
         backoff(BackoffLess{this}),
         error_backoff(ErrorBackoffLess{}) {}
 
+  // activeQ's order as far as the entry's own fields give it, kept beside
+  // each entry in the heap's array: with ranks, a comparison reads no entry.
+  struct ActiveKey {
+    bool ranked = false;
+    int64_t rank = 0;
+    absl::Time timestamp;
+    uint64_t sequence = 0;
+    uint64_t id = 0;
+  };
+  static ActiveKey ActiveKeyOf(const Entry& e) {
+    return ActiveKey{e.ranked, e.rank, e.info.timestamp, e.info.sequence, e.id};
+  }
   // activeQ: the QueueSort order, then timestamp, then insertion sequence.
   struct ActiveLess {
     const Impl* impl;
-    bool operator()(const Entry& a, const Entry& b) const { return impl->LessActive(a, b); }
+    bool operator()(const ActiveKey& ka, const Entry& a, const ActiveKey& kb, const Entry& b) const {
+      if (!ka.ranked || !kb.ranked) return impl->LessActive(a, b);
+      if (ka.rank != kb.rank) return ka.rank < kb.rank;
+      if (ka.timestamp != kb.timestamp) return ka.timestamp < kb.timestamp;
+      if (ka.sequence != kb.sequence) return ka.sequence < kb.sequence;
+      return ka.id < kb.id;
+    }
   };
   // backoffQ: expiry window, then activeQ's order (SchedulerPopFromBackoffQ).
   struct BackoffLess {
@@ -344,7 +362,7 @@ struct SchedulingQueue::Impl {
     raw->place = Place::kActive;
     entries.emplace(raw->info.pod->uid(), std::move(e));
     NominationsMayChange(raw->info.pod->uid());
-    active.Push(raw);
+    active.Push(raw, ActiveKeyOf(*raw));
   }
 
   void PlaceBackoff(std::unique_ptr<Entry> e) {
@@ -715,7 +733,7 @@ struct SchedulingQueue::Impl {
   std::condition_variable_any cv;
 
   absl::flat_hash_map<std::string, std::unique_ptr<Entry>> entries ABSL_GUARDED_BY(mu);
-  IndexedHeap<Entry, ActiveLess> active ABSL_GUARDED_BY(mu);
+  IndexedHeap<Entry, ActiveLess, ActiveKey> active ABSL_GUARDED_BY(mu);
   IndexedHeap<Entry, BackoffLess> backoff ABSL_GUARDED_BY(mu);
   IndexedHeap<Entry, ErrorBackoffLess> error_backoff ABSL_GUARDED_BY(mu);
   absl::btree_map<uint64_t, Entry*> pool ABSL_GUARDED_BY(mu);
@@ -800,7 +818,7 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
     im.SetRank(*e);
     switch (e->place) {
       case Place::kActive:
-        im.active.Fix(e);
+        im.active.Fix(e, Impl::ActiveKeyOf(*e));
         break;
       case Place::kBackoff:
         im.backoff.Fix(e);

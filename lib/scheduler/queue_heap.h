@@ -6,6 +6,11 @@
 //   IndexedHeap<Entry, ByPriority> active(ByPriority{...});
 //   active.Push(e);  active.Fix(e);  active.Erase(e);  Entry* top = active.Pop();
 //
+// With a `Key` type, each element's key sits beside its pointer in the
+// heap's array and `Less` takes (key, element) pairs: a comparison the keys
+// decide then loads nothing but the array, where a pointer chase would miss
+// the cache once per level of a large heap. Push and Fix take the key.
+//
 // Not thread-safe; the queue guards it with its lock.
 #ifndef SCHEDKIT_LIB_SCHEDULER_QUEUE_HEAP_H_
 #define SCHEDKIT_LIB_SCHEDULER_QUEUE_HEAP_H_
@@ -13,30 +18,34 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace schedkit::scheduler::queue_internal {
 
-template <typename T, typename Less>
+struct NoHeapKey {};
+
+template <typename T, typename Less, typename Key = NoHeapKey>
 class IndexedHeap {
+  static constexpr bool kKeyed = !std::is_same_v<Key, NoHeapKey>;
+
  public:
   explicit IndexedHeap(Less less) : less_(std::move(less)) {}
 
   size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
-  T* Top() const { return items_.empty() ? nullptr : items_.front(); }
-  const std::vector<T*>& items() const { return items_; }
+  T* Top() const { return items_.empty() ? nullptr : items_.front().item; }
 
-  void Push(T* e) {
+  void Push(T* e, Key key = {}) {
     e->heap_index = items_.size();
-    items_.push_back(e);
+    items_.push_back(Slot{key, e});
     Up(e->heap_index);
   }
 
   T* Pop() {
     if (items_.empty()) return nullptr;
-    T* top = items_.front();
+    T* top = items_.front().item;
     Erase(top);
     return top;
   }
@@ -44,7 +53,7 @@ class IndexedHeap {
   // Removes `e`, which must be in this heap.
   void Erase(T* e) {
     const size_t i = e->heap_index;
-    assert(i < items_.size() && items_[i] == e);
+    assert(i < items_.size() && items_[i].item == e);
     const size_t last = items_.size() - 1;
     if (i != last) {
       Swap(i, last);
@@ -56,26 +65,40 @@ class IndexedHeap {
   }
 
   // Restores the order after `e`'s key changed in place.
-  void Fix(T* e) {
+  void Fix(T* e, Key key = {}) {
+    items_[e->heap_index].key = key;
     if (!Down(e->heap_index)) Up(e->heap_index);
   }
 
   // The elements in pop order (a sorted copy; for listings, not hot paths).
   std::vector<T*> Sorted() const {
-    std::vector<T*> out = items_;
-    std::sort(out.begin(), out.end(), [this](const T* a, const T* b) { return less_(*a, *b); });
+    std::vector<Slot> slots = items_;
+    std::sort(slots.begin(), slots.end(), [this](const Slot& a, const Slot& b) { return SlotLess(a, b); });
+    std::vector<T*> out;
+    out.reserve(slots.size());
+    for (const Slot& s : slots) out.push_back(s.item);
     return out;
   }
 
  private:
-  bool LessAt(size_t a, size_t b) const { return less_(*items_[a], *items_[b]); }
+  struct Slot {
+    [[no_unique_address]] Key key;
+    T* item;
+  };
 
+  bool SlotLess(const Slot& a, const Slot& b) const {
+    if constexpr (kKeyed) {
+      return less_(a.key, *a.item, b.key, *b.item);
+    } else {
+      return less_(*a.item, *b.item);
+    }
+  }
+  bool LessAt(size_t a, size_t b) const { return SlotLess(items_[a], items_[b]); }
   void Swap(size_t a, size_t b) {
     std::swap(items_[a], items_[b]);
-    items_[a]->heap_index = a;
-    items_[b]->heap_index = b;
+    items_[a].item->heap_index = a;
+    items_[b].item->heap_index = b;
   }
-
   void Up(size_t i) {
     while (i > 0) {
       const size_t parent = (i - 1) / 2;
@@ -84,7 +107,6 @@ class IndexedHeap {
       i = parent;
     }
   }
-
   // True if the element moved.
   bool Down(size_t i) {
     const size_t start = i;
@@ -102,7 +124,7 @@ class IndexedHeap {
     return i != start;
   }
 
-  std::vector<T*> items_;
+  std::vector<Slot> items_;
   Less less_;
 };
 
