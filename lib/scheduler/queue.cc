@@ -176,15 +176,10 @@ struct SchedulingQueue::Impl {
   static ActiveKey ActiveKeyOf(const Entry& e) {
     return ActiveKey{e.ranked, e.rank, e.info.timestamp, e.info.sequence, e.id};
   }
-  // activeQ: the QueueSort order, then timestamp, then insertion sequence.
   struct ActiveLess {
     const Impl* impl;
     bool operator()(const ActiveKey& ka, const Entry& a, const ActiveKey& kb, const Entry& b) const {
-      if (!ka.ranked || !kb.ranked) return impl->LessActive(a, b);
-      if (ka.rank != kb.rank) return ka.rank < kb.rank;
-      if (ka.timestamp != kb.timestamp) return ka.timestamp < kb.timestamp;
-      if (ka.sequence != kb.sequence) return ka.sequence < kb.sequence;
-      return ka.id < kb.id;
+      return impl->LessActive(ka, a, kb, b);
     }
   };
   // backoffQ: expiry window, then activeQ's order (SchedulerPopFromBackoffQ).
@@ -204,16 +199,21 @@ struct SchedulingQueue::Impl {
     }
   };
 
-  bool LessActive(const Entry& a, const Entry& b) const {
-    if (a.ranked && b.ranked) {
-      if (a.rank != b.rank) return a.rank < b.rank;
+  // activeQ: the QueueSort order (by rank when the plugin gives ranks), then
+  // timestamp, then insertion sequence. The entries are read only for Less.
+  bool LessActive(const ActiveKey& ka, const Entry& a, const ActiveKey& kb, const Entry& b) const {
+    if (ka.ranked && kb.ranked) {
+      if (ka.rank != kb.rank) return ka.rank < kb.rank;
     } else {
       if (options.less->Less(a.info, b.info)) return true;
       if (options.less->Less(b.info, a.info)) return false;
     }
-    if (a.info.timestamp != b.info.timestamp) return a.info.timestamp < b.info.timestamp;
-    if (a.info.sequence != b.info.sequence) return a.info.sequence < b.info.sequence;
-    return a.id < b.id;
+    if (ka.timestamp != kb.timestamp) return ka.timestamp < kb.timestamp;
+    if (ka.sequence != kb.sequence) return ka.sequence < kb.sequence;
+    return ka.id < kb.id;
+  }
+  bool LessActive(const Entry& a, const Entry& b) const {
+    return LessActive(ActiveKeyOf(a), a, ActiveKeyOf(b), b);
   }
 
   absl::Time Now() const { return options.clock->Now(); }
