@@ -8,7 +8,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <typeinfo>
 
 #include "absl/container/flat_hash_map.h"
 #include <condition_variable>
@@ -16,6 +15,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/clock.h"
+#include "framework/records_nothing.h"
 #include "schedkit/api/str_cat.h"
 
 namespace schedkit::framework {
@@ -281,9 +281,8 @@ class OrderedNames {
 Framework::Framework(FrameworkOptions options) : options_(std::move(options)), impl_(std::make_unique<Impl>()) {
   parallelizer_ = options_.parallelizer ? options_.parallelizer
                                         : std::make_shared<Parallelizer>(options_.parallelism);
-  // The no-op recorder itself (not a class built on it) counts as none, so
-  // PointTimer skips the clock.
-  if (options_.metrics == nullptr || typeid(*options_.metrics) == typeid(NoopMetricsRecorder)) {
+  // A recorder that records nothing counts as none, so PointTimer skips the clock.
+  if (RecordsNothing(options_.metrics)) {
     noop_metrics_ = std::make_unique<NoopMetricsRecorder>();
     metrics_ = noop_metrics_.get();
   } else {

@@ -11,6 +11,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/clock.h"
+#include "framework/records_nothing.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/snapshot.h"
 
@@ -511,9 +512,8 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
     im.owned_executor = std::make_unique<ThreadPoolExecutor>(4);
     im.executor = im.owned_executor.get();
   }
-  // The no-op recorder itself (not a class built on it) counts as none, so the
-  // clock is not read for it.
-  if (options.metrics != nullptr && typeid(*options.metrics) != typeid(framework::NoopMetricsRecorder)) {
+  // A recorder that records nothing counts as none, so the clock is not read for it.
+  if (!framework::RecordsNothing(options.metrics)) {
     im.metrics = options.metrics;
   } else {
     im.noop_metrics = std::make_unique<framework::NoopMetricsRecorder>();
