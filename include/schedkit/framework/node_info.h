@@ -131,13 +131,16 @@ class alignas(64) NodeInfo {
   bool unschedulable_ = false;
   std::vector<Taint> taints_;
   std::vector<PodInfoPtr> pods_;
-  std::vector<ImageOnNode> images_;
+  // Label reads (node affinity, topology keys) then find the array without
+  // first waiting for a fourth line; images are read only for pods whose
+  // images some node already holds.
+  api::LabelSet labels_;
   Resource allocatable_;
   int64_t non_zero_milli_cpu_ = 0;
   int64_t non_zero_memory_ = 0;
   Resource requested_;
   std::shared_ptr<const api::v1::Node> node_;
-  api::LabelSet labels_;
+  std::vector<ImageOnNode> images_;
   HostPortSet used_ports_;
   std::vector<PodInfoPtr> pods_with_affinity_;
   std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
