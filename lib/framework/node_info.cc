@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <limits>
 
 #include "schedkit/api/str_cat.h"
 #include "schedkit/api/status_macros.h"
@@ -194,11 +195,21 @@ ScratchSimulation::~ScratchSimulation() {
 
 void NodeInfo::Touch() {
   generation_ = simulation_ ? generation_ + 1 : NextGeneration();
+  has_taints_ = !taints_.empty();
+  allocatable_milli_cpu_ = allocatable_.milli_cpu;
+  allocatable_memory_ = allocatable_.memory;
+  requested_milli_cpu_ = requested_.milli_cpu;
+  requested_memory_ = requested_.memory;
+  // Saturating, so that a check of free_pod_slots_ >= 1 agrees with
+  // pods + 1 <= allowed for any allowed_pod_number.
+  if (__builtin_sub_overflow(allocatable_.allowed_pod_number, static_cast<int64_t>(pods_.size()),
+                             &free_pod_slots_)) {
+    free_pod_slots_ = std::numeric_limits<int64_t>::min();
+  }
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  // Prefetch covers the hot fields up to requested_'s cpu, memory and
-  // ephemeral storage (scalars are read only for pods that request them).
-  static_assert(offsetof(NodeInfo, requested_) + offsetof(Resource, allowed_pod_number) <= kHotBytes);
+  static_assert(offsetof(NodeInfo, non_zero_memory_) + sizeof(int64_t) <= 64, "the figures fill one line");
+  static_assert(offsetof(NodeInfo, taints_) + sizeof(taints_) <= kHotBytes);
 #pragma GCC diagnostic pop
 }
 
@@ -226,7 +237,10 @@ bool operator==(const NodeInfo& a, const NodeInfo& b) {
     });
   };
   return a.name_ == b.name_ && a.node_ == b.node_ && a.labels_ == b.labels_ && same_taints(a.taints_, b.taints_) &&
-         a.unschedulable_ == b.unschedulable_ && a.allocatable_ == b.allocatable_ &&
+         a.unschedulable_ == b.unschedulable_ && a.has_taints_ == b.has_taints_ &&
+         a.free_pod_slots_ == b.free_pod_slots_ && a.allocatable_milli_cpu_ == b.allocatable_milli_cpu_ &&
+         a.allocatable_memory_ == b.allocatable_memory_ && a.requested_milli_cpu_ == b.requested_milli_cpu_ &&
+         a.requested_memory_ == b.requested_memory_ && a.allocatable_ == b.allocatable_ &&
          a.requested_ == b.requested_ && a.non_zero_milli_cpu_ == b.non_zero_milli_cpu_ &&
          a.non_zero_memory_ == b.non_zero_memory_ && a.used_ports_.ports() == b.used_ports_.ports() &&
          same_images(a.images_, b.images_) && same_pods(a.pods_, b.pods_) &&

@@ -1,6 +1,10 @@
 // NodeInfo aggregation: adding then removing a pod restores the node exactly.
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <memory>
+#include <string>
+
 #include "schedkit/api/symbol.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/testing/builders.h"
@@ -130,6 +134,61 @@ TEST_CASE("scratch simulations equal simulation copies and nest", "[node_info]")
   CHECK(outer.node() == big.SimulationCopy());
   CHECK(inner.node().pods().size() == 4);
   CHECK(third.node() == small.SimulationCopy());
+}
+
+// Not upstream: the first-line copies of the node's figures (what filters
+// and scores read in passes) must equal the fields they copy after every
+// kind of change.
+void CheckFigures(const NodeInfo& n) {
+  INFO("node " << n.name().str() << " with " << n.num_pods() << " pods");
+  CHECK(n.allocatable_milli_cpu() == n.allocatable().milli_cpu);
+  CHECK(n.allocatable_memory() == n.allocatable().memory);
+  CHECK(n.requested_milli_cpu() == n.requested().milli_cpu);
+  CHECK(n.requested_memory() == n.requested().memory);
+  CHECK(n.has_taints() == !n.taints().empty());
+  CHECK(n.free_pod_slots() == n.allocatable().allowed_pod_number - n.num_pods());
+}
+
+TEST_CASE("the first-line figures follow every change", "[node_info]") {
+  NodeInfo n = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "3"}}).Info();
+  CheckFigures(n);
+  std::vector<PodInfoPtr> pods;
+  for (int i = 0; i < 4; ++i) {
+    pods.push_back(MakePod().Name("p" + std::to_string(i)).Node("n1").Req({{"cpu", "300m"}, {"memory", "1Gi"}}).Info());
+    n.AddPod(pods.back());
+    CheckFigures(n);
+  }
+  CHECK(n.free_pod_slots() == -1);
+  REQUIRE(n.RemovePod(*pods[1]).ok());
+  CheckFigures(n);
+  // A new node object: other allocatable, a taint; the pods stay.
+  REQUIRE(n.SetNode(std::make_shared<const api::v1::Node>(
+                        MakeNode().Name("n1").Capacity({{"cpu", "16"}, {"memory", "64Gi"}, {"pods", "110"}})
+                            .Taint("dedicated", "x", "NoSchedule").Obj()))
+              .ok());
+  CheckFigures(n);
+  CHECK(n.has_taints());
+  CHECK(n.allocatable_milli_cpu() == 16000);
+  NodeInfo sim;
+  sim.AssignSimulationCopy(n);
+  CheckFigures(sim);
+  REQUIRE(sim.RemovePod(*pods[0]).ok());
+  CheckFigures(sim);
+  CHECK(sim.free_pod_slots() == n.free_pod_slots() + 1);
+  n.ClearNode();
+  CheckFigures(n);
+}
+
+TEST_CASE("free pod slots saturate instead of wrapping", "[node_info]") {
+  NodeInfo n =
+      MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "-9223372036854775807"}}).Info();
+  CHECK(n.free_pod_slots() == -9223372036854775807);
+  n.AddPod(MakePod().Name("a").Node("n1").Info());
+  CHECK(n.free_pod_slots() == std::numeric_limits<int64_t>::min());
+  n.AddPod(MakePod().Name("b").Node("n1").Info());
+  // allowed - 2 does not fit in int64: the copy stays at the lowest value, so
+  // "room for one more pod" is still false, as pods + 1 <= allowed is.
+  CHECK(n.free_pod_slots() == std::numeric_limits<int64_t>::min());
 }
 
 TEST_CASE("removing an unknown pod is NotFound", "[node_info]") {

@@ -53,9 +53,10 @@ class HostPortSet {
 // Cache-line aligned, so the hot fields below share as few lines as they can.
 class alignas(64) NodeInfo {
  public:
-  // The leading bytes that hold the hot fields (name_ to requested_'s cpu,
-  // memory and ephemeral storage), three cache lines.
-  static constexpr size_t kHotBytes = 192;
+  // The leading bytes that hold the hot fields: the first line has the
+  // figures every default filter and score reads of every node, the second
+  // the label, taint and pod lists.
+  static constexpr size_t kHotBytes = 128;
 
   NodeInfo() = default;
   static absl::StatusOr<NodeInfo> Create(std::shared_ptr<const api::v1::Node> node);
@@ -95,12 +96,21 @@ class alignas(64) NodeInfo {
   const std::shared_ptr<const api::v1::Node>& node_ptr() const { return node_; }
   const api::LabelSet& labels() const { return labels_; }
   const std::vector<Taint>& taints() const { return taints_; }
+  bool has_taints() const { return has_taints_; }
   bool unschedulable() const { return unschedulable_; }
   const Resource& allocatable() const { return allocatable_; }
   const Resource& requested() const { return requested_; }
   // cpu/memory with scoring's non-zero defaults per container.
   int64_t non_zero_requested_milli_cpu() const { return non_zero_milli_cpu_; }
   int64_t non_zero_requested_memory() const { return non_zero_memory_; }
+  // allocatable() and requested() cpu and memory again, and the pods the
+  // node still has room for (allocatable pods minus pods, saturating): the
+  // copies in the first line, for passes over many nodes.
+  int64_t allocatable_milli_cpu() const { return allocatable_milli_cpu_; }
+  int64_t allocatable_memory() const { return allocatable_memory_; }
+  int64_t requested_milli_cpu() const { return requested_milli_cpu_; }
+  int64_t requested_memory() const { return requested_memory_; }
+  int64_t free_pod_slots() const { return free_pod_slots_; }
   const HostPortSet& used_ports() const { return used_ports_; }
   // Sorted by name id.
   const std::vector<ImageOnNode>& images() const { return images_; }
@@ -124,23 +134,30 @@ class alignas(64) NodeInfo {
   void Touch();
   void AddRequests(const Resource& r, int sign);
 
-  // What the default filters and scores read for every node comes first,
-  // so that a node costs three cache lines in a pass rather than five
-  // (kHotBytes, checked in Touch).
+  // First line: what the default filters and scores read of every node, so
+  // that a pass over thousands of nodes loads one line per node. The cpu,
+  // memory and pod figures copy allocatable_ and requested_; Touch, which
+  // every change calls, refreshes them.
   Symbol name_;
   bool unschedulable_ = false;
-  std::vector<Taint> taints_;
-  std::vector<PodInfoPtr> pods_;
-  // Label reads (node affinity, topology keys) then find the array without
-  // first waiting for a fourth line; images are read only for pods whose
-  // images some node already holds.
-  api::LabelSet labels_;
-  Resource allocatable_;
+  bool has_taints_ = false;
+  int64_t free_pod_slots_ = 0;
+  int64_t allocatable_milli_cpu_ = 0;
+  int64_t allocatable_memory_ = 0;
+  int64_t requested_milli_cpu_ = 0;
+  int64_t requested_memory_ = 0;
   int64_t non_zero_milli_cpu_ = 0;
   int64_t non_zero_memory_ = 0;
+  // Second line: the lists that plugins for labels (node affinity, topology
+  // keys), taints and pods start from.
+  api::LabelSet labels_;
+  std::vector<Taint> taints_;
+  std::vector<PodInfoPtr> pods_;
+  // Images are read only for pods whose images some node already holds.
+  std::vector<ImageOnNode> images_;
+  Resource allocatable_;
   Resource requested_;
   std::shared_ptr<const api::v1::Node> node_;
-  std::vector<ImageOnNode> images_;
   HostPortSet used_ports_;
   std::vector<PodInfoPtr> pods_with_affinity_;
   std::vector<PodInfoPtr> pods_with_required_anti_affinity_;

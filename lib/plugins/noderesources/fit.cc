@@ -125,13 +125,13 @@ inline void VisitInsufficient(const FitRequest& req, const NodeInfo& node, Fn&& 
 
 // Whether the node has room for one more pod and the given cpu, memory and
 // ephemeral storage: VisitInsufficient's first four checks, as a predicate.
+// Reads the node's first line only, unless the pod asks for ephemeral storage.
 inline bool HasRoomForCore(int64_t cpu, int64_t memory, int64_t ephemeral, const NodeInfo& node) {
-  const framework::Resource& alloc = node.allocatable();
-  const framework::Resource& used = node.requested();
-  return node.num_pods() + 1 <= alloc.allowed_pod_number &&
-         (cpu <= 0 || cpu <= alloc.milli_cpu - used.milli_cpu) &&
-         (memory <= 0 || memory <= alloc.memory - used.memory) &&
-         (ephemeral <= 0 || ephemeral <= alloc.ephemeral_storage - used.ephemeral_storage);
+  return node.free_pod_slots() >= 1 &&
+         (cpu <= 0 || cpu <= node.allocatable_milli_cpu() - node.requested_milli_cpu()) &&
+         (memory <= 0 || memory <= node.allocatable_memory() - node.requested_memory()) &&
+         (ephemeral <= 0 ||
+          ephemeral <= node.allocatable().ephemeral_storage - node.requested().ephemeral_storage);
 }
 
 // Whether the node has room for every resource of the request (no resource

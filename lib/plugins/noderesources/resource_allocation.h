@@ -157,17 +157,19 @@ inline bool IsCpuThenMemory(std::span<const ScoredResource> rs) {
 // LeastAllocatedScore(node, {cpu, memory}, /*use_requested=*/false).
 inline int64_t LeastAllocatedCpuMemory(const framework::NodeInfo& node, const ScoredResource& cpu,
                                        const ScoredResource& memory) {
-  const framework::Resource& alloc = node.allocatable();
+  // The node's first-line copies of its figures, not allocatable()'s.
+  const int64_t alloc_cpu = node.allocatable_milli_cpu();
+  const int64_t alloc_memory = node.allocatable_memory();
   int64_t node_score = 0;
   int64_t weight_sum = 0;
-  if (alloc.milli_cpu != 0) {
+  if (alloc_cpu != 0) {
     const int64_t requested = WrapAdd(node.non_zero_requested_milli_cpu(), cpu.pod_request);
-    node_score = WrapMul(LeastRequestedScore(requested, alloc.milli_cpu), cpu.weight);
+    node_score = WrapMul(LeastRequestedScore(requested, alloc_cpu), cpu.weight);
     weight_sum = cpu.weight;
   }
-  if (alloc.memory != 0) {
+  if (alloc_memory != 0) {
     const int64_t requested = WrapAdd(node.non_zero_requested_memory(), memory.pod_request);
-    node_score = WrapAdd(node_score, WrapMul(LeastRequestedScore(requested, alloc.memory), memory.weight));
+    node_score = WrapAdd(node_score, WrapMul(LeastRequestedScore(requested, alloc_memory), memory.weight));
     weight_sum += memory.weight;
   }
   return weight_sum == 0 ? 0 : Quotient(node_score, weight_sum);
@@ -176,15 +178,16 @@ inline int64_t LeastAllocatedCpuMemory(const framework::NodeInfo& node, const Sc
 // BalancedAllocationScore(node, {cpu, memory}, /*use_requested=*/true).
 inline int64_t BalancedAllocationCpuMemory(const framework::NodeInfo& node, const ScoredResource& cpu,
                                            const ScoredResource& memory) {
-  const framework::Resource& alloc = node.allocatable();
+  const int64_t alloc_cpu = node.allocatable_milli_cpu();
+  const int64_t alloc_memory = node.allocatable_memory();
   // With one fraction or none the deviation is 0 and the score 100.
-  if (alloc.milli_cpu == 0 || alloc.memory == 0) return framework::kMaxNodeScore;
+  if (alloc_cpu == 0 || alloc_memory == 0) return framework::kMaxNodeScore;
   auto fraction = [](int64_t requested, int64_t allocatable) {
     const double f = static_cast<double>(requested) / static_cast<double>(allocatable);
     return f > 1 ? 1.0 : f;
   };
-  const double first = fraction(WrapAdd(node.requested().milli_cpu, cpu.pod_request), alloc.milli_cpu);
-  const double second = fraction(WrapAdd(node.requested().memory, memory.pod_request), alloc.memory);
+  const double first = fraction(WrapAdd(node.requested_milli_cpu(), cpu.pod_request), alloc_cpu);
+  const double second = fraction(WrapAdd(node.requested_memory(), memory.pod_request), alloc_memory);
   const double std_dev = std::fabs((first - second) / 2);
   return static_cast<int64_t>((1 - std_dev) * static_cast<double>(framework::kMaxNodeScore));
 }

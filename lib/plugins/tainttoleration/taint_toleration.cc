@@ -106,7 +106,7 @@ void TaintToleration::FilterNodes(const framework::CycleState& state, const fram
                                   std::span<framework::Status> statuses) const {
   // A node without taints passes whatever the pod tolerates.
   FilterNodesWithQuickPass(state, pod, nodes, passing, statuses,
-                           [](const framework::NodeInfo& node) { return node.taints().empty(); });
+                           [](const framework::NodeInfo& node) { return !node.has_taints(); });
 }
 
 framework::Status TaintToleration::PreScore(framework::CycleState& state, const framework::PodInfo& pod,
@@ -131,6 +131,7 @@ framework::Status PreScoreStateNotFound() {
 // PreferNoSchedule taints on the node that the pod does not tolerate.
 int64_t CountIntolerable(const std::vector<Toleration>& prefer_no_schedule, const framework::NodeInfo& node) {
   int64_t intolerable = 0;
+  if (!node.has_taints()) return intolerable;  // without touching the list's line
   for (const framework::Taint& taint : node.taints()) {
     if (taint.effect != TaintEffect::kPreferNoSchedule) continue;
     if (!framework::TolerationsTolerate(prefer_no_schedule, taint)) ++intolerable;
