@@ -133,8 +133,9 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   if (it == pods_.end()) {
     return absl::NotFoundError(schedkit::StrCat("no pod ", pod.key(), " (uid ", pod.uid(), ") on node ", name_.str()));
   }
-  // Account with the stored PodInfo: it is what was added.
-  PodInfoPtr stored = *it;
+  // Account with the stored PodInfo: it is what was added. Moved out, not
+  // copied: preemption's dry runs remove pods by the thousand.
+  PodInfoPtr stored = std::move(*it);
   *it = std::move(pods_.back());
   pods_.pop_back();
   EraseByUid(pods_with_affinity_, *stored);
@@ -160,6 +161,52 @@ void NodeInfo::AssignSimulationCopy(const NodeInfo& from) {
 
 namespace {
 
+// The same pointers without ownership (shared_ptr's aliasing constructor with
+// an empty owner): copying and dropping them touches no reference count.
+void AssignBorrowed(std::vector<PodInfoPtr>& to, const std::vector<PodInfoPtr>& from) {
+  to.clear();
+  for (const PodInfoPtr& p : from) to.emplace_back(PodInfoPtr(), p.get());
+}
+
+}  // namespace
+
+void NodeInfo::AssignBorrowedSimulationCopy(const NodeInfo& from) {
+  // Member by member; a member added to NodeInfo must be added here too (the
+  // scratch test compares against SimulationCopy with operator==).
+  static_assert(sizeof(NodeInfo) == 448, "NodeInfo changed: update AssignBorrowedSimulationCopy");
+  if (this == &from) return;
+  name_ = from.name_;
+  unschedulable_ = from.unschedulable_;
+  has_taints_ = from.has_taints_;
+  free_pod_slots_ = from.free_pod_slots_;
+  allocatable_milli_cpu_ = from.allocatable_milli_cpu_;
+  allocatable_memory_ = from.allocatable_memory_;
+  requested_milli_cpu_ = from.requested_milli_cpu_;
+  requested_memory_ = from.requested_memory_;
+  non_zero_milli_cpu_ = from.non_zero_milli_cpu_;
+  non_zero_memory_ = from.non_zero_memory_;
+  labels_ = from.labels_;
+  taints_ = from.taints_;
+  AssignBorrowed(pods_, from.pods_);
+  images_ = from.images_;
+  allocatable_ = from.allocatable_;
+  requested_ = from.requested_;
+  node_ = from.node_;
+  used_ports_ = from.used_ports_;
+  AssignBorrowed(pods_with_affinity_, from.pods_with_affinity_);
+  AssignBorrowed(pods_with_required_anti_affinity_, from.pods_with_required_anti_affinity_);
+  generation_ = from.generation_;
+  simulation_ = true;
+}
+
+void NodeInfo::DropPods() {
+  pods_.clear();
+  pods_with_affinity_.clear();
+  pods_with_required_anti_affinity_.clear();
+}
+
+namespace {
+
 // Two per thread: a preemption dry run holds one while the nominated-pods
 // pass it calls takes the other.
 struct ScratchSlot {
@@ -178,7 +225,7 @@ ScratchSimulation::ScratchSimulation(const NodeInfo& node) {
   for (ScratchSlot& slot : Scratch()) {
     if (slot.taken) continue;
     slot.taken = true;
-    slot.node.AssignSimulationCopy(node);
+    slot.node.AssignBorrowedSimulationCopy(node);
     node_ = &slot.node;
     return;
   }
@@ -188,6 +235,8 @@ ScratchSimulation::ScratchSimulation(const NodeInfo& node) {
 
 ScratchSimulation::~ScratchSimulation() {
   if (own_ != nullptr) return;
+  // No borrowed pointer outlives the node it was borrowed from.
+  node_->DropPods();
   for (ScratchSlot& slot : Scratch()) {
     if (&slot.node == node_) slot.taken = false;
   }

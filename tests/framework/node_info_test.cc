@@ -136,6 +136,33 @@ TEST_CASE("scratch simulations equal simulation copies and nest", "[node_info]")
   CHECK(third.node() == small.SimulationCopy());
 }
 
+// Not upstream: a scratch simulation borrows the node's pods (no reference
+// count moves when it copies or drops them), owns the pods added to it, and
+// keeps no pointer once it ends.
+TEST_CASE("scratch simulations borrow the node's pods and keep none", "[node_info]") {
+  auto existing = MakePod().Name("e").Node("n1").Req({{"cpu", "1"}}).PodAffinityExists("app", "zone",
+                                                                                       AffinityKind::kRequired).Info();
+  NodeInfo node = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "10"}}).Info();
+  node.AddPod(existing);
+  auto added = MakePod().Name("a").Node("n1").Req({{"cpu", "1"}}).Info();
+  const long existing_refs = existing.use_count();
+  const long added_refs = added.use_count();
+  {
+    framework::ScratchSimulation sim(node);
+    CHECK(existing.use_count() == existing_refs);
+    CHECK(sim.node().pods().front().get() == existing.get());
+    CHECK(sim.node().pods_with_affinity().front().get() == existing.get());
+    sim.node().AddPod(added);
+    CHECK(added.use_count() == added_refs + 1);
+    REQUIRE(sim.node().RemovePod(*existing).ok());
+    CHECK(existing.use_count() == existing_refs);
+    CHECK(sim.node().pods().size() == 1);
+  }
+  CHECK(added.use_count() == added_refs);
+  CHECK(existing.use_count() == existing_refs);
+  CHECK(node.pods().size() == 1);
+}
+
 // Not upstream: the first-line copies of the node's figures (what filters
 // and scores read in passes) must equal the fields they copy after every
 // kind of change.

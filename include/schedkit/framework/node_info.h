@@ -163,6 +163,12 @@ class alignas(64) NodeInfo {
   std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
   int64_t generation_ = 0;
   bool simulation_ = false;
+
+  friend class ScratchSimulation;
+  // AssignSimulationCopy with the pod lists borrowed (see ScratchSimulation).
+  void AssignBorrowedSimulationCopy(const NodeInfo& from);
+  // Empties the pod lists, keeping their buffers.
+  void DropPods();
 };
 
 // The next value of the process-wide generation counter.
@@ -171,8 +177,13 @@ int64_t NextGeneration();
 // A simulation copy of a node made in the calling thread's scratch NodeInfo,
 // whose buffers outlive each use: what-if loops over many nodes (preemption's
 // dry runs, the nominated-pods pass) then copy without allocating. A second
-// one alive on the same thread gets a copy of its own. The scratch keeps the
-// last node's pods referenced until its next use.
+// one alive on the same thread gets a copy of its own.
+//
+// The copy borrows the node's pods: its pod lists point at them without
+// owning them, so that a copy costs no reference counting. `node` must
+// therefore outlive the ScratchSimulation and keep its pods meanwhile; a
+// PodInfoPtr taken from the copy's lists must not be kept beyond it (pods
+// added to the copy are owned as usual).
 class ScratchSimulation {
  public:
   explicit ScratchSimulation(const NodeInfo& node);
