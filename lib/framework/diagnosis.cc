@@ -11,21 +11,53 @@
 
 namespace schedkit::framework {
 
+namespace {
+
+// Equal code, plugin and reasons (a cheap check: a miss only stores one more
+// copy).
+bool SameStatus(const Status& a, const Status& b) {
+  if (a.code() != b.code() || a.plugin() != b.plugin() || a.num_reasons() != b.num_reasons()) return false;
+  for (size_t i = 0; i < a.num_reasons(); ++i) {
+    if (a.reason(i) != b.reason(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 const Status& NodeToStatus::Get(Symbol node) const {
-  auto it = statuses_.find(node);
-  return it == statuses_.end() ? absent_ : it->second;
+  auto it = index_.find(node);
+  return it == index_.end() ? absent_ : statuses_[entries_[it->second].status];
+}
+
+void NodeToStatus::Set(Symbol node, Status status) {
+  if (statuses_.empty() || !SameStatus(statuses_.back(), status)) statuses_.push_back(std::move(status));
+  const auto status_index = static_cast<uint32_t>(statuses_.size() - 1);
+  auto [it, inserted] = index_.try_emplace(node, static_cast<uint32_t>(entries_.size()));
+  if (inserted) {
+    entries_.push_back(Entry{node, status_index});
+  } else {
+    entries_[it->second].status = status_index;
+  }
+}
+
+void NodeToStatus::Reserve(size_t n) {
+  entries_.reserve(n);
+  index_.reserve(n);
 }
 
 void NodeToStatus::ForEachExplicitNode(const std::function<void(Symbol, const Status&)>& fn) const {
-  for (const auto& [node, status] : statuses_) fn(node, status);
+  for (const Entry& e : entries_) fn(e.node, statuses_[e.status]);
 }
 
 std::vector<const NodeInfo*> NodeToStatus::NodesForStatusCode(const Snapshot& snapshot, Code code) const {
   std::vector<const NodeInfo*> out;
   const bool absent_matches = absent_.code() == code;
   for (const NodeInfo* n : snapshot.nodes()) {
-    auto it = statuses_.find(n->name());
-    if (it == statuses_.end() ? absent_matches : it->second.code() == code) out.push_back(n);
+    auto it = index_.find(n->name());
+    if (it == index_.end() ? absent_matches : statuses_[entries_[it->second].status].code() == code) {
+      out.push_back(n);
+    }
   }
   return out;
 }

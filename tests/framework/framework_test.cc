@@ -452,6 +452,41 @@ TEST_CASE("FitError text counts many distinct reasons and owned text", "[framewo
   CHECK(e.Message() == expected);
 }
 
+// Not upstream: NodeToStatus stores a run of equal statuses once; every
+// node still reads back the status last set for it, and the nodes come in
+// the order they were first set.
+TEST_CASE("NodeToStatus keeps each node's last status through shared runs", "[framework]") {
+  NodeToStatus nts;
+  const Status cpu = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"});
+  const Status taint = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"node(s) had untolerated taint(s)"});
+  Status cpu_by_fit = cpu;
+  cpu_by_fit.WithPlugin(S("NodeResourcesFit"));
+  nts.Reserve(8);
+  nts.Set(S("a"), cpu);
+  nts.Set(S("b"), cpu);
+  nts.Set(S("c"), taint);
+  nts.Set(S("a"), taint);  // overwritten
+  nts.Set(S("d"), cpu);
+  nts.Set(S("e"), cpu_by_fit);  // same reasons, another plugin: not shared
+  nts.Set(S("f"), Status::WithText(Code::kUnschedulable, "free text"));
+  CHECK(nts.size() == 6);
+  CHECK(nts.Get(S("a")) == taint);
+  CHECK(nts.Get(S("b")) == cpu);
+  CHECK(nts.Get(S("c")) == taint);
+  CHECK(nts.Get(S("d")) == cpu);
+  CHECK(nts.Get(S("e")).plugin() == S("NodeResourcesFit"));
+  CHECK(nts.Get(S("d")).plugin().empty());
+  CHECK(nts.Get(S("f")).Message() == "free text");
+  CHECK(nts.Get(S("g")) == nts.absent_status());
+  std::vector<std::string> seen;
+  nts.ForEachExplicitNode([&](Symbol node, const Status& s) {
+    seen.push_back(schedkit::StrCat(node.str(), "=", s.Message()));
+  });
+  CHECK(seen == std::vector<std::string>{"a=node(s) had untolerated taint(s)", "b=Insufficient cpu",
+                                         "c=node(s) had untolerated taint(s)", "d=Insufficient cpu",
+                                         "e=Insufficient cpu", "f=free text"});
+}
+
 // Not upstream: the filter chain derived after PreFilter is kept in the
 // cycle state and reused by per-node calls, but never once the skip set
 // changed or for another framework.

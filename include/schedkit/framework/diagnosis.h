@@ -5,6 +5,7 @@
 #ifndef SCHEDKIT_FRAMEWORK_DIAGNOSIS_H_
 #define SCHEDKIT_FRAMEWORK_DIAGNOSIS_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,21 +28,31 @@ class NodeToStatus {
   NodeToStatus() : absent_(Status(Code::kUnschedulableAndUnresolvable, std::initializer_list<Symbol>{})) {}
 
   const Status& Get(Symbol node) const;
-  void Set(Symbol node, Status status) { statuses_[node] = std::move(status); }
+  void Set(Symbol node, Status status);
   // Room for `n` explicit statuses in all, so a pass that rejects thousands
   // of nodes does not rehash on the way.
-  void Reserve(size_t n) { statuses_.reserve(n); }
+  void Reserve(size_t n);
   void SetAbsentNodesStatus(Status status) { absent_ = std::move(status); }
   const Status& absent_status() const { return absent_; }
   // Number of nodes with an explicit status.
-  size_t size() const { return statuses_.size(); }
+  size_t size() const { return entries_.size(); }
+  // In the order the nodes were first set.
   void ForEachExplicitNode(const std::function<void(Symbol, const Status&)>& fn) const;
   // Nodes of the snapshot whose status (explicit or absent) has `code`, in
   // snapshot order; what preemption takes as candidates.
   std::vector<const NodeInfo*> NodesForStatusCode(const Snapshot& snapshot, Code code) const;
 
  private:
-  absl::flat_hash_map<Symbol, Status> statuses_;
+  // A failing pass sets thousands of nodes, mostly in runs with one status
+  // (say, "Insufficient cpu" from NodeResourcesFit): such a run stores the
+  // status once, and the map holds small entries only.
+  struct Entry {
+    Symbol node;
+    uint32_t status;  // index into statuses_
+  };
+  std::vector<Entry> entries_;
+  std::vector<Status> statuses_;
+  absl::flat_hash_map<Symbol, uint32_t> index_;  // node -> index into entries_
   Status absent_;
 };
 
