@@ -11,27 +11,13 @@
 
 namespace schedkit::framework {
 
-namespace {
-
-// Equal code, plugin and reasons (a cheap check: a miss only stores one more
-// copy).
-bool SameStatus(const Status& a, const Status& b) {
-  if (a.code() != b.code() || a.plugin() != b.plugin() || a.num_reasons() != b.num_reasons()) return false;
-  for (size_t i = 0; i < a.num_reasons(); ++i) {
-    if (a.reason(i) != b.reason(i)) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 const Status& NodeToStatus::Get(Symbol node) const {
   auto it = index_.find(node);
   return it == index_.end() ? absent_ : statuses_[entries_[it->second].status];
 }
 
 void NodeToStatus::Set(Symbol node, Status status) {
-  if (statuses_.empty() || !SameStatus(statuses_.back(), status)) statuses_.push_back(std::move(status));
+  if (statuses_.empty() || !(statuses_.back() == status)) statuses_.push_back(std::move(status));
   const auto status_index = static_cast<uint32_t>(statuses_.size() - 1);
   auto [it, inserted] = index_.try_emplace(node, static_cast<uint32_t>(entries_.size()));
   if (inserted) {

@@ -59,7 +59,10 @@ std::string Status::ToString() const {
 }
 
 bool operator==(const Status& a, const Status& b) {
-  return a.code_ == b.code_ && a.plugin_ == b.plugin_ && a.Reasons() == b.Reasons();
+  if (a.code_ != b.code_ || a.plugin_ != b.plugin_) return false;
+  // Interned reasons alone: equal ids are equal texts, without building strings.
+  if (!a.text_ && !b.text_) return a.reasons_ == b.reasons_;
+  return a.Reasons() == b.Reasons();
 }
 
 }  // namespace schedkit::framework

@@ -452,6 +452,22 @@ TEST_CASE("FitError text counts many distinct reasons and owned text", "[framewo
   CHECK(e.Message() == expected);
 }
 
+// Not upstream: Status equality compares code, plugin and reason texts,
+// whether a reason is interned or owned text.
+TEST_CASE("Status equality compares texts, interned or owned", "[framework]") {
+  const Status cpu = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"});
+  CHECK(cpu == Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"}));
+  CHECK(cpu == Status::WithText(Code::kUnschedulable, "Insufficient cpu"));
+  CHECK_FALSE(cpu == Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"Insufficient cpu"}));
+  CHECK_FALSE(cpu == Status::WithReasons(Code::kUnschedulable, {"Insufficient memory"}));
+  CHECK_FALSE(cpu == Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu", "Insufficient memory"}));
+  const Status both = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu", "Insufficient memory"});
+  CHECK_FALSE(both == Status::WithReasons(Code::kUnschedulable, {"Insufficient memory", "Insufficient cpu"}));
+  Status by_fit = cpu;
+  by_fit.WithPlugin(S("NodeResourcesFit"));
+  CHECK_FALSE(cpu == by_fit);
+}
+
 // Not upstream: NodeToStatus stores a run of equal statuses once; every
 // node still reads back the status last set for it, and the nodes come in
 // the order they were first set.
