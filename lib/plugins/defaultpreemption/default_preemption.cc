@@ -197,7 +197,9 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
 
   // First remove every pod that may be preempted and see whether the pod
   // fits at all. The loop walks the original list; removals edit the copy.
+  // Sized once: a dry run per node would otherwise grow these step by step.
   std::vector<PodInfoPtr> potential;
+  potential.reserve(node.pods().size());
   for (const PodInfoPtr& p : node.pods()) {
     if (!IsPreemptionAllowed(sim_node, *p, pod)) continue;
     potential.push_back(p);
@@ -223,10 +225,15 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   sort_by_importance(potential);
   std::vector<PodInfoPtr> violating;
   std::vector<PodInfoPtr> non_violating;
-  preemption::SplitByPdbViolation(potential, pdbs, violating, non_violating);
+  if (pdbs.empty()) {
+    non_violating.swap(potential);  // no budget to charge: nothing violates
+  } else {
+    preemption::SplitByPdbViolation(potential, pdbs, violating, non_violating);
+  }
 
   std::vector<PodInfoPtr>& out = victims.pods;
   out.clear();
+  out.reserve(violating.size() + non_violating.size());
   int64_t num_violating = 0;
   // Adds `p` back; if the pod no longer fits, takes it out again as a victim.
   auto reprieve = [&](const PodInfoPtr& p, bool& fits) -> Status {
