@@ -80,7 +80,7 @@ LabelSet LabelSet::FromPairs(std::vector<Label> labels) {
   return s;
 }
 
-std::optional<Symbol> LabelSet::Get(Symbol key) const {
+std::optional<Symbol> LabelSet::FindSorted(Symbol key) const {
   auto it = std::lower_bound(labels_.begin(), labels_.end(), Label{key, Symbol()}, KeyLess);
   if (it == labels_.end() || it->key != key) return std::nullopt;
   return it->value;

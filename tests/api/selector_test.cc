@@ -2,7 +2,10 @@
 // component-helpers nodeaffinity, as facts.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "schedkit/api/selector.h"
+#include "schedkit/api/str_cat.h"
 #include "schedkit/testing/builders.h"
 
 namespace schedkit::api {
@@ -23,6 +26,22 @@ TEST_CASE("LabelSet lookups by interned key", "[selector]") {
   CHECK_FALSE(s.Get(Symbol::Intern("missing")).has_value());
   CHECK(s.size() == 2);
   CHECK(s == Labels({{"tier", "front"}, {"app", "web"}}));
+}
+
+// Not upstream: small sets are scanned, large ones searched; both find every
+// key and miss absent ones, at every size around the switch.
+TEST_CASE("LabelSet lookups agree at every size", "[selector]") {
+  for (int n = 0; n <= 40; ++n) {
+    std::map<std::string, std::string> m;
+    for (int i = 0; i < n; ++i) m[schedkit::StrCat("key-", (i * 7) % 41)] = schedkit::StrCat("v", i);
+    google::protobuf::Map<std::string, std::string> pm(m.begin(), m.end());
+    const LabelSet s = LabelSet::FromMap(pm);
+    INFO("labels: " << n);
+    REQUIRE(s.size() == m.size());
+    for (const auto& [k, v] : m) CHECK(s.Get(Symbol::Intern(k)) == Symbol::Intern(v));
+    CHECK_FALSE(s.Get(Symbol::Intern("key-absent")).has_value());
+    CHECK_FALSE(s.Has(Symbol::Intern(schedkit::StrCat("key-", 41 + n))));
+  }
 }
 
 TEST_CASE("label selector operators", "[selector]") {

@@ -38,7 +38,15 @@ class LabelSet {
   static LabelSet FromMap(const google::protobuf::Map<std::string, std::string>& labels);
   static LabelSet FromPairs(std::vector<Label> labels);
 
-  std::optional<Symbol> Get(Symbol key) const;
+  std::optional<Symbol> Get(Symbol key) const {
+    // Nodes and pods carry a handful of labels (keys unique): a scan is
+    // cheaper than a binary search there, and filters look up once per node.
+    if (labels_.size() > kScanned) return FindSorted(key);
+    for (const Label& l : labels_) {
+      if (l.key == key) return l.value;
+    }
+    return std::nullopt;
+  }
   bool Has(Symbol key) const { return Get(key).has_value(); }
   const std::vector<Label>& labels() const { return labels_; }
   size_t size() const { return labels_.size(); }
@@ -46,6 +54,9 @@ class LabelSet {
   friend bool operator==(const LabelSet& a, const LabelSet& b);
 
  private:
+  static constexpr size_t kScanned = 12;
+  std::optional<Symbol> FindSorted(Symbol key) const;
+
   std::vector<Label> labels_;
 };
 
