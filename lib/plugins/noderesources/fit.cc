@@ -340,7 +340,7 @@ class Fit final : public framework::PreFilterPlugin,
     switch (strategy_) {
       case Strategy::kLeastAllocated:
         if (IsCpuThenMemory(rs)) {
-          for (size_t i = 0; i < nodes.size(); ++i) scores[i] = LeastAllocatedCpuMemory(*nodes[i], rs[0], rs[1]);
+          LeastAllocatedCpuMemoryRun(nodes, rs[0], rs[1], scores);
           break;
         }
         for (size_t i = 0; i < nodes.size(); ++i) scores[i] = LeastAllocatedScore(*nodes[i], rs, false);

@@ -175,6 +175,43 @@ inline int64_t LeastAllocatedCpuMemory(const framework::NodeInfo& node, const Sc
   return weight_sum == 0 ? 0 : Quotient(node_score, weight_sum);
 }
 
+// LeastAllocatedCpuMemory for each node of a run. Nodes whose figures keep
+// every intermediate below 2^53 (all real ones) take a straight-line path:
+// each quotient is one exact double division, no per-node choice among
+// Quotient's ways; any other node goes through LeastAllocatedCpuMemory.
+inline void LeastAllocatedCpuMemoryRun(std::span<const framework::NodeInfo* const> nodes,
+                                       const ScoredResource& cpu, const ScoredResource& memory,
+                                       std::span<int64_t> scores) {
+  // Capacities below 2^46 keep (capacity - requested) * 100 below 2^53; so
+  // do weights below 2^40 for the weighted sum of two scores of at most 100.
+  constexpr int64_t kCapacityLimit = int64_t{1} << 46;
+  constexpr int64_t kWeightLimit = int64_t{1} << 40;
+  const bool weights_ok = cpu.weight > 0 && cpu.weight < kWeightLimit && memory.weight > 0 &&
+                          memory.weight < kWeightLimit;
+  const double weight_sum = static_cast<double>(cpu.weight + memory.weight);
+  auto least_requested = [](int64_t requested, int64_t capacity) -> int64_t {
+    if (requested > capacity) return 0;
+    return static_cast<int64_t>(static_cast<double>((capacity - requested) * framework::kMaxNodeScore) /
+                                static_cast<double>(capacity));
+  };
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const framework::NodeInfo& node = *nodes[i];
+    const int64_t alloc_cpu = node.allocatable_milli_cpu();
+    const int64_t alloc_memory = node.allocatable_memory();
+    const int64_t req_cpu = WrapAdd(node.non_zero_requested_milli_cpu(), cpu.pod_request);
+    const int64_t req_memory = WrapAdd(node.non_zero_requested_memory(), memory.pod_request);
+    const bool plain = weights_ok && alloc_cpu > 0 && alloc_cpu < kCapacityLimit && alloc_memory > 0 &&
+                       alloc_memory < kCapacityLimit && req_cpu >= 0 && req_memory >= 0;
+    if (!plain) {
+      scores[i] = LeastAllocatedCpuMemory(node, cpu, memory);
+      continue;
+    }
+    const int64_t sum = least_requested(req_cpu, alloc_cpu) * cpu.weight +
+                        least_requested(req_memory, alloc_memory) * memory.weight;
+    scores[i] = static_cast<int64_t>(static_cast<double>(sum) / weight_sum);
+  }
+}
+
 // BalancedAllocationScore(node, {cpu, memory}, /*use_requested=*/true).
 inline int64_t BalancedAllocationCpuMemory(const framework::NodeInfo& node, const ScoredResource& cpu,
                                            const ScoredResource& memory) {

@@ -203,8 +203,9 @@ TEST_CASE("AllocatableAndRequested classifies resources as upstream", "[nodereso
 // resources must equal the general ones bit for bit, over nodes with zero,
 // partial, full and over-committed capacity and over weights other than 1.
 TEST_CASE("cpu-and-memory scorers equal the general scorers", "[noderesources][scorer]") {
-  const std::vector<std::string> cpus = {"0", "1m", "3", "4", "7777m", "64"};
-  const std::vector<std::string> memories = {"0", "1", "1Gi", "32Gi", "123456789"};
+  // The last of each exceeds the run scorer's straight-line range.
+  const std::vector<std::string> cpus = {"0", "1m", "3", "4", "7777m", "64", "200000000000"};
+  const std::vector<std::string> memories = {"0", "1", "1Gi", "32Gi", "123456789", "1Ei"};
   const std::vector<std::vector<testing::ResourceMap>> pod_sets = {
       {},
       {{{"cpu", "100m"}, {"memory", "500Mi"}}},
@@ -232,6 +233,11 @@ TEST_CASE("cpu-and-memory scorers equal the general scorers", "[noderesources][s
             INFO("cpu " << cpu << " memory " << memory << " pods " << p << " weights " << cpu_weight << "/"
                         << memory_weight << " request " << cpu_request << "/" << memory_request);
             CHECK(LeastAllocatedCpuMemory(node, rs[0], rs[1]) == LeastAllocatedScore(node, rs, false));
+            const framework::NodeInfo* run[] = {&node, &node};
+            int64_t run_scores[2] = {-1, -1};
+            LeastAllocatedCpuMemoryRun(run, rs[0], rs[1], run_scores);
+            CHECK(run_scores[0] == LeastAllocatedScore(node, rs, false));
+            CHECK(run_scores[1] == run_scores[0]);
             CHECK(BalancedAllocationCpuMemory(node, rs[0], rs[1]) == BalancedAllocationScore(node, rs, true));
             ++checked;
           }
@@ -239,7 +245,7 @@ TEST_CASE("cpu-and-memory scorers equal the general scorers", "[noderesources][s
       }
     }
   }
-  CHECK(checked == 6 * 5 * 4 * 4 * 4);
+  CHECK(checked == 7 * 6 * 4 * 4 * 4);
   CHECK(!IsCpuThenMemory(CompileResources({{"memory", 1}, {"cpu", 1}})));
   CHECK(!IsCpuThenMemory(CompileResources({{"cpu", 1}, {"memory", 1}, {"ephemeral-storage", 1}})));
 }
