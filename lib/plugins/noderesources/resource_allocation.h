@@ -189,6 +189,10 @@ inline void LeastAllocatedCpuMemoryRun(std::span<const framework::NodeInfo* cons
   const bool weights_ok = cpu.weight > 0 && cpu.weight < kWeightLimit && memory.weight > 0 &&
                           memory.weight < kWeightLimit;
   const double weight_sum = static_cast<double>(cpu.weight + memory.weight);
+  // The default weights sum to 2: a shift then replaces the last division.
+  const uint64_t sum_bits = static_cast<uint64_t>(cpu.weight + memory.weight);
+  const bool sum_is_power_of_two = weights_ok && std::has_single_bit(sum_bits);
+  const int sum_shift = std::countr_zero(sum_bits);
   auto least_requested = [](int64_t requested, int64_t capacity) -> int64_t {
     if (requested > capacity) return 0;
     return static_cast<int64_t>(static_cast<double>((capacity - requested) * framework::kMaxNodeScore) /
@@ -208,7 +212,7 @@ inline void LeastAllocatedCpuMemoryRun(std::span<const framework::NodeInfo* cons
     }
     const int64_t sum = least_requested(req_cpu, alloc_cpu) * cpu.weight +
                         least_requested(req_memory, alloc_memory) * memory.weight;
-    scores[i] = static_cast<int64_t>(static_cast<double>(sum) / weight_sum);
+    scores[i] = sum_is_power_of_two ? sum >> sum_shift : static_cast<int64_t>(static_cast<double>(sum) / weight_sum);
   }
 }
 
