@@ -73,10 +73,10 @@ absl::Status NodeInfo::SetNode(std::shared_ptr<const api::v1::Node> node) {
     return absl::InvalidArgumentError(
         schedkit::StrCat("Node ", n.metadata().name(), ": status.allocatable.", alloc.status().message()));
   }
-  name_ = Symbol::Intern(n.metadata().name());
+  hot_.name = Symbol::Intern(n.metadata().name());
   allocatable_ = *std::move(alloc);
   labels_ = api::LabelSet::FromMap(n.metadata().labels());
-  unschedulable_ = n.spec().unschedulable();
+  hot_.unschedulable = n.spec().unschedulable();
   taints_.clear();
   for (const auto& t : n.spec().taints()) {
     taints_.push_back(Taint{Symbol::Intern(t.key()), Symbol::Intern(t.value()), ParseTaintEffect(t.effect())});
@@ -114,8 +114,8 @@ const ImageOnNode* NodeInfo::FindImage(Symbol name) const {
 
 void NodeInfo::AddPod(PodInfoPtr pod) {
   AddRequests(pod->requests(), +1);
-  non_zero_milli_cpu_ += pod->non_zero_milli_cpu();
-  non_zero_memory_ += pod->non_zero_memory();
+  hot_.non_zero_milli_cpu += pod->non_zero_milli_cpu();
+  hot_.non_zero_memory += pod->non_zero_memory();
   for (const HostPort& p : pod->host_ports()) used_ports_.Add(p);
   if (pod->has_pod_affinity()) pods_with_affinity_.push_back(pod);
   if (!pod->required_anti_affinity_terms().empty()) pods_with_required_anti_affinity_.push_back(pod);
@@ -131,7 +131,8 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
     it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p->SameUid(pod); });
   }
   if (it == pods_.end()) {
-    return absl::NotFoundError(schedkit::StrCat("no pod ", pod.key(), " (uid ", pod.uid(), ") on node ", name_.str()));
+    return absl::NotFoundError(
+        schedkit::StrCat("no pod ", pod.key(), " (uid ", pod.uid(), ") on node ", hot_.name.str()));
   }
   // Account with the stored PodInfo: it is what was added. Moved out, not
   // copied: preemption's dry runs remove pods by the thousand.
@@ -141,8 +142,8 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   EraseByUid(pods_with_affinity_, *stored);
   EraseByUid(pods_with_required_anti_affinity_, *stored);
   AddRequests(stored->requests(), -1);
-  non_zero_milli_cpu_ -= stored->non_zero_milli_cpu();
-  non_zero_memory_ -= stored->non_zero_memory();
+  hot_.non_zero_milli_cpu -= stored->non_zero_milli_cpu();
+  hot_.non_zero_memory -= stored->non_zero_memory();
   for (const HostPort& p : stored->host_ports()) used_ports_.Remove(p);
   Touch();
   return absl::OkStatus();
@@ -175,16 +176,7 @@ void NodeInfo::AssignBorrowedSimulationCopy(const NodeInfo& from) {
   // scratch test compares against SimulationCopy with operator==).
   static_assert(sizeof(NodeInfo) == 448, "NodeInfo changed: update AssignBorrowedSimulationCopy");
   if (this == &from) return;
-  name_ = from.name_;
-  unschedulable_ = from.unschedulable_;
-  has_taints_ = from.has_taints_;
-  free_pod_slots_ = from.free_pod_slots_;
-  allocatable_milli_cpu_ = from.allocatable_milli_cpu_;
-  allocatable_memory_ = from.allocatable_memory_;
-  requested_milli_cpu_ = from.requested_milli_cpu_;
-  requested_memory_ = from.requested_memory_;
-  non_zero_milli_cpu_ = from.non_zero_milli_cpu_;
-  non_zero_memory_ = from.non_zero_memory_;
+  hot_ = from.hot_;
   labels_ = from.labels_;
   taints_ = from.taints_;
   AssignBorrowed(pods_, from.pods_);
@@ -244,20 +236,20 @@ ScratchSimulation::~ScratchSimulation() {
 
 void NodeInfo::Touch() {
   generation_ = simulation_ ? generation_ + 1 : NextGeneration();
-  has_taints_ = !taints_.empty();
-  allocatable_milli_cpu_ = allocatable_.milli_cpu;
-  allocatable_memory_ = allocatable_.memory;
-  requested_milli_cpu_ = requested_.milli_cpu;
-  requested_memory_ = requested_.memory;
-  // Saturating, so that a check of free_pod_slots_ >= 1 agrees with
+  hot_.has_taints = !taints_.empty();
+  hot_.allocatable_milli_cpu = allocatable_.milli_cpu;
+  hot_.allocatable_memory = allocatable_.memory;
+  hot_.requested_milli_cpu = requested_.milli_cpu;
+  hot_.requested_memory = requested_.memory;
+  // Saturating, so that a check of free_pod_slots >= 1 agrees with
   // pods + 1 <= allowed for any allowed_pod_number.
   if (__builtin_sub_overflow(allocatable_.allowed_pod_number, static_cast<int64_t>(pods_.size()),
-                             &free_pod_slots_)) {
-    free_pod_slots_ = std::numeric_limits<int64_t>::min();
+                             &hot_.free_pod_slots)) {
+    hot_.free_pod_slots = std::numeric_limits<int64_t>::min();
   }
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(NodeInfo, non_zero_memory_) + sizeof(int64_t) <= 64, "the figures fill one line");
+  static_assert(offsetof(NodeInfo, hot_) + sizeof(Figures) <= 64, "the figures fill one line");
   static_assert(offsetof(NodeInfo, taints_) + sizeof(taints_) <= kHotBytes);
 #pragma GCC diagnostic pop
 }
@@ -285,13 +277,9 @@ bool operator==(const NodeInfo& a, const NodeInfo& b) {
       return p.key == q.key && p.value == q.value && p.effect == q.effect;
     });
   };
-  return a.name_ == b.name_ && a.node_ == b.node_ && a.labels_ == b.labels_ && same_taints(a.taints_, b.taints_) &&
-         a.unschedulable_ == b.unschedulable_ && a.has_taints_ == b.has_taints_ &&
-         a.free_pod_slots_ == b.free_pod_slots_ && a.allocatable_milli_cpu_ == b.allocatable_milli_cpu_ &&
-         a.allocatable_memory_ == b.allocatable_memory_ && a.requested_milli_cpu_ == b.requested_milli_cpu_ &&
-         a.requested_memory_ == b.requested_memory_ && a.allocatable_ == b.allocatable_ &&
-         a.requested_ == b.requested_ && a.non_zero_milli_cpu_ == b.non_zero_milli_cpu_ &&
-         a.non_zero_memory_ == b.non_zero_memory_ && a.used_ports_.ports() == b.used_ports_.ports() &&
+  return a.hot_ == b.hot_ && a.node_ == b.node_ && a.labels_ == b.labels_ && same_taints(a.taints_, b.taints_) &&
+         a.allocatable_ == b.allocatable_ && a.requested_ == b.requested_ &&
+         a.used_ports_.ports() == b.used_ports_.ports() &&
          same_images(a.images_, b.images_) && same_pods(a.pods_, b.pods_) &&
          same_pods(a.pods_with_affinity_, b.pods_with_affinity_) &&
          same_pods(a.pods_with_required_anti_affinity_, b.pods_with_required_anti_affinity_);

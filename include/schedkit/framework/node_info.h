@@ -91,26 +91,26 @@ class alignas(64) NodeInfo {
   }
 
   // --- read side (hot) ---
-  Symbol name() const { return name_; }
+  Symbol name() const { return hot_.name; }
   const api::v1::Node* node() const { return node_.get(); }
   const std::shared_ptr<const api::v1::Node>& node_ptr() const { return node_; }
   const api::LabelSet& labels() const { return labels_; }
   const std::vector<Taint>& taints() const { return taints_; }
-  bool has_taints() const { return has_taints_; }
-  bool unschedulable() const { return unschedulable_; }
+  bool has_taints() const { return hot_.has_taints; }
+  bool unschedulable() const { return hot_.unschedulable; }
   const Resource& allocatable() const { return allocatable_; }
   const Resource& requested() const { return requested_; }
   // cpu/memory with scoring's non-zero defaults per container.
-  int64_t non_zero_requested_milli_cpu() const { return non_zero_milli_cpu_; }
-  int64_t non_zero_requested_memory() const { return non_zero_memory_; }
+  int64_t non_zero_requested_milli_cpu() const { return hot_.non_zero_milli_cpu; }
+  int64_t non_zero_requested_memory() const { return hot_.non_zero_memory; }
   // allocatable() and requested() cpu and memory again, and the pods the
   // node still has room for (allocatable pods minus pods, saturating): the
   // copies in the first line, for passes over many nodes.
-  int64_t allocatable_milli_cpu() const { return allocatable_milli_cpu_; }
-  int64_t allocatable_memory() const { return allocatable_memory_; }
-  int64_t requested_milli_cpu() const { return requested_milli_cpu_; }
-  int64_t requested_memory() const { return requested_memory_; }
-  int64_t free_pod_slots() const { return free_pod_slots_; }
+  int64_t allocatable_milli_cpu() const { return hot_.allocatable_milli_cpu; }
+  int64_t allocatable_memory() const { return hot_.allocatable_memory; }
+  int64_t requested_milli_cpu() const { return hot_.requested_milli_cpu; }
+  int64_t requested_memory() const { return hot_.requested_memory; }
+  int64_t free_pod_slots() const { return hot_.free_pod_slots; }
   const HostPortSet& used_ports() const { return used_ports_; }
   // Sorted by name id.
   const std::vector<ImageOnNode>& images() const { return images_; }
@@ -138,16 +138,20 @@ class alignas(64) NodeInfo {
   // that a pass over thousands of nodes loads one line per node. The cpu,
   // memory and pod figures copy allocatable_ and requested_; Touch, which
   // every change calls, refreshes them.
-  Symbol name_;
-  bool unschedulable_ = false;
-  bool has_taints_ = false;
-  int64_t free_pod_slots_ = 0;
-  int64_t allocatable_milli_cpu_ = 0;
-  int64_t allocatable_memory_ = 0;
-  int64_t requested_milli_cpu_ = 0;
-  int64_t requested_memory_ = 0;
-  int64_t non_zero_milli_cpu_ = 0;
-  int64_t non_zero_memory_ = 0;
+  struct Figures {
+    Symbol name;
+    bool unschedulable = false;
+    bool has_taints = false;
+    int64_t free_pod_slots = 0;
+    int64_t allocatable_milli_cpu = 0;
+    int64_t allocatable_memory = 0;
+    int64_t requested_milli_cpu = 0;
+    int64_t requested_memory = 0;
+    int64_t non_zero_milli_cpu = 0;
+    int64_t non_zero_memory = 0;
+    friend bool operator==(const Figures&, const Figures&) = default;
+  };
+  Figures hot_;
   // Second line: the lists that plugins for labels (node affinity, topology
   // keys), taints and pods start from.
   api::LabelSet labels_;
