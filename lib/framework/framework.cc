@@ -51,26 +51,44 @@ class PointTimer {
   absl::Time start_;
 };
 
-// totals[i] = Σ weight × score of node i over the active plugins, with
-// upstream's range check: a score outside [kMinNodeScore, kMaxNodeScore] is
-// an error naming the first such plugin (in order) and its first such node.
-// Two plugins per pass over the nodes, in unsigned arithmetic so that an
-// out-of-range score cannot overflow before the check rejects it.
-Status SumWeightedScores(std::span<const std::vector<int64_t>> scores, std::span<const size_t> active,
-                         std::span<const int32_t> weights, std::span<const Symbol> names, int n,
-                         std::vector<int64_t>& totals) {
-  totals.assign(n, 0);
+// Nodes per chunk of the score tail (weighted sum and host selection): the
+// chunks run in parallel, and each keeps its top total and tie count so that
+// SelectHost looks at one chunk's nodes only.
+constexpr int kNodesPerTotalsChunk = 512;
+
+struct TotalsChunk {
+  int64_t top = 0;
+  int ties = 0;
+  // The largest score - kMinNodeScore seen, as unsigned (scores below the
+  // range wrap above it); beyond the range's span means an invalid score.
+  uint64_t worst = 0;
+};
+
+// Below this many nodes the plugins' NormalizeScore calls run one after another.
+constexpr int kNodesToNormalizeInParallel = 1024;
+
+int NumTotalsChunks(int n) { return (n + kNodesPerTotalsChunk - 1) / kNodesPerTotalsChunk; }
+
+// totals[i] = Σ weight × score of node i over the active plugins, for the
+// nodes of chunk c. Two plugins per pass over the nodes, in unsigned
+// arithmetic so that an out-of-range score cannot overflow before the range
+// check rejects it.
+TotalsChunk SumWeightedScoresChunk(std::span<const std::vector<int64_t>> scores, std::span<const size_t> active,
+                                   std::span<const int32_t> weights, int c, int n, int64_t* totals) {
+  const int begin = c * kNodesPerTotalsChunk;
+  const int end = std::min(n, begin + kNodesPerTotalsChunk);
   constexpr uint64_t kLow = static_cast<uint64_t>(kMinNodeScore);
-  constexpr uint64_t kSpan = static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
-  uint64_t* __restrict sums = reinterpret_cast<uint64_t*>(totals.data());
-  uint64_t worst = 0;  // the largest score - kMinNodeScore, wrapping below
+  uint64_t* __restrict sums = reinterpret_cast<uint64_t*>(totals);
+  std::fill(sums + begin, sums + end, 0);
+  TotalsChunk chunk;
+  uint64_t worst = 0;
   size_t a = 0;
   for (; a + 1 < active.size(); a += 2) {
     const uint64_t* __restrict first = reinterpret_cast<const uint64_t*>(scores[a].data());
     const uint64_t* __restrict second = reinterpret_cast<const uint64_t*>(scores[a + 1].data());
     const uint64_t w1 = static_cast<uint64_t>(weights[active[a]]);
     const uint64_t w2 = static_cast<uint64_t>(weights[active[a + 1]]);
-    for (int i = 0; i < n; ++i) {
+    for (int i = begin; i < end; ++i) {
       worst = std::max(worst, std::max(first[i] - kLow, second[i] - kLow));
       sums[i] += first[i] * w1 + second[i] * w2;
     }
@@ -78,12 +96,32 @@ Status SumWeightedScores(std::span<const std::vector<int64_t>> scores, std::span
   if (a < active.size()) {
     const uint64_t* __restrict only = reinterpret_cast<const uint64_t*>(scores[a].data());
     const uint64_t w = static_cast<uint64_t>(weights[active[a]]);
-    for (int i = 0; i < n; ++i) {
+    for (int i = begin; i < end; ++i) {
       worst = std::max(worst, only[i] - kLow);
       sums[i] += only[i] * w;
     }
   }
-  if (worst <= kSpan) return Status();
+  chunk.worst = worst;
+  // Branch-free passes: with many equal totals, a compare-and-branch per
+  // node mispredicts often enough to cost more than the scores themselves.
+  const int64_t* sum = reinterpret_cast<const int64_t*>(sums);
+  int64_t top = sum[begin];
+  for (int i = begin + 1; i < end; ++i) top = std::max(top, sum[i]);
+  int ties = 0;
+  for (int i = begin; i < end; ++i) ties += sum[i] == top ? 1 : 0;
+  chunk.top = top;
+  chunk.ties = ties;
+  return chunk;
+}
+
+// Upstream's range check: a score outside [kMinNodeScore, kMaxNodeScore]
+// is an error naming the first such plugin (in order) and its first such node.
+Status CheckScoreRange(std::span<const std::vector<int64_t>> scores, std::span<const size_t> active,
+                       std::span<const Symbol> names, int n, std::span<const TotalsChunk> chunks) {
+  constexpr uint64_t kSpan = static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
+  if (std::all_of(chunks.begin(), chunks.end(), [](const TotalsChunk& c) { return c.worst <= kSpan; })) {
+    return Status();
+  }
   auto out_of_range = [](int64_t s) { return s > kMaxNodeScore || s < kMinNodeScore; };
   for (size_t k = 0; k < active.size(); ++k) {
     const int64_t* begin = scores[k].data();
@@ -95,6 +133,36 @@ Status SumWeightedScores(std::span<const std::vector<int64_t>> scores, std::span
                                           "] after normalizing"));
   }
   return Status();
+}
+
+// The host among the nodes with the top total: uniform over the ties, as
+// upstream's reservoir sampling, with one draw (the k-th tie in node order),
+// or the lowest name. `chunks` summarize `totals` chunk by chunk.
+Symbol SelectHost(std::span<const NodeInfo* const> nodes, std::span<const int64_t> totals,
+                  std::span<const TotalsChunk> chunks, SelectionState& selection) {
+  const int n = static_cast<int>(nodes.size());
+  int64_t top = chunks[0].top;
+  for (const TotalsChunk& c : chunks) top = std::max(top, c.top);
+  if (selection.tie_break == TieBreak::kLowestName) {
+    const NodeInfo* best = nullptr;
+    for (int i = 0; i < n; ++i) {
+      if (totals[i] == top && (best == nullptr || nodes[i]->name().str() < best->name().str())) best = nodes[i];
+    }
+    return best->name();
+  }
+  int ties = 0;
+  for (const TotalsChunk& c : chunks) ties += c.top == top ? c.ties : 0;
+  int k = ties == 1 ? 0 : std::uniform_int_distribution<int>(0, ties - 1)(selection.rng);
+  for (size_t c = 0;; ++c) {
+    if (chunks[c].top != top) continue;
+    if (k >= chunks[c].ties) {
+      k -= chunks[c].ties;
+      continue;
+    }
+    for (int i = static_cast<int>(c) * kNodesPerTotalsChunk;; ++i) {
+      if (totals[i] == top && k-- == 0) return nodes[i]->name();
+    }
+  }
 }
 
 // Whether the nominated-pods pass adds a pod to `node` (one of equal or
@@ -240,7 +308,9 @@ struct Framework::Impl {
   std::vector<std::vector<int64_t>> scores;  // per active score plugin, per node
   std::vector<std::vector<int64_t>> raw_scores;
   std::vector<int64_t> totals;
+  std::vector<TotalsChunk> totals_chunks;  // summaries of totals, for SelectHost
   std::vector<size_t> active_scores;  // indices into score, this cycle
+  std::vector<size_t> normalizing_scores;
   std::vector<Status> score_errors;   // parallel to active_scores
   std::vector<const NodeInfo*> candidates;
   std::vector<const NodeInfo*> feasible;
@@ -829,19 +899,42 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   if (trace != nullptr && result.IsSuccess()) {
     im.raw_scores.assign(im.scores.begin(), im.scores.begin() + static_cast<long>(active.size()));
   }
-  // NormalizeScore, one plugin at a time (each call is over all nodes).
-  for (size_t a = 0; a < active.size() && result.IsSuccess(); ++a) {
-    const ScoreExtensions* ext = im.score.plugins[active[a]]->GetScoreExtensions();
-    if (ext == nullptr) continue;
-    Status s = ext->NormalizeScore(state, pod, nodes, std::span<int64_t>(im.scores[a].data(), n));
-    if (!s.IsSuccess()) {
+  // NormalizeScore: each plugin's call covers all nodes; the plugins run in
+  // parallel, as upstream's, and the first failure in plugin order is reported.
+  if (result.IsSuccess()) {
+    std::vector<size_t>& normalizing = im.normalizing_scores;  // positions in active
+    normalizing.clear();
+    for (size_t a = 0; a < active.size(); ++a) {
+      if (im.score.plugins[active[a]]->GetScoreExtensions() != nullptr) normalizing.push_back(a);
+    }
+    errors.assign(active.size(), Status());
+    auto normalize = [&](int k) {
+      const size_t a = normalizing[k];
+      errors[a] = im.score.plugins[active[a]]->GetScoreExtensions()->NormalizeScore(
+          state, pod, nodes, std::span<int64_t>(im.scores[a].data(), n));
+    };
+    // Spreading a few short passes over threads would cost more than it saves.
+    if (n >= kNodesToNormalizeInParallel) {
+      parallelizer_->ForEach(static_cast<int>(normalizing.size()), normalize);
+    } else {
+      for (size_t k = 0; k < normalizing.size(); ++k) normalize(static_cast<int>(k));
+    }
+    for (size_t a = 0; a < active.size(); ++a) {
+      if (errors[a].IsSuccess()) continue;
       result = Status::Error(schedkit::StrCat("running Normalize on Score plugins: plugin \"",
-                                              im.score.names[active[a]].str(), "\" failed with: ", s.Message()));
+                                              im.score.names[active[a]].str(), "\" failed with: ",
+                                              errors[a].Message()));
+      break;
     }
   }
-  // Weights and totals, with upstream's range check.
+  // Weights and totals, chunk by chunk in parallel, with upstream's range check.
   if (result.IsSuccess()) {
-    result = SumWeightedScores(im.scores, active, im.score_weights, im.score.names, n, totals);
+    totals.resize(n);
+    im.totals_chunks.resize(NumTotalsChunks(n));
+    parallelizer_->ForEach(static_cast<int>(im.totals_chunks.size()), [&](int c) {
+      im.totals_chunks[c] = SumWeightedScoresChunk(im.scores, active, im.score_weights, c, n, totals.data());
+    });
+    result = CheckScoreRange(im.scores, active, im.score.names, n, im.totals_chunks);
   }
   if (trace != nullptr && result.IsSuccess()) {
     trace->scores.clear();
@@ -1208,30 +1301,6 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   return Status();
 }
 
-Symbol Framework::SelectHost(std::span<const NodeInfo* const> nodes, const std::vector<int64_t>& totals,
-                             SelectionState& selection) const {
-  const size_t n = nodes.size();
-  // Branch-free passes: with many equal totals, a compare-and-branch per node
-  // mispredicts often enough to cost more than the scores themselves.
-  int64_t top = totals[0];
-  for (size_t i = 1; i < n; ++i) top = std::max(top, totals[i]);
-  if (selection.tie_break == TieBreak::kLowestName) {
-    const NodeInfo* best = nullptr;
-    for (size_t i = 0; i < n; ++i) {
-      if (totals[i] == top && (best == nullptr || nodes[i]->name().str() < best->name().str())) best = nodes[i];
-    }
-    return best->name();
-  }
-  int ties = 0;
-  for (size_t i = 0; i < n; ++i) ties += totals[i] == top ? 1 : 0;
-  // Uniform over the ties, as upstream's reservoir sampling, with one draw:
-  // the k-th node (in order) holding the top score.
-  int k = ties == 1 ? 0 : std::uniform_int_distribution<int>(0, ties - 1)(selection.rng);
-  for (size_t i = 0;; ++i) {
-    if (totals[i] == top && k-- == 0) return nodes[i]->name();
-  }
-}
-
 ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_ptr, const Snapshot& snap,
                                        SelectionState& selection, CycleTrace* trace) {
   Impl& im = *impl_;
@@ -1342,6 +1411,11 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
 
   if (!HasScorePlugins()) {
     im.totals.assign(im.feasible.size(), 1);
+    im.totals_chunks.assign(NumTotalsChunks(static_cast<int>(im.feasible.size())), TotalsChunk{1, 0, 0});
+    for (size_t c = 0; c < im.totals_chunks.size(); ++c) {
+      im.totals_chunks[c].ties =
+          std::min<int>(kNodesPerTotalsChunk, static_cast<int>(im.feasible.size() - c * kNodesPerTotalsChunk));
+    }
   } else {
     Status s = RunPreScorePlugins(state, pod, im.feasible);
     if (s.IsSuccess()) s = RunScorePlugins(state, pod, im.feasible, im.totals, trace);
@@ -1350,7 +1424,7 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
       return out;
     }
   }
-  out.result = ScheduleResult{SelectHost(im.feasible, im.totals, selection),
+  out.result = ScheduleResult{SelectHost(im.feasible, im.totals, im.totals_chunks, selection),
                               static_cast<int>(im.feasible.size() + diagnosis.node_to_status.size()),
                               static_cast<int>(im.feasible.size())};
   return out;

@@ -913,6 +913,93 @@ TEST_CASE("tie-break: lowest name is deterministic, random is uniform", "[framew
   }
 }
 
+// Every node found and scored, so that the score tail (weighted sums, ties)
+// spans several of its 512-node chunks.
+std::unique_ptr<Framework> BuildScoringAllNodes(World& w, int parallelism) {
+  FrameworkOptions o;
+  o.parallelism = parallelism;
+  o.clock = &w.clock;
+  o.percentage_of_nodes_to_score = 100;
+  auto f = Framework::Create(w.registry, w.profile, std::move(o));
+  REQUIRE(f.ok());
+  return *std::move(f);
+}
+
+TEST_CASE("tie-break: ties spread over chunks of the score tail are each chosen uniformly", "[framework][tsan]") {
+  // Ties in the first and third chunks; the second chunk's top (5) is lower.
+  World w(1300);
+  Behaviour a;
+  a.score = {{"n100", 9}, {"n600", 5}, {"n1250", 9}, {"n1260", 9}};
+  w.AddPlugin("A", a);
+  for (int parallelism : {1, 2}) {
+    auto f = BuildScoringAllNodes(w, parallelism);
+    SelectionState det;
+    det.tie_break = TieBreak::kLowestName;
+    CycleState s0;
+    auto first = f->SchedulePod(s0, MakePod().Name("p").Info(), w.snapshot, det);
+    REQUIRE(first.status.IsSuccess());
+    CHECK(first.result.evaluated_nodes == 1300);
+    CHECK(first.result.suggested_host == S("n100"));  // "n100" < "n1250" < "n1260"
+    SelectionState rnd;
+    rnd.rng.seed(7);
+    std::map<std::string, int> counts;
+    constexpr int kTrials = 600;
+    for (int i = 0; i < kTrials; ++i) {
+      CycleState state;
+      auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, rnd);
+      REQUIRE(out.status.IsSuccess());
+      ++counts[std::string(out.result.suggested_host.str())];
+    }
+    INFO("parallelism " << parallelism);
+    CHECK(counts.size() == 3);
+    // Each tie expects 200; a fair choice stays within ±5σ (σ≈11.5).
+    for (const char* n : {"n100", "n1250", "n1260"}) {
+      INFO(n << " chosen " << counts[n] << " times");
+      CHECK(counts[n] > 200 - 58);
+      CHECK(counts[n] < 200 + 58);
+    }
+  }
+}
+
+TEST_CASE("Score: totals and the range check hold across chunks of the score tail", "[framework][tsan]") {
+  World w(1300);
+  Behaviour p1;
+  p1.score = {{"n0", 10}, {"n700", 20}, {"n1299", 30}};
+  w.AddPlugin("P1", p1, 1);
+  Behaviour p2;
+  p2.score = {{"n700", 3}, {"n1299", 1}};
+  w.AddPlugin("P2", p2, 4);
+  auto f = BuildScoringAllNodes(w, 2);
+  for (int cycle = 0; cycle < 2; ++cycle) {  // the second reuses the first's scratch
+    CycleTrace trace;
+    CycleState state;
+    SelectionState sel;
+    auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
+    REQUIRE(out.status.IsSuccess());
+    REQUIRE(trace.scores.size() == 1300);
+    std::map<std::string, int64_t> nonzero;
+    for (const auto& ns : trace.scores) {
+      if (ns.total != 0) nonzero[std::string(ns.node.str())] = ns.total;
+    }
+    CHECK(nonzero == std::map<std::string, int64_t>{{"n0", 10}, {"n700", 32}, {"n1299", 34}});
+    CHECK(out.result.suggested_host == S("n1299"));
+  }
+
+  // A bad score in the last chunk only is still found and named.
+  World bad(1300);
+  Behaviour late;
+  late.score = {{"n1200", 101}};
+  bad.AddPlugin("Late", late);
+  auto fb = BuildScoringAllNodes(bad, 2);
+  CycleState sb;
+  SelectionState selb;
+  auto outb = fb->SchedulePod(sb, MakePod().Name("p").Info(), bad.snapshot, selb);
+  REQUIRE(outb.status.IsError());
+  CHECK(outb.status.Message() ==
+        "applying score defaultWeights on Score plugins: plugin \"Late\" returns an invalid score 101, it should "
+        "in the range of [0, 100] after normalizing");
+}
+
 TEST_CASE("the start index rotates and early stop finds just enough nodes", "[framework]") {
   World w(300);  // 300 nodes → look for 100 feasible (adaptive: 47% of 300 = 141)
   Behaviour a;

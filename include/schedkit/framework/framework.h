@@ -202,8 +202,6 @@ class Framework final : public Handle {
   // The chain kept in `state` when this framework derived it from the
   // state's current skip set; nullptr otherwise.
   const ActiveFilterChain* KeptFilterChain(const CycleState& state) const;
-  Symbol SelectHost(std::span<const NodeInfo* const> nodes, const std::vector<int64_t>& totals,
-                    SelectionState& selection) const;
 
   FrameworkOptions options_;
   std::string profile_name_;

@@ -174,7 +174,8 @@ class PreScorePlugin : public virtual Plugin {
 };
 
 // Rewrites one plugin's raw scores in place (same order as `nodes`); the
-// result must lie in [kMinNodeScore, kMaxNodeScore]. Called once per cycle.
+// result must lie in [kMinNodeScore, kMaxNodeScore]. Called once per cycle,
+// concurrently with the other plugins' NormalizeScore (as upstream's).
 class ScoreExtensions {
  public:
   virtual ~ScoreExtensions() = default;
