@@ -12,38 +12,75 @@
 namespace schedkit::framework {
 
 const Status& NodeToStatus::Get(Symbol node) const {
-  auto it = index_.find(node);
-  return it == index_.end() ? absent_ : statuses_[entries_[it->second].status];
+  if (auto it = index_.find(node); it != index_.end()) return statuses_[entries_[it->second].status];
+  // Nodes added by SetNew since the index was last brought up to date.
+  for (size_t i = indexed_; i < entries_.size(); ++i) {
+    if (entries_[i].node == node) return statuses_[entries_[i].status];
+  }
+  return absent_;
+}
+
+void NodeToStatus::AddStatus(Status status) {
+  if (statuses_.empty() || !(statuses_.back() == status)) statuses_.push_back(std::move(status));
+}
+
+void NodeToStatus::IndexAppended() {
+  for (; indexed_ < entries_.size(); ++indexed_) index_.emplace(entries_[indexed_].node, indexed_);
 }
 
 void NodeToStatus::Set(Symbol node, Status status) {
-  if (statuses_.empty() || !(statuses_.back() == status)) statuses_.push_back(std::move(status));
+  IndexAppended();
+  AddStatus(std::move(status));
   const auto status_index = static_cast<uint32_t>(statuses_.size() - 1);
   auto [it, inserted] = index_.try_emplace(node, static_cast<uint32_t>(entries_.size()));
   if (inserted) {
     entries_.push_back(Entry{node, status_index});
+    indexed_ = entries_.size();
   } else {
     entries_[it->second].status = status_index;
   }
 }
 
-void NodeToStatus::Reserve(size_t n) {
-  entries_.reserve(n);
-  index_.reserve(n);
+void NodeToStatus::SetNew(Symbol node, Status status) {
+  AddStatus(std::move(status));
+  entries_.push_back(Entry{node, static_cast<uint32_t>(statuses_.size() - 1)});
 }
+
+void NodeToStatus::Reserve(size_t n) { entries_.reserve(n); }
 
 void NodeToStatus::ForEachExplicitNode(const std::function<void(Symbol, const Status&)>& fn) const {
   for (const Entry& e : entries_) fn(e.node, statuses_[e.status]);
 }
 
 std::vector<const NodeInfo*> NodeToStatus::NodesForStatusCode(const Snapshot& snapshot, Code code) const {
-  std::vector<const NodeInfo*> out;
-  const bool absent_matches = absent_.code() == code;
-  for (const NodeInfo* n : snapshot.nodes()) {
-    auto it = index_.find(n->name());
-    if (it == index_.end() ? absent_matches : statuses_[entries_[it->second].status].code() == code) {
-      out.push_back(n);
+  const std::span<const NodeInfo* const> nodes = snapshot.nodes();
+  const size_t n = nodes.size();
+  // Per snapshot position: explicit status code matches (1), does not (0),
+  // or no explicit status (2).
+  std::vector<uint8_t> verdict(n, 2);
+  // A filter pass sets nodes in snapshot order from a rotated start, skipping
+  // those that pass: follow the snapshot with a cursor while the entries keep
+  // that order, and look the rest up by name.
+  size_t e = 0;
+  if (!entries_.empty() && n > 0) {
+    const int first = snapshot.IndexOf(entries_[0].node);
+    if (first >= 0) {
+      size_t at = static_cast<size_t>(first);
+      for (size_t steps = 0; e < entries_.size() && steps < n; ++steps, at = at + 1 == n ? 0 : at + 1) {
+        if (nodes[at]->name() != entries_[e].node) continue;
+        verdict[at] = statuses_[entries_[e].status].code() == code ? 1 : 0;
+        ++e;
+      }
     }
+  }
+  for (; e < entries_.size(); ++e) {
+    const int pos = snapshot.IndexOf(entries_[e].node);
+    if (pos >= 0) verdict[pos] = statuses_[entries_[e].status].code() == code ? 1 : 0;
+  }
+  const uint8_t absent = absent_.code() == code ? 1 : 0;
+  std::vector<const NodeInfo*> out;
+  for (size_t i = 0; i < n; ++i) {
+    if ((verdict[i] == 2 ? absent : verdict[i]) == 1) out.push_back(nodes[i]);
   }
   return out;
 }

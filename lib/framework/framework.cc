@@ -1278,6 +1278,9 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   }
   const int last = stop_at >= 0 ? stop_at + 1 : n;
   processed = last;
+  // Each node of the pass is distinct: into a diagnosis without explicit
+  // statuses they go unindexed (NodeToStatus::SetNew).
+  const bool fresh_statuses = diagnosis.node_to_status.size() == 0;
   diagnosis.node_to_status.Reserve(diagnosis.node_to_status.size() + static_cast<size_t>(last - found));
   // Rejections mostly come from one plugin in a row: insert it once per row.
   std::optional<Symbol> last_rejector;
@@ -1295,7 +1298,11 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         last_rejector = s.plugin();
       }
       if (trace != nullptr) trace->filter.push_back({node->name(), s});
-      diagnosis.node_to_status.Set(node->name(), std::move(s));
+      if (fresh_statuses) {
+        diagnosis.node_to_status.SetNew(node->name(), std::move(s));
+      } else {
+        diagnosis.node_to_status.Set(node->name(), std::move(s));
+      }
     }
   }
   return Status();

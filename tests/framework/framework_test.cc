@@ -503,6 +503,75 @@ TEST_CASE("NodeToStatus keeps each node's last status through shared runs", "[fr
                                          "e=Insufficient cpu", "f=free text"});
 }
 
+// Not upstream: SetNew appends without indexing; Get, a later Set and
+// NodesForStatusCode see those nodes as if Set had added them.
+TEST_CASE("NodeToStatus: nodes added unindexed read back, and a later Set overwrites them", "[framework]") {
+  NodeToStatus nts;
+  const Status cpu = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"});
+  const Status taint = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"node(s) had untolerated taint(s)"});
+  nts.SetNew(S("a"), cpu);
+  nts.SetNew(S("b"), cpu);
+  nts.SetNew(S("c"), taint);
+  CHECK(nts.size() == 3);
+  CHECK(nts.Get(S("a")) == cpu);
+  CHECK(nts.Get(S("c")) == taint);
+  CHECK(nts.Get(S("z")) == nts.absent_status());
+  nts.Set(S("b"), taint);  // an appended node: overwritten, not added again
+  nts.Set(S("d"), cpu);
+  nts.SetNew(S("e"), taint);
+  CHECK(nts.size() == 5);
+  CHECK(nts.Get(S("b")) == taint);
+  CHECK(nts.Get(S("d")) == cpu);
+  CHECK(nts.Get(S("e")) == taint);
+  nts.Set(S("e"), cpu);
+  CHECK(nts.size() == 5);
+  CHECK(nts.Get(S("e")) == cpu);
+  std::vector<std::string> seen;
+  nts.ForEachExplicitNode([&](Symbol node, const Status&) { seen.emplace_back(node.str()); });
+  CHECK(seen == std::vector<std::string>{"a", "b", "c", "d", "e"});
+}
+
+TEST_CASE("NodeToStatus::NodesForStatusCode lists matching nodes in snapshot order however they were set",
+          "[framework]") {
+  World w(10);
+  const Status cpu = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"});
+  const Status taint = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"node(s) had untolerated taint(s)"});
+  // The answer by definition: each snapshot node's status, explicit or absent.
+  auto by_definition = [&](const NodeToStatus& nts, Code code) {
+    std::vector<std::string> out;
+    for (const NodeInfo* n : w.snapshot.nodes()) {
+      if (nts.Get(n->name()).code() == code) out.emplace_back(n->name().str());
+    }
+    return out;
+  };
+  auto names = [](const std::vector<const NodeInfo*>& nodes) {
+    std::vector<std::string> out;
+    for (const NodeInfo* n : nodes) out.emplace_back(n->name().str());
+    return out;
+  };
+  // A filter pass from start 7 that finds n9 and n2 feasible (no status).
+  NodeToStatus pass;
+  for (int i : {7, 8, 0, 1, 3, 4, 5, 6}) pass.SetNew(S(schedkit::StrCat("n", i)), i % 3 == 0 ? taint : cpu);
+  const std::vector<std::string> want = {"n1", "n4", "n5", "n7", "n8"};
+  CHECK(names(pass.NodesForStatusCode(w.snapshot, Code::kUnschedulable)) == want);
+  CHECK(by_definition(pass, Code::kUnschedulable) == want);
+  // Absent nodes (n2, n9) count when the absent status has the code asked for.
+  pass.SetAbsentNodesStatus(cpu);
+  CHECK(names(pass.NodesForStatusCode(w.snapshot, Code::kUnschedulable)) ==
+        std::vector<std::string>{"n1", "n2", "n4", "n5", "n7", "n8", "n9"});
+  // Out of snapshot order, with a node the snapshot lacks and an overwrite.
+  NodeToStatus shuffled;
+  for (int i : {5, 2, 9, 0, 7}) shuffled.Set(S(schedkit::StrCat("n", i)), cpu);
+  shuffled.Set(S("gone"), cpu);
+  shuffled.Set(S("n2"), taint);
+  shuffled.SetNew(S("n3"), cpu);
+  CHECK(names(shuffled.NodesForStatusCode(w.snapshot, Code::kUnschedulable)) == by_definition(shuffled, Code::kUnschedulable));
+  CHECK(names(shuffled.NodesForStatusCode(w.snapshot, Code::kUnschedulable)) ==
+        std::vector<std::string>{"n0", "n3", "n5", "n7", "n9"});
+  CHECK(names(shuffled.NodesForStatusCode(w.snapshot, Code::kUnschedulableAndUnresolvable)) ==
+        by_definition(shuffled, Code::kUnschedulableAndUnresolvable));
+}
+
 // Not upstream: the filter chain derived after PreFilter is kept in the
 // cycle state and reused by per-node calls, but never once the skip set
 // changed or for another framework.

@@ -29,6 +29,11 @@ class NodeToStatus {
 
   const Status& Get(Symbol node) const;
   void Set(Symbol node, Status status);
+  // Set for a node known to have no explicit status yet (a filter pass over
+  // distinct nodes): it skips the node index, which a failing pass over
+  // thousands of nodes would spend most of its bookkeeping on. Later calls
+  // to Set index the appended nodes first.
+  void SetNew(Symbol node, Status status);
   // Room for `n` explicit statuses in all, so a pass that rejects thousands
   // of nodes does not rehash on the way.
   void Reserve(size_t n);
@@ -50,9 +55,13 @@ class NodeToStatus {
     Symbol node;
     uint32_t status;  // index into statuses_
   };
+  void AddStatus(Status status);
+  void IndexAppended();
+
   std::vector<Entry> entries_;
   std::vector<Status> statuses_;
-  absl::flat_hash_map<Symbol, uint32_t> index_;  // node -> index into entries_
+  absl::flat_hash_map<Symbol, uint32_t> index_;  // node -> index into entries_[0, indexed_)
+  size_t indexed_ = 0;
   Status absent_;
 };
 
