@@ -20,7 +20,9 @@ const Status& NodeToStatus::Get(Symbol node) const {
   return absent_;
 }
 
-void NodeToStatus::AddStatus(Status status) {
+void NodeToStatus::AddStatus(Status&& status) {
+  // An equal status joins the run and is left untouched: moving from it would
+  // write to memory a filter thread just wrote, for nothing.
   if (statuses_.empty() || !(statuses_.back() == status)) statuses_.push_back(std::move(status));
 }
 
@@ -41,7 +43,7 @@ void NodeToStatus::Set(Symbol node, Status status) {
   }
 }
 
-void NodeToStatus::SetNew(Symbol node, Status status) {
+void NodeToStatus::SetNew(Symbol node, Status&& status) {
   AddStatus(std::move(status));
   entries_.push_back(Entry{node, static_cast<uint32_t>(statuses_.size() - 1)});
 }
@@ -50,6 +52,14 @@ void NodeToStatus::Reserve(size_t n) { entries_.reserve(n); }
 
 void NodeToStatus::ForEachExplicitNode(const std::function<void(Symbol, const Status&)>& fn) const {
   for (const Entry& e : entries_) fn(e.node, statuses_[e.status]);
+}
+
+void NodeToStatus::ForEachStatusCount(const std::function<void(const Status&, int)>& fn) const {
+  std::vector<int> counts(statuses_.size(), 0);
+  for (const Entry& e : entries_) ++counts[e.status];
+  for (size_t i = 0; i < statuses_.size(); ++i) {
+    if (counts[i] > 0) fn(statuses_[i], counts[i]);
+  }
 }
 
 std::vector<const NodeInfo*> NodeToStatus::NodesForStatusCode(const Snapshot& snapshot, Code code) const {
@@ -124,8 +134,8 @@ std::string FitError::Message() const {
       }
     };
     const NodeToStatus& nts = diagnosis.node_to_status;
-    nts.ForEachExplicitNode([&](Symbol, const Status& s) {
-      for (size_t i = 0; i < s.num_reasons(); ++i) add(s.reason(i), 1);
+    nts.ForEachStatusCount([&](const Status& s, int nodes) {
+      for (size_t i = 0; i < s.num_reasons(); ++i) add(s.reason(i), nodes);
     });
     if (static_cast<int>(nts.size()) < num_all_nodes) {
       const Status& absent = nts.absent_status();

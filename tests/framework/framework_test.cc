@@ -509,16 +509,16 @@ TEST_CASE("NodeToStatus: nodes added unindexed read back, and a later Set overwr
   NodeToStatus nts;
   const Status cpu = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"});
   const Status taint = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"node(s) had untolerated taint(s)"});
-  nts.SetNew(S("a"), cpu);
-  nts.SetNew(S("b"), cpu);
-  nts.SetNew(S("c"), taint);
+  nts.SetNew(S("a"), Status(cpu));
+  nts.SetNew(S("b"), Status(cpu));
+  nts.SetNew(S("c"), Status(taint));
   CHECK(nts.size() == 3);
   CHECK(nts.Get(S("a")) == cpu);
   CHECK(nts.Get(S("c")) == taint);
   CHECK(nts.Get(S("z")) == nts.absent_status());
   nts.Set(S("b"), taint);  // an appended node: overwritten, not added again
   nts.Set(S("d"), cpu);
-  nts.SetNew(S("e"), taint);
+  nts.SetNew(S("e"), Status(taint));
   CHECK(nts.size() == 5);
   CHECK(nts.Get(S("b")) == taint);
   CHECK(nts.Get(S("d")) == cpu);
@@ -529,6 +529,13 @@ TEST_CASE("NodeToStatus: nodes added unindexed read back, and a later Set overwr
   std::vector<std::string> seen;
   nts.ForEachExplicitNode([&](Symbol node, const Status&) { seen.emplace_back(node.str()); });
   CHECK(seen == std::vector<std::string>{"a", "b", "c", "d", "e"});
+  // Statuses no node holds any more (b's and e's first) are not counted.
+  std::map<std::string, int> counts;
+  nts.ForEachStatusCount([&](const Status& s, int nodes) {
+    CHECK(nodes > 0);
+    counts[s.Message()] += nodes;
+  });
+  CHECK(counts == std::map<std::string, int>{{"Insufficient cpu", 3}, {"node(s) had untolerated taint(s)", 2}});
 }
 
 TEST_CASE("NodeToStatus::NodesForStatusCode lists matching nodes in snapshot order however they were set",
@@ -551,7 +558,7 @@ TEST_CASE("NodeToStatus::NodesForStatusCode lists matching nodes in snapshot ord
   };
   // A filter pass from start 7 that finds n9 and n2 feasible (no status).
   NodeToStatus pass;
-  for (int i : {7, 8, 0, 1, 3, 4, 5, 6}) pass.SetNew(S(schedkit::StrCat("n", i)), i % 3 == 0 ? taint : cpu);
+  for (int i : {7, 8, 0, 1, 3, 4, 5, 6}) pass.SetNew(S(schedkit::StrCat("n", i)), Status(i % 3 == 0 ? taint : cpu));
   const std::vector<std::string> want = {"n1", "n4", "n5", "n7", "n8"};
   CHECK(names(pass.NodesForStatusCode(w.snapshot, Code::kUnschedulable)) == want);
   CHECK(by_definition(pass, Code::kUnschedulable) == want);
@@ -564,7 +571,7 @@ TEST_CASE("NodeToStatus::NodesForStatusCode lists matching nodes in snapshot ord
   for (int i : {5, 2, 9, 0, 7}) shuffled.Set(S(schedkit::StrCat("n", i)), cpu);
   shuffled.Set(S("gone"), cpu);
   shuffled.Set(S("n2"), taint);
-  shuffled.SetNew(S("n3"), cpu);
+  shuffled.SetNew(S("n3"), Status(cpu));
   CHECK(names(shuffled.NodesForStatusCode(w.snapshot, Code::kUnschedulable)) == by_definition(shuffled, Code::kUnschedulable));
   CHECK(names(shuffled.NodesForStatusCode(w.snapshot, Code::kUnschedulable)) ==
         std::vector<std::string>{"n0", "n3", "n5", "n7", "n9"});

@@ -33,7 +33,7 @@ class NodeToStatus {
   // distinct nodes): it skips the node index, which a failing pass over
   // thousands of nodes would spend most of its bookkeeping on. Later calls
   // to Set index the appended nodes first.
-  void SetNew(Symbol node, Status status);
+  void SetNew(Symbol node, Status&& status);
   // Room for `n` explicit statuses in all, so a pass that rejects thousands
   // of nodes does not rehash on the way.
   void Reserve(size_t n);
@@ -43,6 +43,9 @@ class NodeToStatus {
   size_t size() const { return entries_.size(); }
   // In the order the nodes were first set.
   void ForEachExplicitNode(const std::function<void(Symbol, const Status&)>& fn) const;
+  // Each distinct status held by some node, with how many nodes hold it, in
+  // no particular order (what FitError's message counts).
+  void ForEachStatusCount(const std::function<void(const Status&, int)>& fn) const;
   // Nodes of the snapshot whose status (explicit or absent) has `code`, in
   // snapshot order; what preemption takes as candidates.
   std::vector<const NodeInfo*> NodesForStatusCode(const Snapshot& snapshot, Code code) const;
@@ -55,7 +58,7 @@ class NodeToStatus {
     Symbol node;
     uint32_t status;  // index into statuses_
   };
-  void AddStatus(Status status);
+  void AddStatus(Status&& status);
   void IndexAppended();
 
   std::vector<Entry> entries_;

@@ -282,7 +282,7 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(const framework::CycleState&
         status = Status::Error(schedkit::StrCat("expected at least one victim pod on node \"", node.name().str(), "\""));
       }
       if (status.code() == Code::kError) out.errors.push_back(status.Message());
-      out.statuses.Set(node.name(), std::move(status));
+      out.statuses.SetNew(node.name(), std::move(status));  // each node is walked once
     }
     done += batch;
   }
