@@ -900,6 +900,45 @@ TEST_CASE("Score: weighted sums over an odd number of plugins, and the first bad
         "in the range of [0, 100] after normalizing");
 }
 
+TEST_CASE("Score: the range check at its edges, and weights of either sign", "[framework]") {
+  // Not upstream's table: the edges of [0, 100], including scores whose low
+  // 32 bits look valid, since the weighted sum multiplies those bits only.
+  const int64_t kBeyond32Bits = (int64_t{1} << 32) + 5;
+  for (const int64_t bad : {int64_t{101}, int64_t{127}, int64_t{128}, int64_t{-1}, int64_t{-100}, kBeyond32Bits,
+                            std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {
+    INFO("score " << bad);
+    World w(3);
+    Behaviour edge;
+    edge.score = {{"n0", 0}, {"n1", 100}};
+    w.AddPlugin("Edge", edge, 3);
+    Behaviour b;
+    b.score = {{"n2", bad}};
+    w.AddPlugin("Bad", b);
+    auto out = w.SchedulePod(*w.Build());
+    REQUIRE(out.status.IsError());
+    CHECK_THAT(out.status.Message(), Catch::Contains(schedkit::StrCat("\"Bad\" returns an invalid score ", bad)));
+  }
+  // 0 and 100 are valid; a negative weight (not from a validated config) counts as given.
+  World w(3);
+  Behaviour p1;
+  p1.score = {{"n0", 0}, {"n1", 100}, {"n2", 40}};
+  w.AddPlugin("P1", p1, 3);
+  Behaviour p2;
+  p2.score = {{"n0", 100}, {"n1", 100}, {"n2", 10}};
+  w.AddPlugin("P2", p2, -2);
+  Behaviour p3;
+  p3.score = {{"n0", 7}, {"n1", 0}, {"n2", 100}};
+  w.AddPlugin("P3", p3, 1);
+  auto f = w.Build();
+  CycleTrace trace;
+  auto out = w.SchedulePod(*f, &trace);
+  REQUIRE(out.status.IsSuccess());
+  std::map<std::string, int64_t> totals;
+  for (const auto& ns : trace.scores) totals[std::string(ns.node.str())] = ns.total;
+  CHECK(totals == std::map<std::string, int64_t>{{"n0", -193}, {"n1", 100}, {"n2", 200}});
+  CHECK(out.result.suggested_host == S("n2"));
+}
+
 // Scores nodes by the number in their name through ScoreNodes only, noting
 // the longest run it was handed; fails when told to.
 class RunScorer : public ScorePlugin {
