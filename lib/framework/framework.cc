@@ -1262,13 +1262,16 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         }
       }
     });
+    // Without an error in the round, only the passing flags need reading:
+    // the statuses of a failing pass over thousands of nodes stay untouched.
+    const bool round_errored = errored.load();
     for (int pos = done; pos < end; ++pos) {
       if (im.node_passed[pos]) {
         if (++found == to_find) {
           stop_at = pos;
           break;
         }
-      } else if (im.node_status[pos].IsError()) {
+      } else if (round_errored && im.node_status[pos].IsError()) {
         processed = pos + 1;
         return im.node_status[pos];
       }

@@ -28,8 +28,10 @@ class Parallelizer {
 
   // Calls fn(i) for every i in [0, n); returns when all are done.
   void ForEach(int n, absl::FunctionRef<void(int)> fn);
-  // Calls fn(begin, end) over disjoint chunks covering [0, n), each at least
-  // `grain` long (except the last); returns when all are done.
+  // Calls fn(begin, end) over disjoint chunks covering [0, n), each at most
+  // `grain` long (a thread may take several in a row); returns when all are
+  // done. With one thread, or n <= grain, [0, n) is one chunk run on the
+  // calling thread.
   void ForRanges(int n, int grain, absl::FunctionRef<void(int, int)> fn);
 
  private:
