@@ -188,6 +188,15 @@ struct World {
 
 Symbol S(std::string_view s) { return Symbol::Intern(s); }
 
+// Each scored node's total score by name; with skip_zero, nodes totalling 0 are left out.
+std::map<std::string, int64_t> TotalsByNode(const CycleTrace& trace, bool skip_zero = false) {
+  std::map<std::string, int64_t> totals;
+  for (const auto& ns : trace.scores) {
+    if (!skip_zero || ns.total != 0) totals[std::string(ns.node.str())] = ns.total;
+  }
+  return totals;
+}
+
 TEST_CASE("numFeasibleNodesToFind follows upstream's examples", "[framework]") {
   CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 10) == 10);
   CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 99) == 99);
@@ -878,9 +887,7 @@ TEST_CASE("Score: weighted sums over an odd number of plugins, and the first bad
   CycleTrace trace;
   auto out = w.SchedulePod(*f, &trace);
   REQUIRE(out.status.IsSuccess());
-  std::map<std::string, int64_t> totals;
-  for (const auto& ns : trace.scores) totals[std::string(ns.node.str())] = ns.total;
-  CHECK(totals == std::map<std::string, int64_t>{{"n0", 162}, {"n1", 24}, {"n2", 36}});
+  CHECK(TotalsByNode(trace) == std::map<std::string, int64_t>{{"n0", 162}, {"n1", 24}, {"n2", 36}});
   CHECK(out.result.suggested_host == S("n0"));
 
   World bad(3);
@@ -933,9 +940,7 @@ TEST_CASE("Score: the range check at its edges, and weights of either sign", "[f
   CycleTrace trace;
   auto out = w.SchedulePod(*f, &trace);
   REQUIRE(out.status.IsSuccess());
-  std::map<std::string, int64_t> totals;
-  for (const auto& ns : trace.scores) totals[std::string(ns.node.str())] = ns.total;
-  CHECK(totals == std::map<std::string, int64_t>{{"n0", -193}, {"n1", 100}, {"n2", 200}});
+  CHECK(TotalsByNode(trace) == std::map<std::string, int64_t>{{"n0", -193}, {"n1", 100}, {"n2", 200}});
   CHECK(out.result.suggested_host == S("n2"));
 }
 
@@ -1092,11 +1097,8 @@ TEST_CASE("Score: totals and the range check hold across chunks of the score tai
     auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel, &trace);
     REQUIRE(out.status.IsSuccess());
     REQUIRE(trace.scores.size() == 1300);
-    std::map<std::string, int64_t> nonzero;
-    for (const auto& ns : trace.scores) {
-      if (ns.total != 0) nonzero[std::string(ns.node.str())] = ns.total;
-    }
-    CHECK(nonzero == std::map<std::string, int64_t>{{"n0", 10}, {"n700", 32}, {"n1299", 34}});
+    CHECK(TotalsByNode(trace, /*skip_zero=*/true) ==
+          std::map<std::string, int64_t>{{"n0", 10}, {"n700", 32}, {"n1299", 34}});
     CHECK(out.result.suggested_host == S("n1299"));
   }
 
