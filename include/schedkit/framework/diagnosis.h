@@ -27,6 +27,9 @@ class NodeToStatus {
  public:
   NodeToStatus() : absent_(Status(Code::kUnschedulableAndUnresolvable, std::initializer_list<Symbol>{})) {}
 
+  // A hash lookup, plus a scan of the nodes SetNew added since the last Set:
+  // to read every node after a filter pass, ForEachExplicitNode or
+  // NodesForStatusCode is linear where a Get per node would be quadratic.
   const Status& Get(Symbol node) const;
   void Set(Symbol node, Status status);
   // Set for a node known to have no explicit status yet (a filter pass over
@@ -35,7 +38,7 @@ class NodeToStatus {
   // to Set index the appended nodes first.
   void SetNew(Symbol node, Status&& status);
   // Room for `n` explicit statuses in all, so a pass that rejects thousands
-  // of nodes does not rehash on the way.
+  // of nodes does not regrow on the way.
   void Reserve(size_t n);
   void SetAbsentNodesStatus(Status status) { absent_ = std::move(status); }
   const Status& absent_status() const { return absent_; }
