@@ -11,13 +11,72 @@
 
 namespace schedkit::framework {
 
-const Status& NodeToStatus::Get(Symbol node) const {
+namespace {
+// Lookups that may scan the unindexed entries before they get indexed: a
+// scan costs a small fraction of indexing them, so this bounds the total.
+constexpr int kScansBeforeIndexing = 4;
+}  // namespace
+
+NodeToStatus::NodeToStatus(const NodeToStatus& other)
+    : entries_(other.entries_), statuses_(other.statuses_), absent_(other.absent_) {}
+
+NodeToStatus& NodeToStatus::operator=(const NodeToStatus& other) {
+  if (this == &other) return *this;
+  entries_ = other.entries_;
+  statuses_ = other.statuses_;
+  absent_ = other.absent_;
+  index_.clear();
+  indexed_.store(0, std::memory_order_relaxed);
+  scans_ = 0;
+  return *this;
+}
+
+NodeToStatus::NodeToStatus(NodeToStatus&& other) noexcept
+    : entries_(std::move(other.entries_)),
+      statuses_(std::move(other.statuses_)),
+      absent_(std::move(other.absent_)),
+      index_(std::move(other.index_)),
+      indexed_(other.indexed_.load(std::memory_order_relaxed)),
+      scans_(other.scans_) {
+  other.entries_.clear();
+  other.index_.clear();
+  other.indexed_.store(0, std::memory_order_relaxed);
+}
+
+NodeToStatus& NodeToStatus::operator=(NodeToStatus&& other) noexcept {
+  if (this == &other) return *this;
+  entries_ = std::move(other.entries_);
+  statuses_ = std::move(other.statuses_);
+  absent_ = std::move(other.absent_);
+  index_ = std::move(other.index_);
+  indexed_.store(other.indexed_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  scans_ = other.scans_;
+  other.entries_.clear();
+  other.index_.clear();
+  other.indexed_.store(0, std::memory_order_relaxed);
+  return *this;
+}
+
+const Status& NodeToStatus::Find(Symbol node) const {
   if (auto it = index_.find(node); it != index_.end()) return statuses_[entries_[it->second].status];
-  // Nodes added by SetNew since the index was last brought up to date.
-  for (size_t i = indexed_; i < entries_.size(); ++i) {
+  for (size_t i = indexed_.load(std::memory_order_relaxed); i < entries_.size(); ++i) {
     if (entries_[i].node == node) return statuses_[entries_[i].status];
   }
   return absent_;
+}
+
+const Status& NodeToStatus::Get(Symbol node) const {
+  if (indexed_.load(std::memory_order_acquire) < entries_.size()) {
+    std::lock_guard<std::mutex> lock(index_mu_);
+    if (indexed_.load(std::memory_order_relaxed) < entries_.size()) {
+      if (scans_ < kScansBeforeIndexing) {
+        ++scans_;
+        return Find(node);
+      }
+      IndexAppended();
+    }
+  }
+  return Find(node);
 }
 
 void NodeToStatus::AddStatus(Status&& status) {
@@ -26,8 +85,10 @@ void NodeToStatus::AddStatus(Status&& status) {
   if (statuses_.empty() || !(statuses_.back() == status)) statuses_.push_back(std::move(status));
 }
 
-void NodeToStatus::IndexAppended() {
-  for (; indexed_ < entries_.size(); ++indexed_) index_.emplace(entries_[indexed_].node, indexed_);
+void NodeToStatus::IndexAppended() const {
+  size_t i = indexed_.load(std::memory_order_relaxed);
+  for (; i < entries_.size(); ++i) index_.emplace(entries_[i].node, static_cast<uint32_t>(i));
+  indexed_.store(i, std::memory_order_release);
 }
 
 void NodeToStatus::Set(Symbol node, Status status) {
@@ -37,7 +98,7 @@ void NodeToStatus::Set(Symbol node, Status status) {
   auto [it, inserted] = index_.try_emplace(node, static_cast<uint32_t>(entries_.size()));
   if (inserted) {
     entries_.push_back(Entry{node, status_index});
-    indexed_ = entries_.size();
+    indexed_.store(entries_.size(), std::memory_order_relaxed);
   } else {
     entries_[it->second].status = status_index;
   }

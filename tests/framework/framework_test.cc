@@ -547,6 +547,47 @@ TEST_CASE("NodeToStatus: nodes added unindexed read back, and a later Set overwr
   CHECK(counts == std::map<std::string, int>{{"Insufficient cpu", 3}, {"node(s) had untolerated taint(s)", 2}});
 }
 
+TEST_CASE("NodeToStatus: lookups after SetNew index the nodes once, from any thread, and copies read the same",
+          "[framework][tsan]") {
+  const Status cpu = Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"});
+  const Status taint = Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"node(s) had untolerated taint(s)"});
+  constexpr int kNodes = 300;
+  auto name = [](int i) { return S(schedkit::StrCat("node-", i)); };
+  auto want = [&](int i) -> const Status& { return i % 7 == 0 ? taint : cpu; };
+  NodeToStatus nts;
+  for (int i = 0; i < kNodes; ++i) nts.SetNew(name(i), Status(want(i)));
+  // Four threads look every node up at once: the first lookups scan, then
+  // one of them indexes under the lock while the others wait or read.
+  std::vector<std::thread> readers;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&, t] {
+      for (int k = 0; k < kNodes; ++k) {
+        const int i = (k * 13 + t * 71) % kNodes;
+        if (!(nts.Get(name(i)) == want(i))) wrong.fetch_add(1);
+      }
+      if (!(nts.Get(S("missing")) == nts.absent_status())) wrong.fetch_add(1);
+    });
+  }
+  for (auto& r : readers) r.join();
+  CHECK(wrong.load() == 0);
+
+  NodeToStatus copy = nts;
+  copy.SetNew(S("late"), Status(taint));
+  copy.Set(name(5), taint);  // overwrites; the copy rebuilt its index for this
+  CHECK(copy.size() == kNodes + 1);
+  CHECK(copy.Get(name(5)) == taint);
+  CHECK(copy.Get(S("late")) == taint);
+  CHECK(nts.Get(name(5)) == cpu);  // the original is untouched
+  CHECK(nts.size() == kNodes);
+  NodeToStatus moved = std::move(copy);
+  CHECK(moved.size() == kNodes + 1);
+  CHECK(moved.Get(name(6)) == cpu);
+  moved = nts;
+  CHECK(moved.size() == kNodes);
+  CHECK(moved.Get(name(5)) == cpu);
+}
+
 TEST_CASE("NodeToStatus::NodesForStatusCode lists matching nodes in snapshot order however they were set",
           "[framework]") {
   World w(10);

@@ -5,8 +5,10 @@
 #ifndef SCHEDKIT_FRAMEWORK_DIAGNOSIS_H_
 #define SCHEDKIT_FRAMEWORK_DIAGNOSIS_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,10 +28,16 @@ class Snapshot;
 class NodeToStatus {
  public:
   NodeToStatus() : absent_(Status(Code::kUnschedulableAndUnresolvable, std::initializer_list<Symbol>{})) {}
+  // Copies leave the node index behind; it is rebuilt when needed.
+  NodeToStatus(const NodeToStatus& other);
+  NodeToStatus& operator=(const NodeToStatus& other);
+  NodeToStatus(NodeToStatus&& other) noexcept;
+  NodeToStatus& operator=(NodeToStatus&& other) noexcept;
 
-  // A hash lookup, plus a scan of the nodes SetNew added since the last Set:
-  // to read every node after a filter pass, ForEachExplicitNode or
-  // NodesForStatusCode is linear where a Get per node would be quadratic.
+  // After SetNew, the first few lookups scan the nodes it added (cheaper
+  // than indexing them for one lookup, e.g. preemption's nominated node);
+  // later ones index them first, under a lock, so that concurrent Gets stay
+  // safe and a Get per node stays linear overall.
   const Status& Get(Symbol node) const;
   void Set(Symbol node, Status status);
   // Set for a node known to have no explicit status yet (a filter pass over
@@ -62,13 +70,22 @@ class NodeToStatus {
     uint32_t status;  // index into statuses_
   };
   void AddStatus(Status&& status);
-  void IndexAppended();
+  // Indexes entries_[indexed_, end); the caller holds index_mu_ or has the
+  // object to itself.
+  void IndexAppended() const;
+  // The status of `node`, looking at the index and the unindexed entries.
+  const Status& Find(Symbol node) const;
 
   std::vector<Entry> entries_;
   std::vector<Status> statuses_;
-  absl::flat_hash_map<Symbol, uint32_t> index_;  // node -> index into entries_[0, indexed_)
-  size_t indexed_ = 0;
   Status absent_;
+  // node -> index into entries_[0, indexed_). Const lookups may extend it:
+  // writes happen under index_mu_, and readers without the lock see
+  // indexed_ == entries_.size() (acquire) first, after which nothing writes.
+  mutable absl::flat_hash_map<Symbol, uint32_t> index_;
+  mutable std::atomic<size_t> indexed_{0};
+  mutable std::mutex index_mu_;
+  mutable int scans_ = 0;  // lookups that scanned the unindexed entries; under index_mu_
 };
 
 struct Diagnosis {
