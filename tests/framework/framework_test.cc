@@ -175,10 +175,12 @@ struct World {
     return f.SchedulePod(state, MakePod().Name("p").Info(), snapshot, sel, trace);
   }
 
-  std::unique_ptr<Framework> Build(int parallelism = 1) {
+  // percentage_of_nodes_to_score 0 is the adaptive default.
+  std::unique_ptr<Framework> Build(int parallelism = 1, int32_t percentage_of_nodes_to_score = 0) {
     FrameworkOptions o;
     o.parallelism = parallelism;
     o.clock = &clock;
+    o.percentage_of_nodes_to_score = percentage_of_nodes_to_score;
     auto f = Framework::Create(registry, profile, std::move(o));
     INFO(f.status().ToString());
     REQUIRE(f.ok());
@@ -196,6 +198,32 @@ std::map<std::string, int64_t> TotalsByNode(const CycleTrace& trace, bool skip_z
   }
   return totals;
 }
+
+// How often each node is chosen over `trials` cycles of a pod named "p".
+std::map<std::string, int> HostCounts(Framework& f, World& w, SelectionState& selection, int trials) {
+  std::map<std::string, int> counts;
+  for (int i = 0; i < trials; ++i) {
+    CycleState state;
+    auto out = f.SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, selection);
+    REQUIRE(out.status.IsSuccess());
+    ++counts[std::string(out.result.suggested_host.str())];
+  }
+  return counts;
+}
+
+// Each named node was chosen strictly within `expected` ± `tolerance` times.
+void CheckChosenAbout(std::map<std::string, int>& counts, std::initializer_list<const char*> nodes, int expected,
+                      int tolerance) {
+  for (const char* n : nodes) {
+    INFO(n << " chosen " << counts[n] << " times");
+    CHECK(counts[n] > expected - tolerance);
+    CHECK(counts[n] < expected + tolerance);
+  }
+}
+
+// Every node found and scored (percentageOfNodesToScore 100), so that the
+// score tail (weighted sums, ties) spans several of its 512-node chunks.
+constexpr int32_t kScoreAllNodes = 100;
 
 TEST_CASE("numFeasibleNodesToFind follows upstream's examples", "[framework]") {
   CHECK(NumFeasibleNodesToFind(std::nullopt, 0, 10) == 10);
@@ -1058,32 +1086,10 @@ TEST_CASE("tie-break: lowest name is deterministic, random is uniform", "[framew
   }
   SelectionState rnd;
   rnd.rng.seed(42);
-  std::map<std::string, int> counts;
-  constexpr int kTrials = 3000;
-  for (int i = 0; i < kTrials; ++i) {
-    CycleState state;
-    auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, rnd);
-    ++counts[std::string(out.result.suggested_host.str())];
-  }
+  std::map<std::string, int> counts = HostCounts(*f, w, rnd, 3000);
   CHECK(counts["n0"] == 0);
   // Each of three ties expects 1000; a fair choice stays within ±5σ (σ≈25.8).
-  for (const char* n : {"n1", "n2", "n3"}) {
-    INFO(n << " chosen " << counts[n] << " times");
-    CHECK(counts[n] > 1000 - 130);
-    CHECK(counts[n] < 1000 + 130);
-  }
-}
-
-// Every node found and scored, so that the score tail (weighted sums, ties)
-// spans several of its 512-node chunks.
-std::unique_ptr<Framework> BuildScoringAllNodes(World& w, int parallelism) {
-  FrameworkOptions o;
-  o.parallelism = parallelism;
-  o.clock = &w.clock;
-  o.percentage_of_nodes_to_score = 100;
-  auto f = Framework::Create(w.registry, w.profile, std::move(o));
-  REQUIRE(f.ok());
-  return *std::move(f);
+  CheckChosenAbout(counts, {"n1", "n2", "n3"}, 1000, 130);
 }
 
 TEST_CASE("tie-break: ties spread over chunks of the score tail are each chosen uniformly", "[framework][tsan]") {
@@ -1093,7 +1099,7 @@ TEST_CASE("tie-break: ties spread over chunks of the score tail are each chosen 
   a.score = {{"n100", 9}, {"n600", 5}, {"n1250", 9}, {"n1260", 9}};
   w.AddPlugin("A", a);
   for (int parallelism : {1, 2}) {
-    auto f = BuildScoringAllNodes(w, parallelism);
+    auto f = w.Build(parallelism, kScoreAllNodes);
     SelectionState det;
     det.tie_break = TieBreak::kLowestName;
     CycleState s0;
@@ -1103,22 +1109,11 @@ TEST_CASE("tie-break: ties spread over chunks of the score tail are each chosen 
     CHECK(first.result.suggested_host == S("n100"));  // "n100" < "n1250" < "n1260"
     SelectionState rnd;
     rnd.rng.seed(7);
-    std::map<std::string, int> counts;
-    constexpr int kTrials = 600;
-    for (int i = 0; i < kTrials; ++i) {
-      CycleState state;
-      auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, rnd);
-      REQUIRE(out.status.IsSuccess());
-      ++counts[std::string(out.result.suggested_host.str())];
-    }
+    std::map<std::string, int> counts = HostCounts(*f, w, rnd, 600);
     INFO("parallelism " << parallelism);
     CHECK(counts.size() == 3);
     // Each tie expects 200; a fair choice stays within ±5σ (σ≈11.5).
-    for (const char* n : {"n100", "n1250", "n1260"}) {
-      INFO(n << " chosen " << counts[n] << " times");
-      CHECK(counts[n] > 200 - 58);
-      CHECK(counts[n] < 200 + 58);
-    }
+    CheckChosenAbout(counts, {"n100", "n1250", "n1260"}, 200, 58);
   }
 }
 
@@ -1130,7 +1125,7 @@ TEST_CASE("Score: totals and the range check hold across chunks of the score tai
   Behaviour p2;
   p2.score = {{"n700", 3}, {"n1299", 1}};
   w.AddPlugin("P2", p2, 4);
-  auto f = BuildScoringAllNodes(w, 2);
+  auto f = w.Build(2, kScoreAllNodes);
   for (int cycle = 0; cycle < 2; ++cycle) {  // the second reuses the first's scratch
     CycleTrace trace;
     CycleState state;
@@ -1148,7 +1143,7 @@ TEST_CASE("Score: totals and the range check hold across chunks of the score tai
   Behaviour late;
   late.score = {{"n1200", 101}};
   bad.AddPlugin("Late", late);
-  auto fb = BuildScoringAllNodes(bad, 2);
+  auto fb = bad.Build(2, kScoreAllNodes);
   CycleState sb;
   SelectionState selb;
   auto outb = fb->SchedulePod(sb, MakePod().Name("p").Info(), bad.snapshot, selb);
