@@ -115,19 +115,27 @@ absl::StatusOr<PodInfoPtr> PodInfo::Create(std::shared_ptr<const api::v1::Pod> p
 PodInfoPtr PodInfo::WithNodeName(std::string_view node) const { return WithNodeName(Symbol::Intern(node)); }
 
 PodInfoPtr PodInfo::WithNodeName(Symbol node) const {
-  auto pod = std::make_shared<api::v1::Pod>(*pod_);
-  pod->mutable_spec()->set_node_name(std::string(node.str()));
   std::shared_ptr<PodInfo> out(new PodInfo(*this));
-  out->pod_ = std::move(pod);
   out->node_name_ = node;
+  out->node_name_deferred_ = true;
   return out;
 }
 
+const std::shared_ptr<const api::v1::Pod>& PodInfo::NodeNamedPod() const {
+  absl::call_once(node_named_.once, [this] {
+    auto pod = std::make_shared<api::v1::Pod>(*pod_);
+    pod->mutable_spec()->set_node_name(std::string(node_name_.str()));
+    node_named_.pod = std::move(pod);
+  });
+  return node_named_.pod;
+}
+
 PodInfoPtr PodInfo::WithNominatedNodeName(std::string_view node) const {
-  auto pod = std::make_shared<api::v1::Pod>(*pod_);
+  auto pod = std::make_shared<api::v1::Pod>(this->pod());
   pod->mutable_status()->set_nominated_node_name(std::string(node));
   std::shared_ptr<PodInfo> out(new PodInfo(*this));
   out->pod_ = std::move(pod);
+  out->node_name_deferred_ = false;
   out->nominated_node_name_ = Symbol::Intern(node);
   return out;
 }

@@ -931,17 +931,17 @@ void SchedulingQueue::AddUnschedulableIfNotPresent(framework::QueuedPodInfo info
 void SchedulingQueue::OnClusterEvent(const framework::ClusterEvent& event,
                                      const framework::EventObjects& objects,
                                      const std::function<bool(const framework::PodInfo&)>& pre_check) {
-  HandleClusterEvent(event, objects, nullptr, pre_check);
+  HandleClusterEvent(event, &objects, nullptr, pre_check);
 }
 
 void SchedulingQueue::OnClusterEventShared(const framework::ClusterEvent& event,
                                            const SharedEventObjects& objects,
                                            const std::function<bool(const framework::PodInfo&)>& pre_check) {
-  HandleClusterEvent(event, objects.view(), &objects, pre_check);
+  HandleClusterEvent(event, nullptr, &objects, pre_check);
 }
 
 void SchedulingQueue::HandleClusterEvent(const framework::ClusterEvent& event,
-                                         const framework::EventObjects& objects,
+                                         const framework::EventObjects* objects,
                                          const SharedEventObjects* owned,
                                          const std::function<bool(const framework::PodInfo&)>& pre_check) {
   Impl& im = *impl_;
@@ -952,7 +952,9 @@ void SchedulingQueue::HandleClusterEvent(const framework::ClusterEvent& event,
                                     [&](const Entry* e) { return !pre_check(*e->info.pod); }),
                      candidates.end());
   }
-  im.MovePods(candidates, event, objects, owned);
+  if (!candidates.empty() || !im.in_flight.empty()) {
+    im.MovePods(candidates, event, objects != nullptr ? *objects : owned->view(), owned);
+  }
   im.ReportPendingLocked();
 }
 

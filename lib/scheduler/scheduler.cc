@@ -161,7 +161,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
   std::thread loop;
 
   // ---- ClusterClient (what plugins reach through the Handle) ----
-  absl::Status Bind(const PodInfo& pod, Symbol node) override { return CallHost([&] { return host->Bind(pod.pod(), node.str()); }); }
+  absl::Status Bind(const PodInfo& pod, Symbol node) override { return CallHost([&] { return host->Bind(pod.received_pod(), node.str()); }); }
   absl::Status Evict(const PodInfo& victim, const PodInfo& preemptor, Symbol node) override {
     return CallHost([&] { return host->Evict(victim.pod(), preemptor.pod(), node.str()); });
   }
@@ -347,9 +347,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
         // assigned; pods rejected for lack of it may fit now.
         queue->OnClusterEventShared(
             ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
-            SharedEventObjects{.new_pod = assumed->pod_ptr()});
+            SharedEventObjects{.new_pod_info = assumed});
       }
-      CallHostVoid([&] { host->OnScheduled(assumed->pod(), node.str()); });
+      CallHostVoid([&] { host->OnScheduled(assumed->received_pod(), node.str()); });
       fw->RunPostBindPlugins(*state, *assumed, node);
       metrics->ObserveScheduleAttempt("scheduled", fw->profile_name(), absl::ZeroDuration());
     } else {
@@ -358,7 +358,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
       (void)cache.ForgetPod(*assumed);
       queue->OnClusterEventShared(
           ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
-          SharedEventObjects{.old_pod = assumed->pod_ptr()});
+          SharedEventObjects{.old_pod_info = assumed});
       CycleReport report;
       report.pod = qpi.pod;
       report.profile = std::string(fw->profile_name());

@@ -74,6 +74,7 @@ class LedgerHost : public Host {
       return absl::UnavailableError("injected bind failure");
     }
     const std::string key = schedkit::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
+    if (!pod.spec().node_name().empty()) ++calls_with_node_name_;
     if (bound_.contains(key)) {
       double_binds_.push_back(key);
     }
@@ -81,6 +82,12 @@ class LedgerHost : public Host {
     if (used_[std::string(node)] > capacity_[std::string(node)]) overcommitted_.push_back(std::string(node));
     bound_[key] = std::string(node);
     return absl::OkStatus();
+  }
+
+  void OnScheduled(const api::v1::Pod& pod, std::string_view node) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!pod.spec().node_name().empty()) ++calls_with_node_name_;
+    scheduled_[schedkit::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name())] = std::string(node);
   }
 
   void OnFailedScheduling(const api::v1::Pod& pod, std::string_view message, const std::vector<std::string>&) override {
@@ -95,6 +102,16 @@ class LedgerHost : public Host {
   std::map<std::string, std::string> bindings() const {
     std::lock_guard<std::mutex> lock(mu_);
     return {bound_.begin(), bound_.end()};
+  }
+  // OnScheduled's reports, pod key → node.
+  std::map<std::string, std::string> scheduled() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return scheduled_;
+  }
+  // Bind and OnScheduled calls whose pod had spec.nodeName set.
+  int calls_with_node_name() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return calls_with_node_name_;
   }
   std::vector<std::string> overcommitted() const {
     std::lock_guard<std::mutex> lock(mu_);
@@ -124,6 +141,8 @@ class LedgerHost : public Host {
   absl::flat_hash_map<std::string, std::string> last_failure_ ABSL_GUARDED_BY(mu_);
   std::vector<std::string> overcommitted_ ABSL_GUARDED_BY(mu_);
   std::vector<std::string> double_binds_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::string> scheduled_ ABSL_GUARDED_BY(mu_);
+  int calls_with_node_name_ ABSL_GUARDED_BY(mu_) = 0;
   int bind_calls_ ABSL_GUARDED_BY(mu_) = 0;
   int failed_binds_ ABSL_GUARDED_BY(mu_) = 0;
 };
@@ -180,6 +199,9 @@ TEST_CASE("1000 pods onto 100 nodes: all bound, no node over-committed", "[integ
   for (const auto& [pod, node] : env.host->bindings()) ++per_node[node];
   CHECK(per_node.size() == 100);
   for (const auto& [node, n] : per_node) CHECK(n == 10);
+  // The host hears of each pod as it delivered it, with the node beside it.
+  CHECK(env.host->scheduled() == env.host->bindings());
+  CHECK(env.host->calls_with_node_name() == 0);
 }
 
 TEST_CASE("with 20% of binds failing every pod still ends bound exactly once", "[integration]") {

@@ -573,6 +573,36 @@ TEST_CASE("In-flight events keep shared objects and copy borrowed ones", "[queue
   }
 }
 
+TEST_CASE("An event given as a PodInfo shows its hints the node-named object", "[queue]") {
+  // Not upstream: the scheduler passes an assumed pod as a PodInfo, whose
+  // node-named API object is made only once a hint needs it.
+  const PodInfoPtr pod = MakePod().Name("waiting").UID("w").Info();
+  const PodInfoPtr assigned = MakePod().Name("assigned").UID("a").Info()->WithNodeName(S("n1"));
+  for (bool in_flight : {true, false}) {
+    std::string seen_node = "not called";
+    QueueingHintFn hint = [&](const PodInfo&, const EventObjects& e) -> absl::StatusOr<QueueingHint> {
+      seen_node = e.new_pod != nullptr ? e.new_pod->spec().node_name() : "no pod";
+      return QueueingHint::kQueue;
+    };
+    World w;
+    w.Plugin(PluginSpec{"foo", {{kAssignedPodAdd, hint}}, {}});
+    SchedulingQueue& q = w.Build();
+    q.Add(pod);
+    PopExpect(q, pod);
+    if (in_flight) {
+      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects{.new_pod_info = assigned});
+      CHECK(q.counts().in_flight_events == 1);
+      q.AddUnschedulableIfNotPresent(Lookup(pod, {"foo"}));
+    } else {
+      q.AddUnschedulableIfNotPresent(Lookup(pod, {"foo"}));
+      REQUIRE(q.Locate("w") == SubQueue::kUnschedulable);
+      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects{.new_pod_info = assigned});
+    }
+    CHECK(seen_node == "n1");
+    CHECK(q.Locate("w") != SubQueue::kUnschedulable);
+  }
+}
+
 TEST_CASE("TestPop: a popped pod has no pending plugins", "[queue]") {
   const PodInfoPtr pod = MakePod().Name("targetpod").UID("pod1").Info();
   World w;

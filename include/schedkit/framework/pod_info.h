@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/call_once.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -108,12 +109,22 @@ class PodInfo {
 
   // Copies with spec.nodeName / status.nominatedNodeName changed, without
   // re-parsing (assume and nomination make these on the hot path).
+  // WithNodeName defers the API object's copy to the first pod() call: the
+  // assume and bind path reads only node_name(), so a pod that no waiting
+  // pod's queueing hint looks at never pays for it.
   PodInfoPtr WithNodeName(std::string_view node) const;
   PodInfoPtr WithNodeName(Symbol node) const;
   PodInfoPtr WithNominatedNodeName(std::string_view node) const;
 
-  const api::v1::Pod& pod() const { return *pod_; }
-  const std::shared_ptr<const api::v1::Pod>& pod_ptr() const { return pod_; }
+  // The API object, spec.nodeName included. Safe to call concurrently.
+  const api::v1::Pod& pod() const { return *pod_ptr(); }
+  const std::shared_ptr<const api::v1::Pod>& pod_ptr() const {
+    return node_name_deferred_ ? NodeNamedPod() : pod_;
+  }
+  // The API object as the host delivered it: for a pod made by WithNodeName,
+  // spec.nodeName is still unset. Host::Bind gets this with the node beside
+  // it, as upstream's Binding request names the pod and its target apart.
+  const api::v1::Pod& received_pod() const { return *pod_; }
 
   const std::string& uid() const { return pod_->metadata().uid(); }
   // uid() == other.uid(). The cached hashes decide every mismatch, so hot
@@ -193,6 +204,8 @@ class PodInfo {
   std::vector<HostPort> host_ports_;
   std::vector<AffinityTerm> required_affinity_, required_anti_affinity_;
   std::shared_ptr<const api::v1::Pod> pod_;
+  // Set by WithNodeName: pod_ lacks node_name_, and pod() reads node_named_.
+  bool node_name_deferred_ = false;
   std::string key_;
   std::vector<Toleration> tolerations_;
   std::vector<Symbol> images_;
@@ -205,6 +218,18 @@ class PodInfo {
   api::NodeSelector required_node_affinity_;
   std::vector<PreferredNodeTerm> preferred_node_affinity_;
   std::vector<Symbol> scheduling_gates_;
+
+  // pod_ with spec.nodeName set, made once on first use. A copied PodInfo
+  // starts without one: it may name another node.
+  struct NodeNamedCopy {
+    NodeNamedCopy() = default;
+    NodeNamedCopy(const NodeNamedCopy& /*other*/) {}
+    NodeNamedCopy& operator=(const NodeNamedCopy& /*other*/) { return *this; }
+    absl::once_flag once;
+    std::shared_ptr<const api::v1::Pod> pod;
+  };
+  const std::shared_ptr<const api::v1::Pod>& NodeNamedPod() const;
+  mutable NodeNamedCopy node_named_;
 };
 
 // ImageLocality's normalization: a reference without a tag or digest gets

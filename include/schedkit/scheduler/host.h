@@ -31,10 +31,12 @@ class Host {
   virtual ~Host() = default;
 
   // Binds `pod` to `node` (upstream: the pods/binding subresource). OK means
-  // the pod now runs there; the scheduler treats it as bound.
+  // the pod now runs there; the scheduler treats it as bound. `pod` is the
+  // object as the host delivered it, spec.nodeName unset: like upstream's
+  // Binding request, the call names the pod and its target apart.
   virtual absl::Status Bind(const api::v1::Pod& pod, std::string_view node) = 0;
 
-  // After a successful bind ("Scheduled" event).
+  // After a successful bind ("Scheduled" event); `pod` as in Bind.
   virtual void OnScheduled(const api::v1::Pod& pod, std::string_view node) {
     (void)pod;
     (void)node;

@@ -57,9 +57,22 @@ struct SharedEventObjects {
   std::shared_ptr<const api::v1::Node> new_node = nullptr;
   std::shared_ptr<const api::v1::Pod> old_pod = nullptr;
   std::shared_ptr<const api::v1::Pod> new_pod = nullptr;
+  // In place of old_pod / new_pod: the queue reads their pod() only when a
+  // waiting or in-flight pod may care, so an assumed pod's deferred API
+  // object (PodInfo::WithNodeName) is made only then.
+  framework::PodInfoPtr old_pod_info = nullptr;
+  framework::PodInfoPtr new_pod_info = nullptr;
 
   framework::EventObjects view() const {
-    return framework::EventObjects{old_node.get(), new_node.get(), old_pod.get(), new_pod.get()};
+    return framework::EventObjects{old_node.get(), new_node.get(), PodOf(old_pod, old_pod_info),
+                                   PodOf(new_pod, new_pod_info)};
+  }
+
+ private:
+  static const api::v1::Pod* PodOf(const std::shared_ptr<const api::v1::Pod>& pod,
+                                   const framework::PodInfoPtr& info) {
+    if (pod != nullptr) return pod.get();
+    return info != nullptr ? &info->pod() : nullptr;
   }
 };
 
@@ -165,7 +178,8 @@ class SchedulingQueue : public framework::PodNominator {
   void DeleteNominatedPodIfExists(const framework::PodInfo& pod) override;
 
  private:
-  void HandleClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects& objects,
+  // `objects` null: read them from `owned`, only once a pod may care.
+  void HandleClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects* objects,
                           const SharedEventObjects* owned,
                           const std::function<bool(const framework::PodInfo&)>& pre_check);
 

@@ -1,0 +1,78 @@
+// PodInfo's copies for assume and nomination: what each view of the API
+// object shows, and the deferred node-named object under concurrent readers.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "schedkit/api/symbol.h"
+#include "schedkit/framework/pod_info.h"
+#include "schedkit/testing/builders.h"
+
+namespace schedkit::framework {
+namespace {
+
+using testing::MakePod;
+
+TEST_CASE("WithNodeName: pod() shows the node, received_pod() the object as delivered", "[pod_info]") {
+  const PodInfoPtr queued = MakePod().Name("p").UID("u").Label("app", "web").Req({{"cpu", "100m"}}).Info();
+  const PodInfoPtr assumed = queued->WithNodeName(Symbol::Intern("n1"));
+
+  CHECK(assumed->node_name() == Symbol::Intern("n1"));
+  CHECK(assumed->pod().spec().node_name() == "n1");
+  CHECK(assumed->pod_ptr()->spec().node_name() == "n1");
+  CHECK(&assumed->pod() == assumed->pod_ptr().get());
+  // One object, made once.
+  CHECK(&assumed->pod() == &assumed->pod());
+  CHECK(assumed->received_pod().spec().node_name().empty());
+  CHECK(&assumed->received_pod() == &queued->pod());
+  // Everything else is the queued pod's.
+  CHECK(assumed->uid() == "u");
+  CHECK(assumed->key() == queued->key());
+  CHECK(assumed->requests().milli_cpu == 100);
+  CHECK(assumed->labels() == queued->labels());
+  CHECK(assumed->pod().metadata().labels().at("app") == "web");
+
+  // The original is untouched.
+  CHECK(queued->node_name().empty());
+  CHECK(queued->pod().spec().node_name().empty());
+  CHECK(&queued->received_pod() == &queued->pod());
+}
+
+TEST_CASE("WithNodeName twice names the second node, and nomination keeps the node", "[pod_info]") {
+  const PodInfoPtr queued = MakePod().Name("p").UID("u").Info();
+  const PodInfoPtr on_n1 = queued->WithNodeName(Symbol::Intern("n1"));
+  CHECK(on_n1->pod().spec().node_name() == "n1");  // made before the next copy
+  const PodInfoPtr on_n2 = on_n1->WithNodeName(Symbol::Intern("n2"));
+  CHECK(on_n2->pod().spec().node_name() == "n2");
+  CHECK(on_n1->pod().spec().node_name() == "n1");
+
+  const PodInfoPtr nominated = on_n2->WithNominatedNodeName("n3");
+  CHECK(nominated->pod().spec().node_name() == "n2");
+  CHECK(nominated->pod().status().nominated_node_name() == "n3");
+  CHECK(nominated->node_name() == Symbol::Intern("n2"));
+  CHECK(nominated->nominated_node_name() == Symbol::Intern("n3"));
+  CHECK(&nominated->received_pod() == &nominated->pod());
+}
+
+TEST_CASE("The deferred node-named object is made once under concurrent readers", "[pod_info][tsan]") {
+  const PodInfoPtr queued = MakePod().Name("p").UID("u").Info();
+  for (int round = 0; round < 20; ++round) {
+    const PodInfoPtr assumed = queued->WithNodeName(Symbol::Intern("n1"));
+    constexpr int kReaders = 4;
+    std::vector<const api::v1::Pod*> seen(kReaders, nullptr);
+    std::vector<std::thread> readers;
+    for (int r = 0; r < kReaders; ++r) {
+      readers.emplace_back([&, r] {
+        seen[r] = &assumed->pod();
+        CHECK(assumed->pod_ptr()->spec().node_name() == "n1");
+      });
+    }
+    for (std::thread& t : readers) t.join();
+    for (const api::v1::Pod* p : seen) CHECK(p == &assumed->pod());
+  }
+}
+
+}  // namespace
+}  // namespace schedkit::framework
