@@ -76,6 +76,9 @@ absl::Status NodeInfo::SetNode(std::shared_ptr<const api::v1::Node> node) {
   hot_.name = Symbol::Intern(n.metadata().name());
   allocatable_ = *std::move(alloc);
   labels_ = api::LabelSet::FromMap(n.metadata().labels());
+  const std::optional<Symbol> zone = labels_.Get(names::LabelTopologyZone());
+  hot_.has_zone_label = zone.has_value();
+  hot_.zone_label = zone.value_or(Symbol());
   hot_.unschedulable = n.spec().unschedulable();
   taints_.clear();
   for (const auto& t : n.spec().taints()) {
@@ -243,10 +246,12 @@ void NodeInfo::Touch() {
   hot_.requested_memory = requested_.memory;
   // Saturating, so that a check of free_pod_slots >= 1 agrees with
   // pods + 1 <= allowed for any allowed_pod_number.
-  if (__builtin_sub_overflow(allocatable_.allowed_pod_number, static_cast<int64_t>(pods_.size()),
-                             &hot_.free_pod_slots)) {
-    hot_.free_pod_slots = std::numeric_limits<int64_t>::min();
+  int64_t free = 0;
+  if (__builtin_sub_overflow(allocatable_.allowed_pod_number, static_cast<int64_t>(pods_.size()), &free)) {
+    free = std::numeric_limits<int64_t>::min();
   }
+  hot_.free_pod_slots = static_cast<int32_t>(std::clamp<int64_t>(free, std::numeric_limits<int32_t>::min(),
+                                                                 std::numeric_limits<int32_t>::max()));
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   static_assert(offsetof(NodeInfo, hot_) + sizeof(Figures) <= 64, "the figures fill one line");

@@ -207,15 +207,53 @@ TEST_CASE("the first-line figures follow every change", "[node_info]") {
 }
 
 TEST_CASE("free pod slots saturate instead of wrapping", "[node_info]") {
+  // The first line keeps the count in 32 bits: "room for one more pod" must
+  // still agree with pods + 1 <= allowed at either end of int64.
   NodeInfo n =
       MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "-9223372036854775807"}}).Info();
-  CHECK(n.free_pod_slots() == -9223372036854775807);
+  CHECK(n.free_pod_slots() == std::numeric_limits<int32_t>::min());
   n.AddPod(MakePod().Name("a").Node("n1").Info());
-  CHECK(n.free_pod_slots() == std::numeric_limits<int64_t>::min());
+  CHECK(n.free_pod_slots() == std::numeric_limits<int32_t>::min());
   n.AddPod(MakePod().Name("b").Node("n1").Info());
-  // allowed - 2 does not fit in int64: the copy stays at the lowest value, so
-  // "room for one more pod" is still false, as pods + 1 <= allowed is.
-  CHECK(n.free_pod_slots() == std::numeric_limits<int64_t>::min());
+  // allowed - 2 does not fit in int64 either.
+  CHECK(n.free_pod_slots() == std::numeric_limits<int32_t>::min());
+
+  NodeInfo big = MakeNode().Name("n2").Capacity({{"cpu", "4"}, {"pods", "9223372036854775807"}}).Info();
+  CHECK(big.free_pod_slots() == std::numeric_limits<int32_t>::max());
+  big.AddPod(MakePod().Name("a").Node("n2").Info());
+  CHECK(big.free_pod_slots() == std::numeric_limits<int32_t>::max());
+
+  NodeInfo edge = MakeNode().Name("n3").Capacity({{"cpu", "4"}, {"pods", "2147483648"}}).Info();
+  CHECK(edge.free_pod_slots() == std::numeric_limits<int32_t>::max());
+  edge.AddPod(MakePod().Name("a").Node("n3").Info());
+  CHECK(edge.free_pod_slots() == std::numeric_limits<int32_t>::max());
+  edge.AddPod(MakePod().Name("b").Node("n3").Info());
+  CHECK(edge.free_pod_slots() == std::numeric_limits<int32_t>::max() - 1);
+
+  NodeInfo one = MakeNode().Name("n4").Capacity({{"cpu", "4"}, {"pods", "1"}}).Info();
+  CHECK(one.free_pod_slots() == 1);
+  one.AddPod(MakePod().Name("a").Node("n4").Info());
+  CHECK(one.free_pod_slots() == 0);
+}
+
+TEST_CASE("the zone label is kept beside the node's figures", "[node_info]") {
+  const Symbol zone_key = Symbol::Intern("topology.kubernetes.io/zone");
+  NodeInfo zoned = MakeNode().Name("n1").Label("topology.kubernetes.io/zone", "z1").Label("a", "b").Info();
+  CHECK(zoned.zone_label() == Symbol::Intern("z1"));
+  CHECK(zoned.zone_label() == zoned.labels().Get(zone_key));
+  // An empty value is a label all the same.
+  NodeInfo empty = MakeNode().Name("n2").Label("topology.kubernetes.io/zone", "").Info();
+  CHECK(empty.zone_label() == Symbol());
+  NodeInfo none = MakeNode().Name("n3").Label("topology.kubernetes.io/region", "r1").Info();
+  CHECK_FALSE(none.zone_label().has_value());
+  // Replacing the node object replaces the zone.
+  REQUIRE(zoned.SetNode(std::make_shared<const api::v1::Node>(
+                            MakeNode().Name("n1").Label("topology.kubernetes.io/zone", "z2").Obj()))
+              .ok());
+  CHECK(zoned.zone_label() == Symbol::Intern("z2"));
+  REQUIRE(zoned.SetNode(std::make_shared<const api::v1::Node>(MakeNode().Name("n1").Obj())).ok());
+  CHECK_FALSE(zoned.zone_label().has_value());
+  CHECK(zoned.SimulationCopy().zone_label() == zoned.zone_label());
 }
 
 TEST_CASE("removing an unknown pod is NotFound", "[node_info]") {

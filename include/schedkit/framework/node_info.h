@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -95,6 +96,12 @@ class alignas(64) NodeInfo {
   const api::v1::Node* node() const { return node_.get(); }
   const std::shared_ptr<const api::v1::Node>& node_ptr() const { return node_; }
   const api::LabelSet& labels() const { return labels_; }
+  // labels().Get("topology.kubernetes.io/zone"), from the first line: the
+  // key topology spreading reads on every node, where the label list would
+  // cost a line and a heap block more per node.
+  std::optional<Symbol> zone_label() const {
+    return hot_.has_zone_label ? std::optional<Symbol>(hot_.zone_label) : std::nullopt;
+  }
   const std::vector<Taint>& taints() const { return taints_; }
   bool has_taints() const { return hot_.has_taints; }
   bool unschedulable() const { return hot_.unschedulable; }
@@ -110,7 +117,7 @@ class alignas(64) NodeInfo {
   int64_t allocatable_memory() const { return hot_.allocatable_memory; }
   int64_t requested_milli_cpu() const { return hot_.requested_milli_cpu; }
   int64_t requested_memory() const { return hot_.requested_memory; }
-  int64_t free_pod_slots() const { return hot_.free_pod_slots; }
+  int32_t free_pod_slots() const { return hot_.free_pod_slots; }
   const HostPortSet& used_ports() const { return used_ports_; }
   // Sorted by name id.
   const std::vector<ImageOnNode>& images() const { return images_; }
@@ -142,7 +149,10 @@ class alignas(64) NodeInfo {
     Symbol name;
     bool unschedulable = false;
     bool has_taints = false;
-    int64_t free_pod_slots = 0;
+    bool has_zone_label = false;
+    // Saturating at the int32 bounds: only free_pod_slots >= 1 is asked.
+    int32_t free_pod_slots = 0;
+    Symbol zone_label;
     int64_t allocatable_milli_cpu = 0;
     int64_t allocatable_memory = 0;
     int64_t requested_milli_cpu = 0;

@@ -4,6 +4,7 @@
 #define SCHEDKIT_LIB_PLUGINS_PODTOPOLOGYSPREAD_COMMON_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "plugins/podtopologyspread/pod_topology_spread.h"
@@ -19,6 +20,19 @@ inline bool NodeHasAllTopologyKeys(const api::LabelSet& node_labels,
                                    const std::vector<Constraint>& constraints) {
   for (const Constraint& c : constraints) {
     if (!node_labels.Has(c.topology_key)) return false;
+  }
+  return true;
+}
+
+// The node's value of the constraint's topology key. A zone comes from the
+// node's first line, which the other default filters have loaded already.
+inline std::optional<Symbol> TopologyValue(const framework::NodeInfo& node, const Constraint& c) {
+  return c.is_zone ? node.zone_label() : node.labels().Get(c.topology_key);
+}
+
+inline bool NodeHasAllTopologyKeys(const framework::NodeInfo& node, const std::vector<Constraint>& constraints) {
+  for (const Constraint& c : constraints) {
+    if (!TopologyValue(node, c)) return false;
   }
   return true;
 }

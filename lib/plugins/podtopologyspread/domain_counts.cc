@@ -25,14 +25,14 @@ bool DomainCountsCache::Entry::Answers(Symbol query_ns, bool query_require_all_k
 
 void DomainCountsCache::Entry::CountNode(const framework::NodeInfo& node, Contribution* out) const {
   const size_t num = constraints.size();
-  if (node.node() == nullptr || (require_all_keys && !NodeHasAllTopologyKeys(node.labels(), constraints))) {
+  if (node.node() == nullptr || (require_all_keys && !NodeHasAllTopologyKeys(node, constraints))) {
     for (size_t k = 0; k < num; ++k) out[k] = Contribution{};
     return;
   }
   absl::InlinedVector<int64_t, 4> counts(num, 0);
   CountPodsMatchSelectors(node.pods(), constraints, ns, counts.data());
   for (size_t k = 0; k < num; ++k) {
-    out[k] = Contribution{node.labels().Get(constraints[k].topology_key).value_or(Symbol()), counts[k]};
+    out[k] = Contribution{TopologyValue(node, constraints[k]).value_or(Symbol()), counts[k]};
   }
 }
 

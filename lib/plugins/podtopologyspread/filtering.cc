@@ -18,6 +18,7 @@ using framework::Status;
 using podtopologyspread_internal::CountPodsMatchSelectors;
 using podtopologyspread_internal::NodeHasAllTopologyKeys;
 using podtopologyspread_internal::NodeInclusion;
+using podtopologyspread_internal::TopologyValue;
 
 Symbol ReasonConstraintsNotMatch() {
   static const Symbol kReason = Symbol::Intern("node(s) didn't match pod topology spread constraints");
@@ -34,13 +35,13 @@ Status StateNotFound(Symbol key) {
   return Status::Error(schedkit::StrCat("reading \"", key.str(), "\" from cycleState: not found"));
 }
 
-// Filter's outcome for a node with these labels; `within(i, value)` answers
+// Filter's outcome for a node; `within(i, value)` answers
 // whether constraint i's topology value keeps the skew within maxSkew.
 template <typename Within>
-Status NodeOutcome(const std::vector<PodTopologySpread::Constraint>& constraints, const api::LabelSet& labels,
+Status NodeOutcome(const std::vector<PodTopologySpread::Constraint>& constraints, const framework::NodeInfo& node,
                    Within&& within) {
   for (size_t i = 0; i < constraints.size(); ++i) {
-    const std::optional<Symbol> value = labels.Get(constraints[i].topology_key);
+    const std::optional<Symbol> value = TopologyValue(node, constraints[i]);
     if (!value) return Status(Code::kUnschedulableAndUnresolvable, ReasonNodeLabelNotMatch());
     if (!within(i, *value)) return Status(Code::kUnschedulable, ReasonConstraintsNotMatch());
   }
@@ -133,7 +134,7 @@ PodTopologySpread::Result PodTopologySpread::PreFilter(framework::CycleState& st
     // Without inclusion policies, only nodes passing the pod's node
     // selector and affinity count.
     if (!options_.enable_node_inclusion_policy && !inclusion.AffinityMatches()) return;
-    if (!NodeHasAllTopologyKeys(node.labels(), *constraints)) return;
+    if (!NodeHasAllTopologyKeys(node, *constraints)) return;
     int64_t* node_counts = &counts[n * num_constraints];
     for (size_t i = 0; i < num_constraints; ++i) {
       if (!options_.enable_node_inclusion_policy || inclusion.Includes((*constraints)[i])) node_counts[i] = 0;
@@ -148,7 +149,7 @@ PodTopologySpread::Result PodTopologySpread::PreFilter(framework::CycleState& st
     for (size_t i = 0; i < num_constraints; ++i) {
       const int64_t count = counts[n * num_constraints + i];
       if (count < 0) continue;
-      const Symbol value = *nodes[n]->labels().Get((*constraints)[i].topology_key);
+      const Symbol value = *TopologyValue(*nodes[n], (*constraints)[i]);
       auto [it, inserted] = s->tp_value_to_match_num[i].try_emplace(value, 0);
       if (inserted) domains[i].push_back(value);
       it->second += count;
@@ -168,7 +169,7 @@ Status PodTopologySpread::UpdateWithPod(framework::CycleState& state, const fram
   if (s == nullptr) return StateNotFound(PreFilterStateKey());
   if (updated_pod.namespace_() != preemptor.namespace_() || node.node() == nullptr) return {};
   const std::vector<Constraint>& constraints = *s->constraints;
-  if (!NodeHasAllTopologyKeys(node.labels(), constraints)) return {};
+  if (!NodeHasAllTopologyKeys(node, constraints)) return {};
   NodeInclusion inclusion(preemptor, node);
   if (!options_.enable_node_inclusion_policy && !inclusion.AffinityMatches()) return {};
   for (size_t i = 0; i < constraints.size(); ++i) {
@@ -177,7 +178,7 @@ Status PodTopologySpread::UpdateWithPod(framework::CycleState& state, const fram
     // (an empty selector matches) and does not skip terminating pods.
     if (!c.selector.Matches(updated_pod.labels())) continue;
     if (options_.enable_node_inclusion_policy && !inclusion.Includes(c)) continue;
-    const Symbol value = *node.labels().Get(c.topology_key);
+    const Symbol value = *TopologyValue(node, c);
     int64_t& num = s->tp_value_to_match_num[i][value];
     num += delta;
     s->critical_paths[i].Update(value, num);
@@ -201,7 +202,7 @@ Status PodTopologySpread::Filter(const framework::CycleState& state, const frame
                                  const framework::NodeInfo& node) const {
   const PreFilterState* s = state.Read<PreFilterState>(PreFilterStateKey());
   if (s == nullptr) return StateNotFound(PreFilterStateKey());
-  return NodeOutcome(*s->constraints, node.labels(),
+  return NodeOutcome(*s->constraints, node,
                      [s](size_t i, Symbol value) { return s->WithinMaxSkew(i, value); });
 }
 
@@ -229,7 +230,7 @@ void PodTopologySpread::FilterNodes(const framework::CycleState& state, const fr
   };
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (!passing[n]) continue;
-    Status outcome = NodeOutcome(constraints, nodes[n]->labels(), within);
+    Status outcome = NodeOutcome(constraints, *nodes[n], within);
     if (outcome.IsSuccess()) continue;
     passing[n] = 0;
     statuses[n] = std::move(outcome);

@@ -340,9 +340,11 @@ std::vector<PodTopologySpread::Constraint> PodTopologySpread::GetConstraints(con
           ? BuildDefaultConstraints(pod, do_not_schedule)
           : FilterConstraints(pod.spread_constraints(), pod.labels(), do_not_schedule);
   const Symbol hostname = schedkit::names::LabelHostname();
+  const Symbol zone = schedkit::names::LabelTopologyZone();
   for (Constraint& c : constraints) {
     c.counts_pods = !c.selector.IsEverything();
     c.is_hostname = c.topology_key == hostname;
+    c.is_zone = c.topology_key == zone;
     c.pod_matches = c.selector.Matches(pod.labels());
   }
   return constraints;

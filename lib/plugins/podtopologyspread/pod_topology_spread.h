@@ -103,6 +103,7 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
     // ({} matches everything, yet countPodsMatchSelector returns 0 for it).
     bool counts_pods = false;
     bool is_hostname = false;  // topology_key is kubernetes.io/hostname
+    bool is_zone = false;      // topology_key is topology.kubernetes.io/zone
     // Whether the incoming pod matches `selector` (Filter's self-match).
     bool pod_matches = false;
   };

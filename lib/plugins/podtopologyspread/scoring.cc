@@ -18,6 +18,7 @@ using framework::Status;
 using podtopologyspread_internal::CountPodsMatchSelector;
 using podtopologyspread_internal::CountPodsMatchSelectors;
 using podtopologyspread_internal::NodeHasAllTopologyKeys;
+using podtopologyspread_internal::TopologyValue;
 using podtopologyspread_internal::NodeInclusion;
 using podtopologyspread_internal::TopologyNormalizingWeight;
 
@@ -55,13 +56,13 @@ Status PodTopologySpread::PreScore(framework::CycleState& state, const framework
   data->topology_value_to_pod_counts.resize(num_constraints);
   std::vector<int64_t> topology_size(num_constraints, 0);
   for (const framework::NodeInfo* node : filtered_nodes) {
-    if (require_all_topologies && !NodeHasAllTopologyKeys(node->labels(), constraints)) {
+    if (require_all_topologies && !NodeHasAllTopologyKeys(*node, constraints)) {
       data->ignored_nodes.insert(node->name());
       continue;
     }
     for (size_t i = 0; i < num_constraints; ++i) {
       if (constraints[i].is_hostname) continue;  // counted per node in Score
-      const Symbol value = node->labels().Get(constraints[i].topology_key).value_or(Symbol());
+      const Symbol value = TopologyValue(*node, constraints[i]).value_or(Symbol());
       if (data->topology_value_to_pod_counts[i].try_emplace(value, 0).second) ++topology_size[i];
     }
   }
@@ -100,13 +101,13 @@ Status PodTopologySpread::PreScore(framework::CycleState& state, const framework
     if (node.node() == nullptr) return;
     NodeInclusion inclusion(pod, node);
     if (!options_.enable_node_inclusion_policy && !inclusion.AffinityMatches()) return;
-    if (require_all_topologies && !NodeHasAllTopologyKeys(node.labels(), constraints)) return;
+    if (require_all_topologies && !NodeHasAllTopologyKeys(node, constraints)) return;
     int64_t* node_counts = &counts[n * num_constraints];
     for (size_t i = 0; i < num_constraints; ++i) {
       const Constraint& c = constraints[i];
       if (options_.enable_node_inclusion_policy && !inclusion.Includes(c)) continue;
       auto& domain_counts = data->topology_value_to_pod_counts[i];
-      const auto it = domain_counts.find(node.labels().Get(c.topology_key).value_or(Symbol()));
+      const auto it = domain_counts.find(TopologyValue(node, c).value_or(Symbol()));
       if (it == domain_counts.end()) continue;
       targets[n * num_constraints + i] = &it->second;
       node_counts[i] = 0;
@@ -135,7 +136,7 @@ Status PodTopologySpread::Score(const framework::CycleState& state, const framew
   double total = 0;
   for (size_t i = 0; i < d.constraints.size(); ++i) {
     const Constraint& c = d.constraints[i];
-    const std::optional<Symbol> value = node.labels().Get(c.topology_key);
+    const std::optional<Symbol> value = TopologyValue(node, c);
     if (!value) continue;
     int64_t count = 0;
     if (c.is_hostname) {

@@ -2365,6 +2365,9 @@ TEST_CASE("TestSingleConstraint", "[podtopologyspread][filter]") {
   for (const FilterCase& tc : TestSingleConstraintCases()) {
     for (const auto& [features, suffix] : FeatureRuns(tc.name, tc.features)) {
       DYNAMIC_SECTION("TestSingleConstraint/" << tc.name << suffix) { RunFilter(tc, features); }
+      FilterCase renamed = tc;
+      if (!RenameZoneKeys(renamed)) continue;
+      DYNAMIC_SECTION("TestSingleConstraint/" << tc.name << suffix << " (" << kZone << ")") { RunFilter(renamed, features); }
     }
   }
 }
@@ -2373,6 +2376,9 @@ TEST_CASE("TestMultipleConstraints", "[podtopologyspread][filter]") {
   for (const FilterCase& tc : TestMultipleConstraintsCases()) {
     for (const auto& [features, suffix] : FeatureRuns(tc.name, tc.features)) {
       DYNAMIC_SECTION("TestMultipleConstraints/" << tc.name << suffix) { RunFilter(tc, features); }
+      FilterCase renamed = tc;
+      if (!RenameZoneKeys(renamed)) continue;
+      DYNAMIC_SECTION("TestMultipleConstraints/" << tc.name << suffix << " (" << kZone << ")") { RunFilter(renamed, features); }
     }
   }
 }

@@ -977,6 +977,11 @@ TEST_CASE("TestPodTopologySpreadScore", "[podtopologyspread][score]") {
   for (const ScoreCase& tc : TestPodTopologySpreadScoreCases()) {
     for (const auto& [features, suffix] : FeatureRuns(tc.name, tc.features)) {
       DYNAMIC_SECTION("TestPodTopologySpreadScore/" << tc.name << suffix) { RunScore(tc, features); }
+      ScoreCase renamed = tc;
+      if (!RenameZoneKeys(renamed)) continue;
+      DYNAMIC_SECTION("TestPodTopologySpreadScore/" << tc.name << suffix << " (" << kZone << ")") {
+        RunScore(renamed, features);
+      }
     }
   }
 }

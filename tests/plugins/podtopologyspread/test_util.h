@@ -283,6 +283,61 @@ inline std::vector<const framework::NodeInfo*> NodeInfosOf(const testing::FakeHa
 
 inline std::string CodeText(Code c) { return std::string(framework::CodeName(c)); }
 
+// Upstream's tables key zones as "zone". Nodes keep the well-known zone
+// label (kZone) apart from their other labels, so the filter and score
+// tables run again with "zone" renamed to kZone. False when nothing was
+// renamed (the case uses no "zone" key).
+inline bool RenameZoneKey(api::v1::Node& node) {
+  auto& labels = *node.mutable_metadata()->mutable_labels();
+  auto it = labels.find("zone");
+  if (it == labels.end()) return false;
+  labels[kZone] = it->second;
+  labels.erase("zone");
+  return true;
+}
+inline bool RenameZoneKey(api::v1::Pod& pod) {
+  bool renamed = false;
+  for (auto& c : *pod.mutable_spec()->mutable_topology_spread_constraints()) {
+    if (c.topology_key() == "zone") {
+      c.set_topology_key(kZone);
+      renamed = true;
+    }
+  }
+  auto& selector = *pod.mutable_spec()->mutable_node_selector();
+  if (auto it = selector.find("zone"); it != selector.end()) {
+    selector[kZone] = it->second;
+    selector.erase("zone");
+    renamed = true;
+  }
+  // Only where set: an empty required affinity would match no node.
+  const auto& spec = pod.spec();
+  if (!spec.has_affinity() || !spec.affinity().has_node_affinity() ||
+      !spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
+    return renamed;
+  }
+  auto* required =
+      pod.mutable_spec()->mutable_affinity()->mutable_node_affinity()->mutable_required_during_scheduling_ignored_during_execution();
+  for (auto& term : *required->mutable_node_selector_terms()) {
+    for (auto& e : *term.mutable_match_expressions()) {
+      if (e.key() == "zone") {
+        e.set_key(kZone);
+        renamed = true;
+      }
+    }
+  }
+  return renamed;
+}
+// Renames in every object of a table case; false when nothing was renamed.
+template <typename Case>
+bool RenameZoneKeys(Case& c) {
+  bool renamed = RenameZoneKey(c.pod);
+  for (api::v1::Node& n : c.nodes) renamed |= RenameZoneKey(n);
+  if constexpr (requires { c.failed_nodes; }) {
+    for (api::v1::Node& n : c.failed_nodes) renamed |= RenameZoneKey(n);
+  }
+  return renamed;
+}
+
 }  // namespace schedkit::plugins::pts_test
 
 #endif  // SCHEDKIT_TESTS_PLUGINS_PODTOPOLOGYSPREAD_TEST_UTIL_H_
