@@ -80,10 +80,10 @@ LabelSet LabelSet::FromPairs(std::vector<Label> labels) {
   return s;
 }
 
-std::optional<Symbol> LabelSet::FindSorted(Symbol key) const {
+const Symbol* LabelSet::FindSorted(Symbol key) const {
   auto it = std::lower_bound(labels_.begin(), labels_.end(), Label{key, Symbol()}, KeyLess);
-  if (it == labels_.end() || it->key != key) return std::nullopt;
-  return it->value;
+  if (it == labels_.end() || it->key != key) return nullptr;
+  return &it->value;
 }
 
 bool operator==(const LabelSet& a, const LabelSet& b) {
@@ -94,19 +94,19 @@ bool operator==(const LabelSet& a, const LabelSet& b) {
 }
 
 bool LabelRequirement::Matches(const LabelSet& labels) const {
-  const std::optional<Symbol> v = labels.Get(key);
+  const Symbol* v = labels.Find(key);
   switch (op) {
     case SelectorOp::kIn:
-      return v && std::find(values.begin(), values.end(), *v) != values.end();
+      return v != nullptr && std::find(values.begin(), values.end(), *v) != values.end();
     case SelectorOp::kNotIn:
-      return !v || std::find(values.begin(), values.end(), *v) == values.end();
+      return v == nullptr || std::find(values.begin(), values.end(), *v) == values.end();
     case SelectorOp::kExists:
-      return v.has_value();
+      return v != nullptr;
     case SelectorOp::kDoesNotExist:
-      return !v.has_value();
+      return v == nullptr;
     case SelectorOp::kGt:
     case SelectorOp::kLt: {
-      if (!v) return false;
+      if (v == nullptr) return false;
       const std::optional<int64_t> n = v->AsInt();
       if (!n) return false;
       return op == SelectorOp::kGt ? *n > bound : *n < bound;

@@ -76,9 +76,9 @@ absl::Status NodeInfo::SetNode(std::shared_ptr<const api::v1::Node> node) {
   hot_.name = Symbol::Intern(n.metadata().name());
   allocatable_ = *std::move(alloc);
   labels_ = api::LabelSet::FromMap(n.metadata().labels());
-  const std::optional<Symbol> zone = labels_.Get(names::LabelTopologyZone());
-  hot_.has_zone_label = zone.has_value();
-  hot_.zone_label = zone.value_or(Symbol());
+  const Symbol* zone = labels_.Find(names::LabelTopologyZone());
+  hot_.has_zone_label = zone != nullptr;
+  hot_.zone_label = zone != nullptr ? *zone : Symbol();
   hot_.unschedulable = n.spec().unschedulable();
   taints_.clear();
   for (const auto& t : n.spec().taints()) {

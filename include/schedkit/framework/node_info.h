@@ -96,12 +96,10 @@ class alignas(64) NodeInfo {
   const api::v1::Node* node() const { return node_.get(); }
   const std::shared_ptr<const api::v1::Node>& node_ptr() const { return node_; }
   const api::LabelSet& labels() const { return labels_; }
-  // labels().Get("topology.kubernetes.io/zone"), from the first line: the
+  // labels().Find("topology.kubernetes.io/zone"), from the first line: the
   // key topology spreading reads on every node, where the label list would
-  // cost a line and a heap block more per node.
-  std::optional<Symbol> zone_label() const {
-    return hot_.has_zone_label ? std::optional<Symbol>(hot_.zone_label) : std::nullopt;
-  }
+  // cost a line and a heap block more per node. nullptr when unlabelled.
+  const Symbol* zone_label() const { return hot_.has_zone_label ? &hot_.zone_label : nullptr; }
   const std::vector<Taint>& taints() const { return taints_; }
   bool has_taints() const { return hot_.has_taints; }
   bool unschedulable() const { return hot_.unschedulable; }

@@ -39,14 +39,14 @@ Status StateNotFound() {
 
 // Appends a hit at the node's value of `key`, if the node has that label.
 void AppendAt(const api::LabelSet& node_labels, Symbol key, std::vector<Hit>& out) {
-  if (std::optional<Symbol> value = node_labels.Get(key)) out.push_back(Hit{key, *value, 1});
+  if (const Symbol* value = node_labels.Find(key)) out.push_back(Hit{key, *value, 1});
 }
 
 // Upstream satisfyPodAffinity.
 bool SatisfiesPodAffinity(const PreFilterState& s, const PodInfo& pod, const api::LabelSet& node_labels) {
   bool pods_exist = true;
   for (const AffinityTerm& term : pod.required_affinity_terms()) {
-    const std::optional<Symbol> value = node_labels.Get(term.topology_key);
+    const Symbol* value = node_labels.Find(term.topology_key);
     if (!value) return false;  // every topology key must be on the node
     if (s.affinity.Get(term.topology_key, *value) <= 0) pods_exist = false;
   }
@@ -60,7 +60,7 @@ bool SatisfiesPodAffinity(const PreFilterState& s, const PodInfo& pod, const api
 bool SatisfiesPodAntiAffinity(const PreFilterState& s, const PodInfo& pod, const api::LabelSet& node_labels) {
   if (s.anti_affinity.empty()) return true;
   for (const AffinityTerm& term : pod.required_anti_affinity_terms()) {
-    const std::optional<Symbol> value = node_labels.Get(term.topology_key);
+    const Symbol* value = node_labels.Find(term.topology_key);
     if (value && s.anti_affinity.Get(term.topology_key, *value) > 0) return false;
   }
   return true;
@@ -71,7 +71,7 @@ bool SatisfiesPodAntiAffinity(const PreFilterState& s, const PodInfo& pod, const
 bool SatisfiesExistingPodsAntiAffinity(const PreFilterState& s, const api::LabelSet& node_labels) {
   if (s.existing_anti_affinity.empty()) return true;
   for (Symbol key : s.existing_anti_affinity.keys()) {
-    const std::optional<Symbol> value = node_labels.Get(key);
+    const Symbol* value = node_labels.Find(key);
     if (value && s.existing_anti_affinity.Get(key, *value) > 0) return false;
   }
   return true;
@@ -198,7 +198,7 @@ void InterPodAffinity::UpdateWithPod(PreFilterState& s, const PodInfo& pod_to_sc
   const api::LabelSet& node_labels = node.labels();
   const framework::Snapshot& snapshot = handle_.snapshot();
   auto update_at = [&](TopologyCounts& counts, Symbol key) {
-    if (std::optional<Symbol> value = node_labels.Get(key)) counts.Update(key, *value, multiplier);
+    if (const Symbol* value = node_labels.Find(key)) counts.Update(key, *value, multiplier);
   };
   for (const AffinityTerm& t : pod.required_anti_affinity_terms()) {
     if (t.Matches(pod_to_schedule, s.namespace_labels)) update_at(s.existing_anti_affinity, t.topology_key);

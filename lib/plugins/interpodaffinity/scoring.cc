@@ -44,7 +44,7 @@ int64_t Contribution(int32_t weight, int32_t multiplier) {
 void ProcessTerm(bool matches, const AffinityTerm& term, int32_t weight, int32_t multiplier,
                  const api::LabelSet& node_labels, std::vector<Hit>& out) {
   if (!matches) return;
-  if (std::optional<Symbol> value = node_labels.Get(term.topology_key)) {
+  if (const Symbol* value = node_labels.Find(term.topology_key)) {
     out.push_back(Hit{term.topology_key, *value, Contribution(weight, multiplier)});
   }
 }
@@ -124,7 +124,7 @@ Status InterPodAffinity::Score(const CycleState& state, const PodInfo& /*pod*/, 
   const api::LabelSet& labels = node.labels();
   int64_t sum = 0;
   for (Symbol key : table.keys) {
-    const std::optional<Symbol> value = labels.Get(key);
+    const Symbol* value = labels.Find(key);
     if (!value) continue;
     if (auto it = table.scores.find(TopologyCounts::Pack(key, *value)); it != table.scores.end()) {
       sum += it->second;

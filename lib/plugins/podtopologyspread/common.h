@@ -24,15 +24,22 @@ inline bool NodeHasAllTopologyKeys(const api::LabelSet& node_labels,
   return true;
 }
 
-// The node's value of the constraint's topology key. A zone comes from the
-// node's first line, which the other default filters have loaded already.
-inline std::optional<Symbol> TopologyValue(const framework::NodeInfo& node, const Constraint& c) {
-  return c.is_zone ? node.zone_label() : node.labels().Get(c.topology_key);
+// The node's value of the constraint's topology key, nullptr when unlabelled.
+// A zone comes from the node's first line, which the other default filters
+// have loaded already.
+inline const Symbol* TopologyValue(const framework::NodeInfo& node, const Constraint& c) {
+  return c.is_zone ? node.zone_label() : node.labels().Find(c.topology_key);
+}
+
+// TopologyValue, with "" for a node without the key, as a Go map lookup reads it.
+inline Symbol TopologyValueOrEmpty(const framework::NodeInfo& node, const Constraint& c) {
+  const Symbol* value = TopologyValue(node, c);
+  return value != nullptr ? *value : Symbol();
 }
 
 inline bool NodeHasAllTopologyKeys(const framework::NodeInfo& node, const std::vector<Constraint>& constraints) {
   for (const Constraint& c : constraints) {
-    if (!TopologyValue(node, c)) return false;
+    if (TopologyValue(node, c) == nullptr) return false;
   }
   return true;
 }

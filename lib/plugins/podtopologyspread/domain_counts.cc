@@ -32,7 +32,7 @@ void DomainCountsCache::Entry::CountNode(const framework::NodeInfo& node, Contri
   absl::InlinedVector<int64_t, 4> counts(num, 0);
   CountPodsMatchSelectors(node.pods(), constraints, ns, counts.data());
   for (size_t k = 0; k < num; ++k) {
-    out[k] = Contribution{TopologyValue(node, constraints[k]).value_or(Symbol()), counts[k]};
+    out[k] = Contribution{TopologyValueOrEmpty(node, constraints[k]), counts[k]};
   }
 }
 

@@ -41,7 +41,7 @@ template <typename Within>
 Status NodeOutcome(const std::vector<PodTopologySpread::Constraint>& constraints, const framework::NodeInfo& node,
                    Within&& within) {
   for (size_t i = 0; i < constraints.size(); ++i) {
-    const std::optional<Symbol> value = TopologyValue(node, constraints[i]);
+    const Symbol* value = TopologyValue(node, constraints[i]);
     if (!value) return Status(Code::kUnschedulableAndUnresolvable, ReasonNodeLabelNotMatch());
     if (!within(i, *value)) return Status(Code::kUnschedulable, ReasonConstraintsNotMatch());
   }

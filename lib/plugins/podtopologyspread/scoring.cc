@@ -19,6 +19,7 @@ using podtopologyspread_internal::CountPodsMatchSelector;
 using podtopologyspread_internal::CountPodsMatchSelectors;
 using podtopologyspread_internal::NodeHasAllTopologyKeys;
 using podtopologyspread_internal::TopologyValue;
+using podtopologyspread_internal::TopologyValueOrEmpty;
 using podtopologyspread_internal::NodeInclusion;
 using podtopologyspread_internal::TopologyNormalizingWeight;
 
@@ -62,7 +63,7 @@ Status PodTopologySpread::PreScore(framework::CycleState& state, const framework
     }
     for (size_t i = 0; i < num_constraints; ++i) {
       if (constraints[i].is_hostname) continue;  // counted per node in Score
-      const Symbol value = TopologyValue(*node, constraints[i]).value_or(Symbol());
+      const Symbol value = TopologyValueOrEmpty(*node, constraints[i]);
       if (data->topology_value_to_pod_counts[i].try_emplace(value, 0).second) ++topology_size[i];
     }
   }
@@ -107,7 +108,7 @@ Status PodTopologySpread::PreScore(framework::CycleState& state, const framework
       const Constraint& c = constraints[i];
       if (options_.enable_node_inclusion_policy && !inclusion.Includes(c)) continue;
       auto& domain_counts = data->topology_value_to_pod_counts[i];
-      const auto it = domain_counts.find(TopologyValue(node, c).value_or(Symbol()));
+      const auto it = domain_counts.find(TopologyValueOrEmpty(node, c));
       if (it == domain_counts.end()) continue;
       targets[n * num_constraints + i] = &it->second;
       node_counts[i] = 0;
@@ -136,7 +137,7 @@ Status PodTopologySpread::Score(const framework::CycleState& state, const framew
   double total = 0;
   for (size_t i = 0; i < d.constraints.size(); ++i) {
     const Constraint& c = d.constraints[i];
-    const std::optional<Symbol> value = TopologyValue(node, c);
+    const Symbol* value = TopologyValue(node, c);
     if (!value) continue;
     int64_t count = 0;
     if (c.is_hostname) {
