@@ -1,7 +1,10 @@
-// IndexedHeap: a binary min-heap of pointers whose elements remember their
+// IndexedHeap: a 4-ary min-heap of pointers whose elements remember their
 // slot, so the scheduling queue can remove or re-order any pod in O(log n)
 // (upstream's backend/heap keyed by pod). Elements must expose a
 // `size_t heap_index` member; `Less` is a strict weak order on `const T&`.
+// Four children per node: every level a sift passes writes one element's
+// heap_index, a cache miss in a large queue, and four children halve the
+// levels while their keys share the array's lines.
 //
 //   IndexedHeap<Entry, ByPriority> active(ByPriority{...});
 //   active.Push(e);  active.Fix(e);  active.Erase(e);  Entry* top = active.Pop();
@@ -56,7 +59,7 @@ class IndexedHeap {
     assert(i < items_.size() && items_[i].item == e);
     const size_t last = items_.size() - 1;
     if (i != last) {
-      Swap(i, last);
+      Place(i, items_[last]);
       items_.pop_back();
       if (!Down(i)) Up(i);
     } else {
@@ -64,7 +67,6 @@ class IndexedHeap {
     }
   }
 
-  // Restores the order after `e`'s key changed in place.
   void Fix(T* e, Key key = {}) {
     items_[e->heap_index].key = key;
     if (!Down(e->heap_index)) Up(e->heap_index);
@@ -93,37 +95,44 @@ class IndexedHeap {
       return less_(*a.item, *b.item);
     }
   }
-  bool LessAt(size_t a, size_t b) const { return SlotLess(items_[a], items_[b]); }
-  void Swap(size_t a, size_t b) {
-    std::swap(items_[a], items_[b]);
-    items_[a].item->heap_index = a;
-    items_[b].item->heap_index = b;
+  void Place(size_t i, const Slot& slot) {
+    items_[i] = slot;
+    slot.item->heap_index = i;
   }
+  // Sifts by moving a hole rather than swapping: each level writes one slot.
   void Up(size_t i) {
+    const Slot moving = items_[i];
+    const size_t start = i;
     while (i > 0) {
-      const size_t parent = (i - 1) / 2;
-      if (!LessAt(i, parent)) break;
-      Swap(i, parent);
+      const size_t parent = (i - 1) / kArity;
+      if (!SlotLess(moving, items_[parent])) break;
+      Place(i, items_[parent]);
       i = parent;
     }
+    if (i != start) Place(i, moving);
   }
   // True if the element moved.
   bool Down(size_t i) {
+    const Slot moving = items_[i];
     const size_t start = i;
     const size_t n = items_.size();
     for (;;) {
-      size_t smallest = i;
-      const size_t left = 2 * i + 1;
-      const size_t right = left + 1;
-      if (left < n && LessAt(left, smallest)) smallest = left;
-      if (right < n && LessAt(right, smallest)) smallest = right;
-      if (smallest == i) break;
-      Swap(i, smallest);
-      i = smallest;
+      const size_t first = kArity * i + 1;
+      if (first >= n) break;
+      const size_t end = std::min(first + kArity, n);
+      size_t best = first;
+      for (size_t c = first + 1; c < end; ++c) {
+        if (SlotLess(items_[c], items_[best])) best = c;
+      }
+      if (!SlotLess(items_[best], moving)) break;
+      Place(i, items_[best]);
+      i = best;
     }
+    if (i != start) Place(i, moving);
     return i != start;
   }
 
+  static constexpr size_t kArity = 4;
   std::vector<Slot> items_;
   Less less_;
 };
