@@ -60,7 +60,7 @@ absl::StatusOr<QueueingHint> IsSchedulableAfterPodDeleted(const framework::PodIn
   if (freed.empty()) return QueueingHint::kSkip;
   framework::HostPortSet in_use;
   for (const HostPort& p : freed) in_use.Add(p);
-  return FitsPorts(WantedHostPorts(pod.pod()), in_use) ? QueueingHint::kSkip : QueueingHint::kQueue;
+  return FitsPorts(pod.host_ports(), in_use) ? QueueingHint::kSkip : QueueingHint::kQueue;
 }
 
 }  // namespace
@@ -84,15 +84,16 @@ bool FitsPorts(std::span<const HostPort> wanted, const framework::HostPortSet& u
 }
 
 bool NodePortsFit(const framework::PodInfo& pod, const framework::NodeInfo& node) {
-  return FitsPorts(WantedHostPorts(pod.pod()), node.used_ports());
+  return FitsPorts(pod.host_ports(), node.used_ports());
 }
 
 std::string_view NodePorts::Name() const { return names::kNodePorts; }
 
 NodePorts::Result NodePorts::PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                                        std::span<const framework::NodeInfo* const>) {
-  auto ports = std::make_shared<const std::vector<HostPort>>(WantedHostPorts(pod.pod()));
-  if (ports->empty()) return {framework::PreFilterResult{}, framework::Status::Skip()};
+  // PodInfo parsed the ports once (WantedHostPorts' rules); most pods have none.
+  if (pod.host_ports().empty()) return {framework::PreFilterResult{}, framework::Status::Skip()};
+  auto ports = std::make_shared<const std::vector<HostPort>>(pod.host_ports());
   state.Write(PreFilterStateKey(), std::make_unique<PreFilterState>(std::move(ports)));
   return {};
 }
