@@ -69,42 +69,54 @@ constexpr int kNodesToNormalizeInParallel = 1024;
 
 int NumTotalsChunks(int n) { return (n + kNodesPerTotalsChunk - 1) / kNodesPerTotalsChunk; }
 
-// totals[i] = Σ weight × score of node i over the active plugins, for the
-// nodes of chunk c. Two plugins per pass over the nodes, in unsigned
-// arithmetic so that an out-of-range score cannot overflow before the range
-// check rejects it.
-TotalsChunk SumWeightedScoresChunk(std::span<const std::vector<int64_t>> scores, std::span<const size_t> active,
-                                   std::span<const int32_t> weights, int c, int n, int64_t* totals) {
-  const int begin = c * kNodesPerTotalsChunk;
-  const int end = std::min(n, begin + kNodesPerTotalsChunk);
+// One plugin's scores for this cycle with its weight, for the weighted sums.
+struct WeightedScores {
+  const int64_t* scores;
+  uint64_t weight;
+};
+
+// Adds Σ weight × score over `plugins` to totals[begin, end), two plugins per
+// pass over the nodes, in unsigned arithmetic so that an out-of-range score
+// cannot overflow before the range check rejects it. Returns the largest
+// score - kMinNodeScore seen, as unsigned (see TotalsChunk::worst).
+uint64_t AddWeightedScores(std::span<const WeightedScores> plugins, int begin, int end, int64_t* totals) {
   constexpr uint64_t kLow = static_cast<uint64_t>(kMinNodeScore);
   uint64_t* __restrict sums = reinterpret_cast<uint64_t*>(totals);
-  std::fill(sums + begin, sums + end, 0);
-  TotalsChunk chunk;
   uint64_t worst = 0;
   size_t a = 0;
-  for (; a + 1 < active.size(); a += 2) {
-    const uint64_t* __restrict first = reinterpret_cast<const uint64_t*>(scores[a].data());
-    const uint64_t* __restrict second = reinterpret_cast<const uint64_t*>(scores[a + 1].data());
-    const uint64_t w1 = static_cast<uint64_t>(weights[active[a]]);
-    const uint64_t w2 = static_cast<uint64_t>(weights[active[a + 1]]);
+  for (; a + 1 < plugins.size(); a += 2) {
+    const uint64_t* __restrict first = reinterpret_cast<const uint64_t*>(plugins[a].scores);
+    const uint64_t* __restrict second = reinterpret_cast<const uint64_t*>(plugins[a + 1].scores);
+    const uint64_t w1 = plugins[a].weight;
+    const uint64_t w2 = plugins[a + 1].weight;
     for (int i = begin; i < end; ++i) {
       worst = std::max(worst, std::max(first[i] - kLow, second[i] - kLow));
       sums[i] += first[i] * w1 + second[i] * w2;
     }
   }
-  if (a < active.size()) {
-    const uint64_t* __restrict only = reinterpret_cast<const uint64_t*>(scores[a].data());
-    const uint64_t w = static_cast<uint64_t>(weights[active[a]]);
+  if (a < plugins.size()) {
+    const uint64_t* __restrict only = reinterpret_cast<const uint64_t*>(plugins[a].scores);
+    const uint64_t w = plugins[a].weight;
     for (int i = begin; i < end; ++i) {
       worst = std::max(worst, only[i] - kLow);
       sums[i] += only[i] * w;
     }
   }
-  chunk.worst = worst;
+  return worst;
+}
+
+// Completes totals for chunk c: the Score pass already summed the plugins
+// without NormalizeScore (`direct_worst` is their worst score); this adds the
+// normalized ones and summarizes the chunk.
+TotalsChunk SumWeightedScoresChunk(std::span<const WeightedScores> normalized, uint64_t direct_worst, int c, int n,
+                                   int64_t* totals) {
+  const int begin = c * kNodesPerTotalsChunk;
+  const int end = std::min(n, begin + kNodesPerTotalsChunk);
+  TotalsChunk chunk;
+  chunk.worst = std::max(direct_worst, AddWeightedScores(normalized, begin, end, totals));
   // Branch-free passes: with many equal totals, a compare-and-branch per
   // node mispredicts often enough to cost more than the scores themselves.
-  const int64_t* sum = reinterpret_cast<const int64_t*>(sums);
+  const int64_t* sum = totals;
   int64_t top = sum[begin];
   for (int i = begin + 1; i < end; ++i) top = std::max(top, sum[i]);
   int ties = 0;
@@ -310,7 +322,8 @@ struct Framework::Impl {
   std::vector<int64_t> totals;
   std::vector<TotalsChunk> totals_chunks;  // summaries of totals, for SelectHost
   std::vector<size_t> active_scores;  // indices into score, this cycle
-  std::vector<size_t> normalizing_scores;
+  std::vector<size_t> normalizing_scores;  // positions in active_scores
+  std::vector<WeightedScores> direct_weighted, normalized_weighted;
   std::vector<Status> score_errors;   // parallel to active_scores
   std::vector<const NodeInfo*> candidates;
   std::vector<const NodeInfo*> feasible;
@@ -865,6 +878,24 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   if (im.scores.size() < active.size()) im.scores.resize(active.size());
   // Every ScoreNodes writes every entry of its run, so no zeroing here.
   for (size_t a = 0; a < active.size(); ++a) im.scores[a].resize(n);
+  // Plugins without NormalizeScore have their final scores once the run is
+  // scored: their weighted sum is taken there, while the scores are in the
+  // scoring thread's cache, rather than by a later pass on this thread.
+  std::vector<size_t>& normalizing = im.normalizing_scores;
+  normalizing.clear();
+  im.direct_weighted.clear();
+  im.normalized_weighted.clear();
+  for (size_t a = 0; a < active.size(); ++a) {
+    const WeightedScores w{im.scores[a].data(), static_cast<uint64_t>(im.score_weights[active[a]])};
+    if (im.score.plugins[active[a]]->GetScoreExtensions() != nullptr) {
+      normalizing.push_back(a);
+      im.normalized_weighted.push_back(w);
+    } else {
+      im.direct_weighted.push_back(w);
+    }
+  }
+  totals.resize(n);
+  std::atomic<uint64_t> direct_worst{0};
 
   // Score: each task takes a run of nodes and hands it to every active plugin.
   std::atomic<bool> failed{false};
@@ -886,6 +917,11 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
           return;
         }
       }
+      std::fill(totals.begin() + rb, totals.begin() + re, 0);
+      const uint64_t worst = AddWeightedScores(im.direct_weighted, rb, re, totals.data());
+      uint64_t seen = direct_worst.load(std::memory_order_relaxed);
+      while (worst > seen && !direct_worst.compare_exchange_weak(seen, worst, std::memory_order_relaxed)) {
+      }
     }
   });
   Status result;
@@ -902,11 +938,6 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   // NormalizeScore: each plugin's call covers all nodes; the plugins run in
   // parallel, as upstream's, and the first failure in plugin order is reported.
   if (result.IsSuccess()) {
-    std::vector<size_t>& normalizing = im.normalizing_scores;  // positions in active
-    normalizing.clear();
-    for (size_t a = 0; a < active.size(); ++a) {
-      if (im.score.plugins[active[a]]->GetScoreExtensions() != nullptr) normalizing.push_back(a);
-    }
     errors.assign(active.size(), Status());
     auto normalize = [&](int k) {
       const size_t a = normalizing[k];
@@ -927,12 +958,13 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
       break;
     }
   }
-  // Weights and totals, chunk by chunk in parallel, with upstream's range check.
+  // The normalized plugins' weights and totals, chunk by chunk in parallel,
+  // with upstream's range check.
   if (result.IsSuccess()) {
-    totals.resize(n);
     im.totals_chunks.resize(NumTotalsChunks(n));
+    const uint64_t worst = direct_worst.load(std::memory_order_relaxed);
     parallelizer_->ForEach(static_cast<int>(im.totals_chunks.size()), [&](int c) {
-      im.totals_chunks[c] = SumWeightedScoresChunk(im.scores, active, im.score_weights, c, n, totals.data());
+      im.totals_chunks[c] = SumWeightedScoresChunk(im.normalized_weighted, worst, c, n, totals.data());
     });
     result = CheckScoreRange(im.scores, active, im.score.names, n, im.totals_chunks);
   }
