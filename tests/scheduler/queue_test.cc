@@ -539,6 +539,16 @@ TEST_CASE("Test_InFlightPods", "[queue]") {
   }
 }
 
+// A queue whose plugin "foo" answers AssignedPodAdd with `hint`, holding
+// `pod` popped (in flight).
+SchedulingQueue& BuildWithPoppedPod(World& w, const PodInfoPtr& pod, QueueingHintFn hint) {
+  w.Plugin(PluginSpec{"foo", {{kAssignedPodAdd, std::move(hint)}}, {}});
+  SchedulingQueue& q = w.Build();
+  q.Add(pod);
+  PopExpect(q, pod);
+  return q;
+}
+
 TEST_CASE("In-flight events keep shared objects and copy borrowed ones", "[queue]") {
   // Not upstream (Go's garbage collector keeps the objects alive): an event
   // recorded for an in-flight pod is replayed to the hints later, so the
@@ -554,10 +564,7 @@ TEST_CASE("In-flight events keep shared objects and copy borrowed ones", "[queue
       return QueueingHint::kQueue;
     };
     World w;
-    w.Plugin(PluginSpec{"foo", {{kAssignedPodAdd, hint}}, {}});
-    SchedulingQueue& q = w.Build();
-    q.Add(pod);
-    PopExpect(q, pod);
+    SchedulingQueue& q = BuildWithPoppedPod(w, pod, hint);
     if (shared) {
       q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects{.new_pod = assigned->pod_ptr()});
     } else {
@@ -585,10 +592,7 @@ TEST_CASE("An event given as a PodInfo shows its hints the node-named object", "
       return QueueingHint::kQueue;
     };
     World w;
-    w.Plugin(PluginSpec{"foo", {{kAssignedPodAdd, hint}}, {}});
-    SchedulingQueue& q = w.Build();
-    q.Add(pod);
-    PopExpect(q, pod);
+    SchedulingQueue& q = BuildWithPoppedPod(w, pod, hint);
     if (in_flight) {
       q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects{.new_pod_info = assigned});
       CHECK(q.counts().in_flight_events == 1);
