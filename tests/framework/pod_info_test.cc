@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -61,16 +62,19 @@ TEST_CASE("The deferred node-named object is made once under concurrent readers"
   for (int round = 0; round < 20; ++round) {
     const PodInfoPtr assumed = queued->WithNodeName(Symbol::Intern("n1"));
     constexpr int kReaders = 4;
+    // Catch's assertions are not thread-safe: readers record, the test checks.
     std::vector<const api::v1::Pod*> seen(kReaders, nullptr);
+    std::vector<std::string> node_names(kReaders);
     std::vector<std::thread> readers;
     for (int r = 0; r < kReaders; ++r) {
       readers.emplace_back([&, r] {
         seen[r] = &assumed->pod();
-        CHECK(assumed->pod_ptr()->spec().node_name() == "n1");
+        node_names[r] = assumed->pod_ptr()->spec().node_name();
       });
     }
     for (std::thread& t : readers) t.join();
     for (const api::v1::Pod* p : seen) CHECK(p == &assumed->pod());
+    for (const std::string& name : node_names) CHECK(name == "n1");
   }
 }
 
