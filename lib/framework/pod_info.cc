@@ -5,6 +5,7 @@
 
 #include "absl/hash/hash.h"
 #include "api/validate.h"
+#include "framework/host_ports.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/api/well_known.h"
@@ -112,6 +113,24 @@ absl::StatusOr<PodInfoPtr> PodInfo::Create(std::shared_ptr<const api::v1::Pod> p
   return PodInfoPtr(std::move(info));
 }
 
+std::vector<HostPort> HostPortsOf(const api::v1::Pod& pod) {
+  std::vector<HostPort> out;
+  auto add_ports = [&](const api::v1::Container& c) {
+    for (const auto& p : c.ports()) {
+      if (p.host_port() <= 0) continue;
+      out.push_back(HostPort{p.host_ip().empty() ? names::IpAny() : Symbol::Intern(p.host_ip()),
+                             ParseProtocol(p.protocol()), p.host_port()});
+    }
+  };
+  // Init containers that run to completion have released their ports before
+  // the pod's containers start; sidecars keep theirs for the pod's lifetime.
+  for (const auto& c : pod.spec().init_containers()) {
+    if (c.restart_policy() == "Always") add_ports(c);
+  }
+  for (const auto& c : pod.spec().containers()) add_ports(c);
+  return out;
+}
+
 PodInfoPtr PodInfo::WithNodeName(std::string_view node) const { return WithNodeName(Symbol::Intern(node)); }
 
 PodInfoPtr PodInfo::WithNodeName(Symbol node) const {
@@ -167,19 +186,7 @@ absl::Status PodInfo::Init() {
     tolerations_.push_back(Toleration{Symbol::Intern(t.key()), t.operator_() == "Exists",
                                       Symbol::Intern(t.value()), ParseEffect(t.effect())});
   }
-  // Host ports of everything that runs for the pod's lifetime: sidecars
-  // (restartable init containers) first, then containers, as upstream's GetHostPorts.
-  auto add_ports = [&](const api::v1::Container& c) {
-    for (const auto& p : c.ports()) {
-      if (p.host_port() <= 0) continue;
-      host_ports_.push_back(HostPort{p.host_ip().empty() ? names::IpAny() : Symbol::Intern(p.host_ip()),
-                                     ParseProtocol(p.protocol()), p.host_port()});
-    }
-  };
-  for (const auto& c : spec.init_containers()) {
-    if (c.restart_policy() == "Always") add_ports(c);
-  }
-  for (const auto& c : spec.containers()) add_ports(c);
+  host_ports_ = HostPortsOf(pod);
   for (const auto& c : spec.init_containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
   for (const auto& c : spec.containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
   num_containers_ = spec.init_containers_size() + spec.containers_size();

@@ -4,9 +4,9 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "framework/host_ports.h"
 #include "plugins/internal/args.h"
 #include "schedkit/api/status_macros.h"
-#include "schedkit/api/well_known.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -31,20 +31,6 @@ struct PreFilterState final : framework::StateData {
   std::shared_ptr<const std::vector<HostPort>> ports;
 };
 
-framework::Protocol ParseProtocol(const std::string& p) {
-  if (p == "UDP") return framework::Protocol::kUDP;
-  if (p == "SCTP") return framework::Protocol::kSCTP;
-  return framework::Protocol::kTCP;
-}
-
-void AppendHostPorts(const api::v1::Container& c, std::vector<HostPort>& out) {
-  for (const api::v1::ContainerPort& p : c.ports()) {
-    if (p.host_port() <= 0) continue;
-    out.push_back(HostPort{p.host_ip().empty() ? schedkit::names::IpAny() : Symbol::Intern(p.host_ip()),
-                           ParseProtocol(p.protocol()), p.host_port()});
-  }
-}
-
 // The deleted pod freed ports on its node only if it was bound or nominated
 // there, and only ports the rejected pod wants matter.
 absl::StatusOr<QueueingHint> IsSchedulableAfterPodDeleted(const framework::PodInfo& pod,
@@ -65,16 +51,7 @@ absl::StatusOr<QueueingHint> IsSchedulableAfterPodDeleted(const framework::PodIn
 
 }  // namespace
 
-std::vector<HostPort> WantedHostPorts(const api::v1::Pod& pod) {
-  std::vector<HostPort> out;
-  // Init containers that run to completion have released their ports before
-  // the pod's containers start; sidecars keep theirs for the pod's lifetime.
-  for (const api::v1::Container& c : pod.spec().init_containers()) {
-    if (c.restart_policy() == "Always") AppendHostPorts(c, out);
-  }
-  for (const api::v1::Container& c : pod.spec().containers()) AppendHostPorts(c, out);
-  return out;
-}
+std::vector<HostPort> WantedHostPorts(const api::v1::Pod& pod) { return framework::HostPortsOf(pod); }
 
 bool FitsPorts(std::span<const HostPort> wanted, const framework::HostPortSet& used) {
   for (const HostPort& p : wanted) {
@@ -91,7 +68,7 @@ std::string_view NodePorts::Name() const { return names::kNodePorts; }
 
 NodePorts::Result NodePorts::PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                                        std::span<const framework::NodeInfo* const>) {
-  // PodInfo parsed the ports once (WantedHostPorts' rules); most pods have none.
+  // PodInfo parsed the ports once (HostPortsOf); most pods have none.
   if (pod.host_ports().empty()) return {framework::PreFilterResult{}, framework::Status::Skip()};
   auto ports = std::make_shared<const std::vector<HostPort>>(pod.host_ports());
   state.Write(PreFilterStateKey(), std::make_unique<PreFilterState>(std::move(ports)));
