@@ -42,7 +42,7 @@ absl::StatusOr<QueueingHint> IsSchedulableAfterPodDeleted(const framework::PodIn
   if (deleted.spec().node_name().empty() && deleted.status().nominated_node_name().empty()) {
     return QueueingHint::kSkip;
   }
-  const std::vector<HostPort> freed = WantedHostPorts(deleted);
+  const std::vector<HostPort> freed = framework::HostPortsOf(deleted);
   if (freed.empty()) return QueueingHint::kSkip;
   framework::HostPortSet in_use;
   for (const HostPort& p : freed) in_use.Add(p);
@@ -50,8 +50,6 @@ absl::StatusOr<QueueingHint> IsSchedulableAfterPodDeleted(const framework::PodIn
 }
 
 }  // namespace
-
-std::vector<HostPort> WantedHostPorts(const api::v1::Pod& pod) { return framework::HostPortsOf(pod); }
 
 bool FitsPorts(std::span<const HostPort> wanted, const framework::HostPortSet& used) {
   for (const HostPort& p : wanted) {

@@ -45,15 +45,10 @@ class NodePorts final : public framework::PreFilterPlugin,
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 };
 
-// util.GetHostPorts: the host ports of the pod's restartable init containers,
-// then of its regular containers, in spec order; hostIP "" becomes 0.0.0.0
-// and protocol "" TCP, as HostPortInfo sanitizes them.
-std::vector<framework::HostPort> WantedHostPorts(const api::v1::Pod& pod);
-
 // Upstream's fitsPorts: no wanted port conflicts with `used`.
 bool FitsPorts(std::span<const framework::HostPort> wanted, const framework::HostPortSet& used);
 
-// Upstream's Fits, for callers outside a cycle (computes the pod's ports).
+// Upstream's Fits, for callers outside a cycle (the ports PodInfo parsed).
 bool NodePortsFit(const framework::PodInfo& pod, const framework::NodeInfo& node);
 
 // Takes no args; any given are rejected by field.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
+#include "framework/host_ports.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/plugins/names.h"
 #include "schedkit/testing/builders.h"
@@ -205,7 +206,7 @@ TEST_CASE("TestFits", "[nodeports]") {
   }
 }
 
-TEST_CASE("WantedHostPorts follows util.GetHostPorts", "[nodeports]") {
+TEST_CASE("HostPortsOf follows util.GetHostPorts", "[nodeports]") {
   api::v1::Pod pod = InitContainerPortPod(true);
   *pod.mutable_spec()->add_init_containers() = InitContainerPortPod(false).spec().init_containers(0);
   pod.mutable_spec()->mutable_init_containers(1)->mutable_ports(0)->set_host_port(9000);
@@ -214,7 +215,7 @@ TEST_CASE("WantedHostPorts follows util.GetHostPorts", "[nodeports]") {
   api::v1::ContainerPort* p = c->add_ports();
   p->set_host_port(443);
   p->set_protocol("");
-  const auto ports = WantedHostPorts(pod);
+  const auto ports = framework::HostPortsOf(pod);
   REQUIRE(ports.size() == 2);
   CHECK(ports[0] == framework::HostPort{Symbol::Intern("0.0.0.0"), framework::Protocol::kTCP, 8001});
   CHECK(ports[1] == framework::HostPort{Symbol::Intern("0.0.0.0"), framework::Protocol::kTCP, 443});
