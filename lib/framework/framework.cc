@@ -291,6 +291,8 @@ struct ActiveFilterChain {
   SymbolSet skips;
   absl::InlinedVector<FilterPlugin*, 16> plugins;
   absl::InlinedVector<Symbol, 16> names;
+  // HasActivePreFilterExtensions for the same skips: dry runs ask per node.
+  bool pre_filter_extensions = false;
 };
 
 struct Framework::Impl {
@@ -687,6 +689,7 @@ std::shared_ptr<const ActiveFilterChain> Framework::DeriveFilterChain(const Cycl
     chain->plugins.push_back(im.filter.plugins[i]);
     chain->names.push_back(im.filter.names[i]);
   }
+  chain->pre_filter_extensions = ScanPreFilterExtensions(state);
   return chain;
 }
 
@@ -753,6 +756,11 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const PodInf
 }
 
 bool Framework::HasActivePreFilterExtensions(const CycleState& state) const {
+  if (const ActiveFilterChain* chain = KeptFilterChain(state)) return chain->pre_filter_extensions;
+  return ScanPreFilterExtensions(state);
+}
+
+bool Framework::ScanPreFilterExtensions(const CycleState& state) const {
   const Impl& im = *impl_;
   for (size_t i = 0; i < im.pre_filter.size(); ++i) {
     if (im.pre_filter.plugins[i]->GetPreFilterExtensions() != nullptr &&
@@ -787,7 +795,7 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
       sim.emplace(node);
       if (HasActivePreFilterExtensions(state)) state_copy = state.Clone();
     }
-    sim->node().AddPod(p);
+    sim->node().AddPod(ScratchSimulation::Borrow(p));  // the list outlives the copy
     if (state_copy) {
       Status s = RunPreFilterExtensionAddPod(*state_copy, pod, *p, sim->node());
       if (!s.IsSuccess()) return s;

@@ -119,9 +119,12 @@ void NodeInfo::AddPod(PodInfoPtr pod) {
   AddRequests(pod->requests(), +1);
   hot_.non_zero_milli_cpu += pod->non_zero_milli_cpu();
   hot_.non_zero_memory += pod->non_zero_memory();
-  for (const HostPort& p : pod->host_ports()) used_ports_.Add(p);
+  // The flags first: the lists lie beyond the pod's first lines.
+  if (pod->has_host_ports()) {
+    for (const HostPort& p : pod->host_ports()) used_ports_.Add(p);
+  }
   if (pod->has_pod_affinity()) pods_with_affinity_.push_back(pod);
-  if (!pod->required_anti_affinity_terms().empty()) pods_with_required_anti_affinity_.push_back(pod);
+  if (pod->has_required_anti_affinity()) pods_with_required_anti_affinity_.push_back(pod);
   pods_.push_back(std::move(pod));
   Touch();
 }
@@ -142,12 +145,15 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   PodInfoPtr stored = std::move(*it);
   *it = std::move(pods_.back());
   pods_.pop_back();
-  EraseByUid(pods_with_affinity_, *stored);
-  EraseByUid(pods_with_required_anti_affinity_, *stored);
+  // The stored pod's flags decided its lists when it was added.
+  if (stored->has_pod_affinity()) EraseByUid(pods_with_affinity_, *stored);
+  if (stored->has_required_anti_affinity()) EraseByUid(pods_with_required_anti_affinity_, *stored);
   AddRequests(stored->requests(), -1);
   hot_.non_zero_milli_cpu -= stored->non_zero_milli_cpu();
   hot_.non_zero_memory -= stored->non_zero_memory();
-  for (const HostPort& p : stored->host_ports()) used_ports_.Remove(p);
+  if (stored->has_host_ports()) {
+    for (const HostPort& p : stored->host_ports()) used_ports_.Remove(p);
+  }
   Touch();
   return absl::OkStatus();
 }
@@ -165,11 +171,9 @@ void NodeInfo::AssignSimulationCopy(const NodeInfo& from) {
 
 namespace {
 
-// The same pointers without ownership (shared_ptr's aliasing constructor with
-// an empty owner): copying and dropping them touches no reference count.
 void AssignBorrowed(std::vector<PodInfoPtr>& to, const std::vector<PodInfoPtr>& from) {
   to.clear();
-  for (const PodInfoPtr& p : from) to.emplace_back(PodInfoPtr(), p.get());
+  for (const PodInfoPtr& p : from) to.push_back(ScratchSimulation::Borrow(p));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "schedkit/framework/pod_info.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <string_view>
 
 #include "absl/hash/hash.h"
@@ -160,6 +161,11 @@ PodInfoPtr PodInfo::WithNominatedNodeName(std::string_view node) const {
 }
 
 absl::Status PodInfo::Init() {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+  static_assert(alignof(PodInfo) == 64 && offsetof(PodInfo, start_time_) + sizeof(start_time_) <= 128,
+                "the fields passes over a node's pods read fill the first two lines");
+#pragma GCC diagnostic pop
   const api::v1::Pod& pod = *pod_;
   const api::v1::PodSpec& spec = pod.spec();
   name_ = Symbol::Intern(pod.metadata().name());
@@ -187,6 +193,7 @@ absl::Status PodInfo::Init() {
                                       Symbol::Intern(t.value()), ParseEffect(t.effect())});
   }
   host_ports_ = HostPortsOf(pod);
+  has_host_ports_ = !host_ports_.empty();
   for (const auto& c : spec.init_containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
   for (const auto& c : spec.containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
   num_containers_ = spec.init_containers_size() + spec.containers_size();
@@ -205,6 +212,7 @@ absl::Status PodInfo::Init() {
       const auto& pa = a.pod_anti_affinity();
       SCHEDKIT_RETURN_IF_ERROR(CompileRequired(pa.required_during_scheduling_ignored_during_execution(), ns_,
                                                "requiredAntiAffinityTerms", required_anti_affinity_));
+      has_required_anti_affinity_ = !required_anti_affinity_.empty();
       SCHEDKIT_RETURN_IF_ERROR(CompilePreferred(pa.preferred_during_scheduling_ignored_during_execution(),
                                                 ns_, "preferredAntiAffinityTerms",
                                                 preferred_anti_affinity_));

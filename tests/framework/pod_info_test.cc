@@ -2,6 +2,7 @@
 // object shows, and the deferred node-named object under concurrent readers.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
@@ -75,6 +76,44 @@ TEST_CASE("The deferred node-named object is made once under concurrent readers"
     for (std::thread& t : readers) t.join();
     for (const api::v1::Pod* p : seen) CHECK(p == &assumed->pod());
     for (const std::string& name : node_names) CHECK(name == "n1");
+  }
+}
+
+TEST_CASE("The first-line flags agree with the lists they stand for", "[pod_info]") {
+  using testing::AffinityKind;
+  struct Case {
+    const char* name;
+    PodInfoPtr pod;
+    bool host_ports, required_anti_affinity, pod_affinity;
+  };
+  const std::vector<Case> cases = {
+      {"plain", MakePod().Name("a").Info(), false, false, false},
+      {"host port", MakePod().Name("b").HostPort(80).Info(), true, false, false},
+      {"required anti-affinity", MakePod().Name("c").PodAntiAffinityExists("app", "zone", AffinityKind::kRequired).Info(),
+       false, true, true},
+      {"preferred anti-affinity only",
+       MakePod().Name("d").PodAntiAffinityExists("app", "zone", AffinityKind::kPreferred).Info(), false, false, true},
+      {"required affinity only", MakePod().Name("e").PodAffinityExists("app", "zone", AffinityKind::kRequired).Info(),
+       false, false, true},
+  };
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION(c.name) {
+      for (const PodInfoPtr& view : {c.pod, c.pod->WithNodeName("n1"), c.pod->WithNominatedNodeName("n2")}) {
+        CHECK(view->has_host_ports() == c.host_ports);
+        CHECK(view->has_host_ports() == !view->host_ports().empty());
+        CHECK(view->has_required_anti_affinity() == c.required_anti_affinity);
+        CHECK(view->has_required_anti_affinity() == !view->required_anti_affinity_terms().empty());
+        CHECK(view->has_pod_affinity() == c.pod_affinity);
+      }
+    }
+  }
+}
+
+TEST_CASE("A PodInfo starts on a cache line", "[pod_info]") {
+  // The hot fields are laid out for line-aligned objects (see pod_info.h).
+  for (int i = 0; i < 8; ++i) {
+    PodInfoPtr p = MakePod().Name("p" + std::to_string(i)).Info();
+    CHECK(reinterpret_cast<uintptr_t>(p.get()) % 64 == 0);
   }
 }
 

@@ -202,6 +202,8 @@ class Framework final : public Handle {
   // The chain kept in `state` when this framework derived it from the
   // state's current skip set; nullptr otherwise.
   const ActiveFilterChain* KeptFilterChain(const CycleState& state) const;
+  // HasActivePreFilterExtensions without a kept chain to answer it.
+  bool ScanPreFilterExtensions(const CycleState& state) const;
 
   FrameworkOptions options_;
   std::string profile_name_;

@@ -205,6 +205,12 @@ class ScratchSimulation {
 
   NodeInfo& node() { return *node_; }
 
+  // `pod` without ownership, for adding to the copy a pod that outlives it
+  // (a nominated pod, a victim reprieved in a dry run): copying and dropping
+  // it touches no reference count, whose locked instructions would also
+  // hold back the loads of the pods that follow.
+  static PodInfoPtr Borrow(const PodInfoPtr& pod) { return PodInfoPtr(PodInfoPtr(), pod.get()); }
+
  private:
   std::unique_ptr<NodeInfo> own_;  // when the thread's scratch is taken
   NodeInfo* node_ = nullptr;

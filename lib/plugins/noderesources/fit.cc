@@ -96,22 +96,29 @@ FitRequest ComputeFitRequest(const PodInfo& pod, const IgnoredResources* ignored
 
 // Calls fn(resource, reason, requested, used, capacity, unresolvable) for
 // each resource the node lacks, in upstream's order (upstream fitsRequest).
+// The pod, cpu and memory checks read the node's first line only: a failing
+// pass over every node (preemption's) builds a status for each, and the full
+// resource lists would cost it three more lines per node. fn's used and
+// capacity pod counts are read only where fn reads them.
 template <typename Fn>
 inline void VisitInsufficient(const FitRequest& req, const NodeInfo& node, Fn&& fn) {
+  if (node.free_pod_slots() < 1) {  // the saturating form of pods + 1 > allowed
+    fn(schedkit::names::ResourcePods(), R().too_many_pods, 1, node.num_pods(),
+       node.allocatable().allowed_pod_number, false);
+  }
+  const int64_t alloc_cpu = node.allocatable_milli_cpu();
+  const int64_t used_cpu = node.requested_milli_cpu();
+  if (req.milli_cpu > 0 && req.milli_cpu > alloc_cpu - used_cpu) {
+    fn(schedkit::names::ResourceCpu(), R().cpu, req.milli_cpu, used_cpu, alloc_cpu, req.milli_cpu > alloc_cpu);
+  }
+  const int64_t alloc_memory = node.allocatable_memory();
+  const int64_t used_memory = node.requested_memory();
+  if (req.memory > 0 && req.memory > alloc_memory - used_memory) {
+    fn(schedkit::names::ResourceMemory(), R().memory, req.memory, used_memory, alloc_memory,
+       req.memory > alloc_memory);
+  }
   const framework::Resource& alloc = node.allocatable();
   const framework::Resource& used = node.requested();
-  if (node.num_pods() + 1 > alloc.allowed_pod_number) {
-    fn(schedkit::names::ResourcePods(), R().too_many_pods, 1, node.num_pods(), alloc.allowed_pod_number,
-       false);
-  }
-  if (req.milli_cpu > 0 && req.milli_cpu > alloc.milli_cpu - used.milli_cpu) {
-    fn(schedkit::names::ResourceCpu(), R().cpu, req.milli_cpu, used.milli_cpu, alloc.milli_cpu,
-       req.milli_cpu > alloc.milli_cpu);
-  }
-  if (req.memory > 0 && req.memory > alloc.memory - used.memory) {
-    fn(schedkit::names::ResourceMemory(), R().memory, req.memory, used.memory, alloc.memory,
-       req.memory > alloc.memory);
-  }
   if (req.ephemeral_storage > 0 && req.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage) {
     fn(schedkit::names::ResourceEphemeralStorage(), R().ephemeral_storage, req.ephemeral_storage,
        used.ephemeral_storage, alloc.ephemeral_storage, req.ephemeral_storage > alloc.ephemeral_storage);

@@ -597,6 +597,10 @@ TEST_CASE("TestDryRunPreemption", "[defaultpreemption][upstream]") {
         CHECK(w.fake_filter_calls.load() - prev_calls == tc.expected_num_filter_called[cycle]);
         prev_calls = w.fake_filter_calls.load();
         CHECK(SortedView(got.candidates) == tc.expected[cycle]);
+        // Dry runs borrow the nodes' pods; the victims handed out own theirs.
+        for (const preemption::Candidate& c : got.candidates) {
+          for (const PodInfoPtr& v : c.victims.pods) CHECK(v.use_count() > 0);
+        }
       }
     }
   }
