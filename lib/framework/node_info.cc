@@ -190,7 +190,7 @@ void NodeInfo::AssignBorrowedSimulationCopy(const NodeInfo& from) {
   images_ = from.images_;
   allocatable_ = from.allocatable_;
   requested_ = from.requested_;
-  node_ = from.node_;
+  node_ = std::shared_ptr<const api::v1::Node>(std::shared_ptr<const api::v1::Node>(), from.node_.get());
   used_ports_ = from.used_ports_;
   AssignBorrowed(pods_with_affinity_, from.pods_with_affinity_);
   AssignBorrowed(pods_with_required_anti_affinity_, from.pods_with_required_anti_affinity_);
@@ -198,7 +198,8 @@ void NodeInfo::AssignBorrowedSimulationCopy(const NodeInfo& from) {
   simulation_ = true;
 }
 
-void NodeInfo::DropPods() {
+void NodeInfo::DropBorrowed() {
+  node_.reset();
   pods_.clear();
   pods_with_affinity_.clear();
   pods_with_required_anti_affinity_.clear();
@@ -235,7 +236,7 @@ ScratchSimulation::ScratchSimulation(const NodeInfo& node) {
 ScratchSimulation::~ScratchSimulation() {
   if (own_ != nullptr) return;
   // No borrowed pointer outlives the node it was borrowed from.
-  node_->DropPods();
+  node_->DropBorrowed();
   for (ScratchSlot& slot : Scratch()) {
     if (&slot.node == node_) slot.taken = false;
   }

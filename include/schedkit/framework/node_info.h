@@ -90,6 +90,16 @@ class alignas(64) NodeInfo {
     const char* p = reinterpret_cast<const char*>(this);
     for (size_t offset = 0; offset < kHotBytes; offset += 64) __builtin_prefetch(p + offset);
   }
+  // The same for a what-if on the node (a dry run): all its lines, which the
+  // simulation copy reads. Then, once those are in, PrefetchPods.
+  void PrefetchWhole() const {
+    const char* p = reinterpret_cast<const char*>(this);
+    for (size_t offset = 0; offset < sizeof(NodeInfo); offset += 64) __builtin_prefetch(p + offset);
+  }
+  // Asks for the hot lines of the node's pods (PodInfo::Prefetch).
+  void PrefetchPods() const {
+    for (const PodInfoPtr& pod : pods_) pod->Prefetch();
+  }
 
   // --- read side (hot) ---
   Symbol name() const { return hot_.name; }
@@ -179,8 +189,9 @@ class alignas(64) NodeInfo {
   friend class ScratchSimulation;
   // AssignSimulationCopy with the pod lists borrowed (see ScratchSimulation).
   void AssignBorrowedSimulationCopy(const NodeInfo& from);
-  // Empties the pod lists, keeping their buffers.
-  void DropPods();
+  // Drops the borrowed node object and empties the pod lists, keeping their
+  // buffers.
+  void DropBorrowed();
 };
 
 // The next value of the process-wide generation counter.
@@ -191,11 +202,11 @@ int64_t NextGeneration();
 // dry runs, the nominated-pods pass) then copy without allocating. A second
 // one alive on the same thread gets a copy of its own.
 //
-// The copy borrows the node's pods: its pod lists point at them without
-// owning them, so that a copy costs no reference counting. `node` must
-// therefore outlive the ScratchSimulation and keep its pods meanwhile; a
-// PodInfoPtr taken from the copy's lists must not be kept beyond it (pods
-// added to the copy are owned as usual).
+// The copy borrows the node's API object and pods: node_ptr() and the pod
+// lists point at them without owning them, so that a copy costs no reference
+// counting. `node` must therefore outlive the ScratchSimulation and keep them
+// meanwhile; a pointer taken from the copy's node_ptr() or lists must not be
+// kept beyond it (pods added to the copy are owned as usual).
 class ScratchSimulation {
  public:
   explicit ScratchSimulation(const NodeInfo& node);

@@ -9,6 +9,8 @@
 #ifndef SCHEDKIT_FRAMEWORK_NOMINATED_PODS_H_
 #define SCHEDKIT_FRAMEWORK_NOMINATED_PODS_H_
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <utility>
@@ -26,9 +28,14 @@ class NominatedPodsSnapshot {
   // unchanged nodes from one snapshot to the next.
   using ByNode = absl::flat_hash_map<Symbol, std::shared_ptr<const std::vector<PodInfoPtr>>>;
   NominatedPodsSnapshot() = default;
-  explicit NominatedPodsSnapshot(ByNode by_node) : by_node_(std::move(by_node)) {}
+  explicit NominatedPodsSnapshot(ByNode by_node) : by_node_(std::move(by_node)) {
+    for (const auto& [node, pods] : by_node_) may_have_[Bit(node) / 64] |= uint64_t{1} << (Bit(node) % 64);
+  }
 
   std::span<const PodInfoPtr> ForNode(Symbol node) const {
+    // Most nodes have no nominated pod: a bit answers for them, where the
+    // map would hash (a filter pass asks for every node).
+    if ((may_have_[Bit(node) / 64] >> (Bit(node) % 64) & 1) == 0) return {};
     auto it = by_node_.find(node);
     if (it == by_node_.end() || it->second == nullptr) return {};
     return *it->second;
@@ -36,7 +43,15 @@ class NominatedPodsSnapshot {
   bool empty() const { return by_node_.empty(); }
 
  private:
+  static constexpr uint32_t kBits = 8192;
+  // A multiplicative hash of the id onto the bits, so that nodes interned
+  // one after another spread out.
+  static uint32_t Bit(Symbol node) { return (node.id() * 2654435761u) >> (32 - 13); }
+  static_assert(kBits == 1u << 13);
+
   ByNode by_node_;
+  // A one-hash Bloom filter of the nodes in by_node_.
+  std::array<uint64_t, kBits / 64> may_have_{};
 };
 
 }  // namespace schedkit::framework

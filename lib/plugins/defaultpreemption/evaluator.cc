@@ -272,6 +272,11 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(const framework::CycleState&
     slots.clear();
     slots.resize(batch);
     handle_.parallelizer().ForEach(batch, [&](int j) {
+      // Each dry run waits on memory: its node's lines, then its pods'.
+      // Ask for the next node's pods and the node after's lines meanwhile.
+      const int i = done + j;
+      if (i + 2 < n) node_at(i + 2).PrefetchWhole();
+      if (i + 1 < n) node_at(i + 1).PrefetchPods();
       Slot& slot = slots[j];
       slot.status = policy_.SelectVictimsOnNode(state, pod, node_at(done + j), pdbs, slot.victims);
     });
