@@ -198,8 +198,8 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   // First remove every pod that may be preempted and see whether the pod
   // fits at all. The loop walks the original list; removals edit the copy.
   // Sized once: a dry run per node would otherwise grow these step by step.
-  // The lists borrow the node's pods, which outlive the dry run; only the
-  // victims handed out own theirs.
+  // The lists, and the victims handed out, borrow the node's pods (see
+  // Victims).
   std::vector<PodInfoPtr> potential;
   potential.reserve(node.pods().size());
   for (const PodInfoPtr& p : node.pods()) {
@@ -207,12 +207,6 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
     potential.push_back(framework::ScratchSimulation::Borrow(p));
     if (Status s = remove_pod(*p); !s.IsSuccess()) return s;
   }
-  auto owned = [&node](const PodInfoPtr& borrowed) -> const PodInfoPtr& {
-    for (const PodInfoPtr& p : node.pods()) {
-      if (p.get() == borrowed.get()) return p;
-    }
-    return borrowed;  // unreachable: every potential victim came from node.pods()
-  };
   if (potential.empty()) return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
   // Still no fit: this node is no candidate. (Affinity of the pod to one of
   // the victims is deliberately not considered, as upstream.)
@@ -249,7 +243,7 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
     fits = handle_.RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node).IsSuccess();
     if (!fits) {
       if (Status s = remove_pod(*p); !s.IsSuccess()) return s;
-      out.push_back(owned(p));
+      out.push_back(p);
     }
     return Status();
   };

@@ -55,7 +55,11 @@ namespace schedkit::plugins::preemption {
 
 // The pods to evict from one node (upstream extenderv1.Victims).
 struct Victims {
-  // Most important first (the order the policy's reprieve produced).
+  // Most important first (the order the policy's reprieve produced). A dry
+  // run may borrow them from the NodeInfo it read (ScratchSimulation::Borrow):
+  // they are valid while that NodeInfo is, which the cycle's snapshot
+  // ensures for the preemption attempt. Owning them would cost a reference
+  // count per victim of hundreds of candidates, most of them discarded.
   std::vector<framework::PodInfoPtr> pods;
   // How many of `pods` are covered by a PodDisruptionBudget that their
   // eviction would violate.

@@ -597,9 +597,15 @@ TEST_CASE("TestDryRunPreemption", "[defaultpreemption][upstream]") {
         CHECK(w.fake_filter_calls.load() - prev_calls == tc.expected_num_filter_called[cycle]);
         prev_calls = w.fake_filter_calls.load();
         CHECK(SortedView(got.candidates) == tc.expected[cycle]);
-        // Dry runs borrow the nodes' pods; the victims handed out own theirs.
+        // The victims are the very PodInfos of their node (borrowed from it).
         for (const preemption::Candidate& c : got.candidates) {
-          for (const PodInfoPtr& v : c.victims.pods) CHECK(v.use_count() > 0);
+          const auto node = std::find_if(nodes.begin(), nodes.end(),
+                                         [&](const NodeInfo* n) { return n->name() == c.node; });
+          REQUIRE(node != nodes.end());
+          for (const PodInfoPtr& v : c.victims.pods) {
+            CHECK(std::any_of((*node)->pods().begin(), (*node)->pods().end(),
+                              [&](const PodInfoPtr& p) { return p.get() == v.get(); }));
+          }
         }
       }
     }
