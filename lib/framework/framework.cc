@@ -1327,7 +1327,15 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   diagnosis.node_to_status.Reserve(diagnosis.node_to_status.size() + static_cast<size_t>(last - found));
   // Rejections mostly come from one plugin in a row: insert it once per row.
   std::optional<Symbol> last_rejector;
-  for (int pos = 0, at = start; pos < last; ++pos, at = at + 1 == n ? 0 : at + 1) {
+  // Nodes and statuses the filter threads just wrote: ask for them ahead, as
+  // a failing pass (preemption's) reads one of each per node.
+  constexpr int kAhead = 8;
+  for (int pos = 0, at = start, ahead = (start + kAhead) % n; pos < last;
+       ++pos, at = at + 1 == n ? 0 : at + 1, ahead = ahead + 1 == n ? 0 : ahead + 1) {
+    if (pos + kAhead < last) {
+      __builtin_prefetch(nodes[ahead]);
+      __builtin_prefetch(&im.node_status[pos + kAhead]);
+    }
     const NodeInfo* node = nodes[at];
     if (im.node_passed[pos]) {
       feasible.push_back(node);

@@ -23,11 +23,6 @@ const Symbol& ReasonNotHelpful() {
   return s;
 }
 
-absl::Time StartTimeOr(const PodInfo& pod, absl::Time now) {
-  const absl::Time t = pod.start_time();
-  return t == absl::InfiniteFuture() ? now : t;
-}
-
 }  // namespace
 
 std::vector<PdbInfo> CompilePdbs(const std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>>& pdbs) {
@@ -99,41 +94,55 @@ bool UpstreamMoreImportant::operator()(const PodInfoPtr& a, const PodInfoPtr& b)
   return ta < StartTime(*b);
 }
 
-absl::Time EarliestStartTimeOfHighestPriorityVictims(const Victims& victims, absl::Time now) {
-  if (victims.pods.empty()) return absl::InfiniteFuture();
-  absl::Time earliest = StartTimeOr(*victims.pods[0], now);
-  int32_t max_priority = victims.pods[0]->priority();
+VictimSummary Summarize(const Victims& victims) {
+  VictimSummary out;
+  out.first_priority = victims.pods[0]->priority();
+  int32_t max_priority = out.first_priority;
   for (const PodInfoPtr& p : victims.pods) {
-    if (p->priority() == max_priority) {
-      earliest = std::min(earliest, StartTimeOr(*p, now));
-    } else if (p->priority() > max_priority) {
+    out.shifted_priority_sum += static_cast<int64_t>(p->priority()) + (int64_t{std::numeric_limits<int32_t>::max()} + 1);
+    if (p->priority() > max_priority) {
       max_priority = p->priority();
-      earliest = StartTimeOr(*p, now);
+      out.earliest_started = absl::InfiniteFuture();
+      out.unstarted = false;
+    } else if (p->priority() < max_priority) {
+      continue;
+    }
+    const absl::Time t = p->start_time();
+    if (t == absl::InfiniteFuture()) {
+      out.unstarted = true;
+    } else {
+      out.earliest_started = std::min(out.earliest_started, t);
     }
   }
-  return earliest;
+  return out;
+}
+
+absl::Time EarliestStartTimeOfHighestPriorityVictims(const Victims& victims, absl::Time now) {
+  if (victims.pods.empty()) return absl::InfiniteFuture();
+  const VictimSummary s = Summarize(victims);
+  return s.unstarted ? std::min(s.earliest_started, now) : s.earliest_started;
 }
 
 std::vector<Interface::ScoreFunc> DefaultScoreFuncs(absl::Time now) {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  // The dry run's summary when there is one; candidates made elsewhere are
+  // summarized here.
+  auto summary = [](const Candidate& c) { return c.summary ? *c.summary : Summarize(c.victims); };
   return {
       [](const Candidate& c) { return -c.victims.num_pdb_violations; },
-      [](const Candidate& c) {
-        return c.victims.pods.empty() ? kMin : -static_cast<int64_t>(c.victims.pods[0]->priority());
+      [summary](const Candidate& c) {
+        return c.victims.pods.empty() ? kMin : -static_cast<int64_t>(summary(c).first_priority);
       },
-      [](const Candidate& c) {
+      [summary](const Candidate& c) {
         // Shifting every priority by 2^31 keeps them positive, so that more
         // victims of a negative priority never sum lower than fewer.
-        int64_t sum = 0;
-        for (const PodInfoPtr& p : c.victims.pods) {
-          sum += static_cast<int64_t>(p->priority()) + (int64_t{std::numeric_limits<int32_t>::max()} + 1);
-        }
-        return -sum;
+        return c.victims.pods.empty() ? 0 : -summary(c).shifted_priority_sum;
       },
       [](const Candidate& c) { return -static_cast<int64_t>(c.victims.pods.size()); },
-      [now](const Candidate& c) {
+      [summary, now](const Candidate& c) {
         if (c.victims.pods.empty()) return kMin;
-        return absl::ToUnixNanos(EarliestStartTimeOfHighestPriorityVictims(c.victims, now));
+        const VictimSummary s = summary(c);
+        return absl::ToUnixNanos(s.unstarted ? std::min(s.earliest_started, now) : s.earliest_started);
       },
   };
 }
@@ -257,6 +266,7 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(const framework::CycleState&
   struct Slot {
     Status status;
     Victims victims;
+    std::optional<VictimSummary> summary;
   };
   std::vector<Slot> slots;
   const int parallelism = std::max(1, handle_.parallelizer().parallelism());
@@ -279,13 +289,15 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(const framework::CycleState&
       if (i + 1 < n) node_at(i + 1).PrefetchPods();
       Slot& slot = slots[j];
       slot.status = policy_.SelectVictimsOnNode(state, pod, node_at(done + j), pdbs, slot.victims);
+      slot.summary.reset();
+      if (slot.status.IsSuccess() && !slot.victims.pods.empty()) slot.summary = Summarize(slot.victims);
     });
     for (int j = 0; j < batch && !stop; ++j) {
       const NodeInfo& node = node_at(done + j);
       Slot& slot = slots[j];
       if (slot.status.IsSuccess() && !slot.victims.pods.empty()) {
         std::vector<Candidate>& group = slot.victims.num_pdb_violations == 0 ? non_violating : violating;
-        if (group.size() < cap) group.push_back(Candidate{node.name(), std::move(slot.victims)});
+        if (group.size() < cap) group.push_back(Candidate{node.name(), std::move(slot.victims), slot.summary});
         stop = !non_violating.empty() && non_violating.size() + violating.size() >= cap;
         continue;
       }

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -66,10 +67,27 @@ struct Victims {
   int64_t num_pdb_violations = 0;
 };
 
+// What DefaultScoreFuncs read of a candidate's victims. The dry run's
+// thread gathers it while the victims are in its cache, so that selecting
+// among hundreds of candidates loads none of them again.
+struct VictimSummary {
+  int32_t first_priority = 0;  // pods[0], the most important victim
+  // The sum of (priority + 2^31) over the victims.
+  int64_t shifted_priority_sum = 0;
+  // Among the victims of the highest priority: the earliest start time of
+  // those that started (InfiniteFuture if none), and whether one has not.
+  absl::Time earliest_started = absl::InfiniteFuture();
+  bool unstarted = false;
+};
+// Of a non-empty victim list.
+VictimSummary Summarize(const Victims& victims);
+
 // A node the preemptor fits on once `victims` are gone.
 struct Candidate {
   Symbol node;
   Victims victims;
+  // Summarize(victims), when the dry run made the candidate.
+  std::optional<VictimSummary> summary = std::nullopt;
 };
 
 // A PodDisruptionBudget as preemption reads it, compiled once per attempt so

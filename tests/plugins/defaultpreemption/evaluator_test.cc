@@ -20,6 +20,7 @@
 #include "plugins/defaultpreemption/evaluator.h"
 
 #include <catch2/catch.hpp>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -314,6 +315,52 @@ TEST_CASE("SplitByPdbViolation follows filterPodsWithPDBViolation", "[preemption
   // in another namespace; e was already disrupted.
   CHECK(names(violating) == std::vector<std::string>{"b"});
   CHECK(names(non_violating) == std::vector<std::string>{"a", "c", "d", "e"});
+}
+
+TEST_CASE("The dry run's victim summary scores as the victims themselves do", "[preemption]") {
+  // Upstream GetEarliestPodStartTime over the victims, walked as it walks them.
+  auto earliest_reference = [](const Victims& v, absl::Time now) {
+    auto start_or_now = [now](const PodInfoPtr& p) {
+      return p->start_time() == absl::InfiniteFuture() ? now : p->start_time();
+    };
+    absl::Time earliest = start_or_now(v.pods[0]);
+    int32_t max_priority = v.pods[0]->priority();
+    for (const PodInfoPtr& p : v.pods) {
+      if (p->priority() == max_priority) {
+        earliest = std::min(earliest, start_or_now(p));
+      } else if (p->priority() > max_priority) {
+        max_priority = p->priority();
+        earliest = start_or_now(p);
+      }
+    }
+    return earliest;
+  };
+  std::mt19937 rng(7);
+  // "Now" amid the start times, so that which pods count shows in the result.
+  const absl::Time now = absl::FromUnixNanos(2);
+  const auto funcs = DefaultScoreFuncs(now);
+  int n = 0;
+  for (int round = 0; round < 300; ++round) {
+    Victims v;
+    const int count = 1 + static_cast<int>(rng() % 5);
+    for (int i = 0; i < count; ++i) {
+      auto pod = MakePod();
+      pod.Name(schedkit::StrCat("s", n++)).Priority(static_cast<int32_t>(rng() % 3) - 1);
+      // A third unstarted, the rest at one of a few instants (ties included).
+      if (rng() % 3 != 0) pod.StartTime(Epoch(static_cast<int>(rng() % 4)));
+      v.pods.push_back(Info(pod.Obj()));
+    }
+    INFO("round " << round);
+    CHECK(EarliestStartTimeOfHighestPriorityVictims(v, now) == earliest_reference(v, now));
+    Candidate plain{S("a"), v, std::nullopt};
+    Candidate summarized{S("a"), v, Summarize(v)};
+    int64_t sum = 0;
+    for (const PodInfoPtr& p : v.pods) sum += int64_t{p->priority()} + (int64_t{1} << 31);
+    CHECK(funcs[1](plain) == -int64_t{v.pods[0]->priority()});
+    CHECK(funcs[2](plain) == -sum);
+    CHECK(funcs[4](plain) == absl::ToUnixNanos(earliest_reference(v, now)));
+    for (size_t f = 0; f < funcs.size(); ++f) CHECK(funcs[f](summarized) == funcs[f](plain));
+  }
 }
 
 TEST_CASE("PickOneCandidate: default criteria in order, ties to the first", "[preemption]") {
