@@ -301,6 +301,10 @@ struct Framework::Impl {
   PluginList<PreEnqueuePlugin> pre_enqueue;
   PluginList<QueueSortPlugin> queue_sort;
   PluginList<PreFilterPlugin> pre_filter;
+  // The PreFilter plugins with extensions (a plugin's answer is fixed, as
+  // upstream's PreFilterExtensions return a constant), for the per-cycle
+  // check of whether any is active.
+  std::vector<Symbol> pre_filter_extension_names;
   PluginList<FilterPlugin> filter;
   PluginList<PostFilterPlugin> post_filter;
   PluginList<PreScorePlugin> pre_score;
@@ -476,6 +480,11 @@ absl::Status Framework::Build(const Registry& registry, const Profile& profile) 
   if (!(s = build_point(im.pre_enqueue, pp.pre_enqueue, "PreEnqueuePlugin")).ok()) return s;
   if (!(s = build_point(im.queue_sort, pp.queue_sort, "QueueSortPlugin")).ok()) return s;
   if (!(s = build_point(im.pre_filter, pp.pre_filter, "PreFilterPlugin")).ok()) return s;
+  for (size_t i = 0; i < im.pre_filter.size(); ++i) {
+    if (im.pre_filter.plugins[i]->GetPreFilterExtensions() != nullptr) {
+      im.pre_filter_extension_names.push_back(im.pre_filter.names[i]);
+    }
+  }
   if (!(s = build_point(im.filter, pp.filter, "FilterPlugin")).ok()) return s;
   if (!(s = build_point(im.post_filter, pp.post_filter, "PostFilterPlugin")).ok()) return s;
   if (!(s = build_point(im.pre_score, pp.pre_score, "PreScorePlugin")).ok()) return s;
@@ -761,12 +770,8 @@ bool Framework::HasActivePreFilterExtensions(const CycleState& state) const {
 }
 
 bool Framework::ScanPreFilterExtensions(const CycleState& state) const {
-  const Impl& im = *impl_;
-  for (size_t i = 0; i < im.pre_filter.size(); ++i) {
-    if (im.pre_filter.plugins[i]->GetPreFilterExtensions() != nullptr &&
-        !state.skip_filter_plugins().contains(im.pre_filter.names[i])) {
-      return true;
-    }
+  for (Symbol name : impl_->pre_filter_extension_names) {
+    if (!state.skip_filter_plugins().contains(name)) return true;
   }
   return false;
 }
@@ -1327,15 +1332,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   diagnosis.node_to_status.Reserve(diagnosis.node_to_status.size() + static_cast<size_t>(last - found));
   // Rejections mostly come from one plugin in a row: insert it once per row.
   std::optional<Symbol> last_rejector;
-  // Nodes and statuses the filter threads just wrote: ask for them ahead, as
-  // a failing pass (preemption's) reads one of each per node.
-  constexpr int kAhead = 8;
-  for (int pos = 0, at = start, ahead = (start + kAhead) % n; pos < last;
-       ++pos, at = at + 1 == n ? 0 : at + 1, ahead = ahead + 1 == n ? 0 : ahead + 1) {
-    if (pos + kAhead < last) {
-      __builtin_prefetch(nodes[ahead]);
-      __builtin_prefetch(&im.node_status[pos + kAhead]);
-    }
+  for (int pos = 0, at = start; pos < last; ++pos, at = at + 1 == n ? 0 : at + 1) {
     const NodeInfo* node = nodes[at];
     if (im.node_passed[pos]) {
       feasible.push_back(node);
