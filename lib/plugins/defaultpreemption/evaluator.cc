@@ -117,12 +117,6 @@ VictimSummary Summarize(const Victims& victims) {
   return out;
 }
 
-absl::Time EarliestStartTimeOfHighestPriorityVictims(const Victims& victims, absl::Time now) {
-  if (victims.pods.empty()) return absl::InfiniteFuture();
-  const VictimSummary s = Summarize(victims);
-  return s.unstarted ? std::min(s.earliest_started, now) : s.earliest_started;
-}
-
 std::vector<Interface::ScoreFunc> DefaultScoreFuncs(absl::Time now) {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   // The dry run's summary when there is one; candidates made elsewhere are
@@ -141,8 +135,7 @@ std::vector<Interface::ScoreFunc> DefaultScoreFuncs(absl::Time now) {
       [](const Candidate& c) { return -static_cast<int64_t>(c.victims.pods.size()); },
       [summary, now](const Candidate& c) {
         if (c.victims.pods.empty()) return kMin;
-        const VictimSummary s = summary(c);
-        return absl::ToUnixNanos(s.unstarted ? std::min(s.earliest_started, now) : s.earliest_started);
+        return absl::ToUnixNanos(summary(c).EarliestStart(now));
       },
   };
 }

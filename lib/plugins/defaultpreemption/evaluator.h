@@ -27,6 +27,7 @@
 #ifndef SCHEDKIT_LIB_PLUGINS_DEFAULTPREEMPTION_EVALUATOR_H_
 #define SCHEDKIT_LIB_PLUGINS_DEFAULTPREEMPTION_EVALUATOR_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -78,6 +79,12 @@ struct VictimSummary {
   // those that started (InfiniteFuture if none), and whether one has not.
   absl::Time earliest_started = absl::InfiniteFuture();
   bool unstarted = false;
+
+  // Upstream util.GetEarliestPodStartTime over the victims: the earliest
+  // start among those of the highest priority, `now` for one not started.
+  absl::Time EarliestStart(absl::Time now) const {
+    return unstarted ? std::min(earliest_started, now) : earliest_started;
+  }
 };
 // Of a non-empty victim list.
 VictimSummary Summarize(const Victims& victims);
@@ -130,11 +137,6 @@ class UpstreamMoreImportant {
   absl::Time StartTime(const framework::PodInfo& p);
   int64_t now_readings_ = 0;
 };
-
-// Upstream util.GetEarliestPodStartTime: the earliest start time among the
-// victims of the highest priority; `now` stands for pods that have not
-// started. InfiniteFuture for no victims.
-absl::Time EarliestStartTimeOfHighestPriorityVictims(const Victims& victims, absl::Time now);
 
 // The policy of a preemption plugin (upstream preemption.Interface).
 class Interface {

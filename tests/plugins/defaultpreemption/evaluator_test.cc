@@ -351,7 +351,7 @@ TEST_CASE("The dry run's victim summary scores as the victims themselves do", "[
       v.pods.push_back(Info(pod.Obj()));
     }
     INFO("round " << round);
-    CHECK(EarliestStartTimeOfHighestPriorityVictims(v, now) == earliest_reference(v, now));
+    CHECK(Summarize(v).EarliestStart(now) == earliest_reference(v, now));
     Candidate plain{S("a"), v, std::nullopt};
     Candidate summarized{S("a"), v, Summarize(v)};
     int64_t sum = 0;
