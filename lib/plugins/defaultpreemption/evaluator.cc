@@ -99,7 +99,10 @@ VictimSummary Summarize(const Victims& victims) {
   out.first_priority = victims.pods[0]->priority();
   int32_t max_priority = out.first_priority;
   for (const PodInfoPtr& p : victims.pods) {
-    out.shifted_priority_sum += static_cast<int64_t>(p->priority()) + (int64_t{std::numeric_limits<int32_t>::max()} + 1);
+    // Shifting every priority by 2^31 keeps them positive, so that more
+    // victims of a negative priority never sum lower than fewer.
+    out.shifted_priority_sum +=
+        static_cast<int64_t>(p->priority()) + (int64_t{std::numeric_limits<int32_t>::max()} + 1);
     if (p->priority() > max_priority) {
       max_priority = p->priority();
       out.earliest_started = absl::InfiniteFuture();
@@ -128,8 +131,6 @@ std::vector<Interface::ScoreFunc> DefaultScoreFuncs(absl::Time now) {
         return c.victims.pods.empty() ? kMin : -static_cast<int64_t>(summary(c).first_priority);
       },
       [summary](const Candidate& c) {
-        // Shifting every priority by 2^31 keeps them positive, so that more
-        // victims of a negative priority never sum lower than fewer.
         return c.victims.pods.empty() ? 0 : -summary(c).shifted_priority_sum;
       },
       [](const Candidate& c) { return -static_cast<int64_t>(c.victims.pods.size()); },
