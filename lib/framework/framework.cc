@@ -323,6 +323,11 @@ struct Framework::Impl {
   // Cycle scratch, kept between cycles so the hot loops do not allocate.
   std::vector<Status> node_status;
   std::vector<uint8_t> node_passed;
+  // Per run of the filter pass, at the run's first position (other entries
+  // are stale): its length and how many of its nodes passed. The sequential
+  // scans step a run at a time and copy all-passing runs whole.
+  std::vector<int32_t> run_length;
+  std::vector<int32_t> run_passed;
   std::vector<std::vector<int64_t>> scores;  // per active score plugin, per node
   std::vector<std::vector<int64_t>> raw_scores;
   std::vector<int64_t> totals;
@@ -1212,6 +1217,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   // to_find-th feasible node, so the outcome equals a one-by-one scan.
   im.node_status.resize(n);
   im.node_passed.resize(n);
+  im.run_length.resize(n);
+  im.run_passed.resize(n);
   const bool with_nominated = state.nominated_pods() != nullptr
                                   ? !state.nominated_pods()->empty()
                                   : options_.nominator != nullptr && options_.nominator->HasNominatedPods();
@@ -1228,6 +1235,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   int found = 0;
   int batch = std::max(to_find, kNodesPerTask);
   int stop_at = -1;  // position of the to_find-th feasible node
+  bool runs_counted = true;  // every run of every round has its counts
   while (done < n && stop_at < 0) {
     const int end = std::min(n, done + batch);
     // A node a task did not reach (after an error) counts as not passing.
@@ -1305,20 +1313,42 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
             statuses[k] = std::move(s);
           }
         }
+        int32_t passed = 0;
+        for (size_t k = 0; k < count; ++k) passed += im.node_passed[done + rb + k];
+        im.run_length[done + rb] = static_cast<int32_t>(count);
+        im.run_passed[done + rb] = passed;
       }
     });
     // Without an error in the round, only the passing flags need reading:
     // the statuses of a failing pass over thousands of nodes stay untouched.
     const bool round_errored = errored.load();
-    for (int pos = done; pos < end; ++pos) {
-      if (im.node_passed[pos]) {
-        if (++found == to_find) {
-          stop_at = pos;
-          break;
+    if (round_errored) {
+      // A task stopped early: its runs have no counts, so node by node.
+      runs_counted = false;
+      for (int pos = done; pos < end; ++pos) {
+        if (im.node_passed[pos]) {
+          if (++found == to_find) {
+            stop_at = pos;
+            break;
+          }
+        } else if (im.node_status[pos].IsError()) {
+          processed = pos + 1;
+          return im.node_status[pos];
         }
-      } else if (round_errored && im.node_status[pos].IsError()) {
-        processed = pos + 1;
-        return im.node_status[pos];
+      }
+    } else {
+      for (int pos = done; pos < end; pos += im.run_length[pos]) {
+        if (found + im.run_passed[pos] < to_find) {
+          found += im.run_passed[pos];
+          continue;
+        }
+        for (int k = pos;; ++k) {
+          if (im.node_passed[k] && ++found == to_find) {
+            stop_at = k;
+            break;
+          }
+        }
+        break;
       }
     }
     done = end;
@@ -1332,25 +1362,44 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   diagnosis.node_to_status.Reserve(diagnosis.node_to_status.size() + static_cast<size_t>(last - found));
   // Rejections mostly come from one plugin in a row: insert it once per row.
   std::optional<Symbol> last_rejector;
-  for (int pos = 0, at = start; pos < last; ++pos, at = at + 1 == n ? 0 : at + 1) {
+  auto collect = [&](int pos, int at) {
     const NodeInfo* node = nodes[at];
     if (im.node_passed[pos]) {
       feasible.push_back(node);
       if (trace != nullptr) trace->filter.push_back({node->name(), Status()});
+      return;
+    }
+    Status& s = im.node_status[pos];
+    if (s.code() == Code::kPending) {
+      diagnosis.pending_plugins.insert(s.plugin());
+    } else if (last_rejector != s.plugin()) {
+      diagnosis.unschedulable_plugins.insert(s.plugin());
+      last_rejector = s.plugin();
+    }
+    if (trace != nullptr) trace->filter.push_back({node->name(), s});
+    if (fresh_statuses) {
+      diagnosis.node_to_status.SetNew(node->name(), std::move(s));
     } else {
-      Status& s = im.node_status[pos];
-      if (s.code() == Code::kPending) {
-        diagnosis.pending_plugins.insert(s.plugin());
-      } else if (last_rejector != s.plugin()) {
-        diagnosis.unschedulable_plugins.insert(s.plugin());
-        last_rejector = s.plugin();
-      }
-      if (trace != nullptr) trace->filter.push_back({node->name(), s});
-      if (fresh_statuses) {
-        diagnosis.node_to_status.SetNew(node->name(), std::move(s));
-      } else {
-        diagnosis.node_to_status.Set(node->name(), std::move(s));
-      }
+      diagnosis.node_to_status.Set(node->name(), std::move(s));
+    }
+  };
+  if (!runs_counted || trace != nullptr) {
+    for (int pos = 0, at = start; pos < last; ++pos, at = at + 1 == n ? 0 : at + 1) collect(pos, at);
+    return Status();
+  }
+  // A run whose nodes all passed is a stretch of `nodes` (wrapping at the
+  // end): copied whole, without a look at each node.
+  for (int pos = 0, at = start; pos < last;) {
+    const int len = std::min(im.run_length[pos], last - pos);
+    if (im.run_passed[pos] == im.run_length[pos]) {
+      const int before_wrap = std::min(len, n - at);
+      feasible.insert(feasible.end(), nodes.begin() + at, nodes.begin() + at + before_wrap);
+      feasible.insert(feasible.end(), nodes.begin(), nodes.begin() + (len - before_wrap));
+      pos += len;
+      at = before_wrap == len ? at + len : len - before_wrap;
+      if (at == n) at = 0;
+    } else {
+      for (const int run_end = pos + len; pos < run_end; ++pos, at = at + 1 == n ? 0 : at + 1) collect(pos, at);
     }
   }
   return Status();

@@ -6,6 +6,7 @@
 
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -1283,6 +1284,95 @@ TEST_CASE("parallel filtering gives the same answer as sequential", "[framework]
     CHECK(o1.result.suggested_host == o2.result.suggested_host);
     CHECK(o1.result.evaluated_nodes == o2.result.evaluated_nodes);
     CHECK(s1.next_start_node_index == s2.next_start_node_index);
+  }
+}
+
+// Rejects a fixed set of nodes; records the feasible list PreScore is given.
+class RejectAndRecord : public FilterPlugin, public PreScorePlugin, public ScorePlugin {
+ public:
+  explicit RejectAndRecord(std::set<std::string> rejected) : rejected_(std::move(rejected)) {}
+  std::string_view Name() const override { return "RejectAndRecord"; }
+  Status Filter(const CycleState&, const PodInfo&, const NodeInfo& node) const override {
+    if (!rejected_.contains(std::string(node.name().str()))) return Status();
+    return Status::WithReasons(Code::kUnschedulable, {"rejected"});
+  }
+  Status PreScore(CycleState&, const PodInfo&, std::span<const NodeInfo* const> nodes) override {
+    feasible.clear();
+    for (const NodeInfo* n : nodes) feasible.emplace_back(n->name().str());
+    return Status();
+  }
+  Status Score(const CycleState&, const PodInfo&, const NodeInfo&, int64_t& score) const override {
+    score = 0;
+    return Status();
+  }
+  const ScoreExtensions* GetScoreExtensions() const override { return nullptr; }
+
+  std::vector<std::string> feasible;
+
+ private:
+  std::set<std::string> rejected_;
+};
+
+// The filter pass steps over runs of nodes and copies all-passing runs
+// whole; its outcome must equal a scan node by node from the start index.
+TEST_CASE("the filter pass's feasible list and statuses equal a node-by-node scan", "[framework]") {
+  constexpr int kNodes = 700;  // adaptive: look for 308 feasible nodes
+  const int to_find = NumFeasibleNodesToFind(std::nullopt, 0, kNodes);
+  std::mt19937 rng(7);
+  for (int round = 0; round < 40; ++round) {
+    // Stretches that all pass beside stretches with some rejections.
+    std::set<std::string> rejected;
+    const int density = round % 4 == 0 ? 0 : std::uniform_int_distribution<int>(1, 60)(rng);
+    for (int i = 0; i < kNodes; ++i) {
+      const bool dense_stretch = (i / 90) % 2 == round % 2;
+      if (dense_stretch && std::uniform_int_distribution<int>(0, 99)(rng) < density) {
+        rejected.insert(schedkit::StrCat("n", i));
+      }
+    }
+    if (round == 39) {  // every node rejected
+      for (int i = 0; i < kNodes; ++i) rejected.insert(schedkit::StrCat("n", i));
+    }
+    const int start = round < 3 ? kNodes - 1 - round : std::uniform_int_distribution<int>(0, kNodes - 1)(rng);
+    std::vector<std::string> want_feasible;
+    int want_rejected = 0;
+    int want_processed = 0;
+    for (int k = 0; k < kNodes && static_cast<int>(want_feasible.size()) < to_find; ++k) {
+      const std::string name = schedkit::StrCat("n", (start + k) % kNodes);
+      ++want_processed;
+      if (rejected.contains(name)) {
+        ++want_rejected;
+      } else {
+        want_feasible.push_back(name);
+      }
+    }
+    for (int parallelism : {1, 2}) {
+      CAPTURE(round, start, density, parallelism);
+      World w(kNodes);
+      RejectAndRecord* plugin = nullptr;
+      REQUIRE(w.registry.Add("RejectAndRecord", [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+        auto p = std::make_unique<RejectAndRecord>(rejected);
+        plugin = p.get();
+        return p;
+      }).ok());
+      w.profile.plugins.multi_point.enabled.push_back({"RejectAndRecord", 1});
+      auto f = w.Build(parallelism);
+      SelectionState sel;
+      sel.next_start_node_index = start;
+      CycleState state;
+      auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel);
+      REQUIRE(plugin != nullptr);
+      CHECK(sel.next_start_node_index == (start + want_processed) % kNodes);
+      if (want_feasible.empty()) {
+        REQUIRE(out.fit_error != nullptr);
+        CHECK(out.fit_error->diagnosis.node_to_status.size() == static_cast<size_t>(kNodes));
+        continue;
+      }
+      REQUIRE(out.status.IsSuccess());
+      CHECK(out.result.evaluated_nodes == want_processed);
+      CHECK(out.result.feasible_nodes == static_cast<int>(want_feasible.size()));
+      if (want_feasible.size() > 1) CHECK(plugin->feasible == want_feasible);
+      CHECK(out.result.evaluated_nodes - out.result.feasible_nodes == want_rejected);
+    }
   }
 }
 
