@@ -16,6 +16,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/time/clock.h"
 #include "framework/records_nothing.h"
+#include "framework/vector_clones.h"
 #include "schedkit/api/str_cat.h"
 
 namespace schedkit::framework {
@@ -56,12 +57,23 @@ class PointTimer {
 // SelectHost looks at one chunk's nodes only.
 constexpr int kNodesPerTotalsChunk = 512;
 
+// Range check by OR: with u = score - kMinNodeScore (unsigned, so scores
+// below the range wrap far above it) and M the range's span rounded up to
+// 2^k - 1, u | (u + (M - span)) stays within M exactly when u <= span. An OR
+// over many scores vectorizes where a running max of 64-bit values does not.
+constexpr uint64_t kScoreSpan = static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
+constexpr uint64_t kScoreSpanMask = std::bit_ceil(kScoreSpan + 1) - 1;
+constexpr uint64_t kScoreSpanPad = kScoreSpanMask - kScoreSpan;
+constexpr bool ScoresInRange(uint64_t range_bits) { return (range_bits & ~kScoreSpanMask) == 0; }
+static_assert(ScoresInRange(kScoreSpan | (kScoreSpan + kScoreSpanPad)));
+static_assert(!ScoresInRange((kScoreSpan + 1) | (kScoreSpan + 1 + kScoreSpanPad)));
+static_assert(!ScoresInRange(~uint64_t{0} | (~uint64_t{0} + kScoreSpanPad)));
+
 struct TotalsChunk {
   int64_t top = 0;
   int ties = 0;
-  // The largest score - kMinNodeScore seen, as unsigned (scores below the
-  // range wrap above it); beyond the range's span means an invalid score.
-  uint64_t worst = 0;
+  // The OR of the chunk's range bits (see ScoresInRange).
+  uint64_t range_bits = 0;
 };
 
 // Below this many nodes the plugins' NormalizeScore calls run one after another.
@@ -72,57 +84,79 @@ int NumTotalsChunks(int n) { return (n + kNodesPerTotalsChunk - 1) / kNodesPerTo
 // One plugin's scores for this cycle with its weight, for the weighted sums.
 struct WeightedScores {
   const int64_t* scores;
-  uint64_t weight;
+  uint64_t weight;  // the int32 weight, sign-extended
 };
 
 // Adds Σ weight × score over `plugins` to totals[begin, end), two plugins per
-// pass over the nodes, in unsigned arithmetic so that an out-of-range score
-// cannot overflow before the range check rejects it. Returns the largest
-// score - kMinNodeScore seen, as unsigned (see TotalsChunk::worst).
-uint64_t AddWeightedScores(std::span<const WeightedScores> plugins, int begin, int end, int64_t* totals) {
+// pass over the nodes, in unsigned arithmetic (an out-of-range score must not
+// overflow before the range check rejects it), and returns the OR of the
+// scores' range bits. With a weight in [0, 2^32) only the low 32 bits of a
+// score enter its product: that is the whole score when the range check
+// passes, and when it fails the totals are discarded. Those loops vectorize
+// (32 x 32 -> 64-bit multiplies) on the baseline x86-64.
+SCHEDKIT_VECTOR_CLONES uint64_t AddWeightedScores(std::span<const WeightedScores> plugins, int begin, int end,
+                                                 int64_t* totals) {
   constexpr uint64_t kLow = static_cast<uint64_t>(kMinNodeScore);
+  auto range_bits = [](uint64_t score) { return (score - kLow) | (score - kLow + kScoreSpanPad); };
+  auto low_product = [](uint64_t score, uint64_t weight) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(score)) * static_cast<uint32_t>(weight);
+  };
+  auto fits_32_bits = [](uint64_t weight) { return weight <= std::numeric_limits<uint32_t>::max(); };
   uint64_t* __restrict sums = reinterpret_cast<uint64_t*>(totals);
-  uint64_t worst = 0;
+  uint64_t bits = 0;
   size_t a = 0;
   for (; a + 1 < plugins.size(); a += 2) {
     const uint64_t* __restrict first = reinterpret_cast<const uint64_t*>(plugins[a].scores);
     const uint64_t* __restrict second = reinterpret_cast<const uint64_t*>(plugins[a + 1].scores);
     const uint64_t w1 = plugins[a].weight;
     const uint64_t w2 = plugins[a + 1].weight;
-    for (int i = begin; i < end; ++i) {
-      worst = std::max(worst, std::max(first[i] - kLow, second[i] - kLow));
-      sums[i] += first[i] * w1 + second[i] * w2;
+    if (fits_32_bits(w1) && fits_32_bits(w2)) {
+      for (int i = begin; i < end; ++i) {
+        bits |= range_bits(first[i]) | range_bits(second[i]);
+        sums[i] += low_product(first[i], w1) + low_product(second[i], w2);
+      }
+    } else {
+      for (int i = begin; i < end; ++i) {
+        bits |= range_bits(first[i]) | range_bits(second[i]);
+        sums[i] += first[i] * w1 + second[i] * w2;
+      }
     }
   }
   if (a < plugins.size()) {
     const uint64_t* __restrict only = reinterpret_cast<const uint64_t*>(plugins[a].scores);
     const uint64_t w = plugins[a].weight;
     for (int i = begin; i < end; ++i) {
-      worst = std::max(worst, only[i] - kLow);
-      sums[i] += only[i] * w;
+      bits |= range_bits(only[i]);
+      sums[i] += fits_32_bits(w) ? low_product(only[i], w) : only[i] * w;
     }
   }
-  return worst;
+  return bits;
+}
+
+// Branch-free passes: with many equal totals, a compare-and-branch per node
+// mispredicts often enough to cost more than the scores themselves.
+SCHEDKIT_VECTOR_CLONES int64_t TopTotal(const int64_t* totals, int begin, int end) {
+  int64_t top = totals[begin];
+  for (int i = begin + 1; i < end; ++i) top = std::max(top, totals[i]);
+  return top;
+}
+SCHEDKIT_VECTOR_CLONES int CountTies(const int64_t* totals, int64_t top, int begin, int end) {
+  int ties = 0;
+  for (int i = begin; i < end; ++i) ties += totals[i] == top ? 1 : 0;
+  return ties;
 }
 
 // Completes totals for chunk c: the Score pass already summed the plugins
-// without NormalizeScore (`direct_worst` is their worst score); this adds the
-// normalized ones and summarizes the chunk.
-TotalsChunk SumWeightedScoresChunk(std::span<const WeightedScores> normalized, uint64_t direct_worst, int c, int n,
-                                   int64_t* totals) {
+// without NormalizeScore (`direct_range_bits` are their scores'); this adds
+// the normalized ones and summarizes the chunk.
+TotalsChunk SumWeightedScoresChunk(std::span<const WeightedScores> normalized, uint64_t direct_range_bits, int c,
+                                   int n, int64_t* totals) {
   const int begin = c * kNodesPerTotalsChunk;
   const int end = std::min(n, begin + kNodesPerTotalsChunk);
   TotalsChunk chunk;
-  chunk.worst = std::max(direct_worst, AddWeightedScores(normalized, begin, end, totals));
-  // Branch-free passes: with many equal totals, a compare-and-branch per
-  // node mispredicts often enough to cost more than the scores themselves.
-  const int64_t* sum = totals;
-  int64_t top = sum[begin];
-  for (int i = begin + 1; i < end; ++i) top = std::max(top, sum[i]);
-  int ties = 0;
-  for (int i = begin; i < end; ++i) ties += sum[i] == top ? 1 : 0;
-  chunk.top = top;
-  chunk.ties = ties;
+  chunk.range_bits = direct_range_bits | AddWeightedScores(normalized, begin, end, totals);
+  chunk.top = TopTotal(totals, begin, end);
+  chunk.ties = CountTies(totals, chunk.top, begin, end);
   return chunk;
 }
 
@@ -130,8 +164,7 @@ TotalsChunk SumWeightedScoresChunk(std::span<const WeightedScores> normalized, u
 // is an error naming the first such plugin (in order) and its first such node.
 Status CheckScoreRange(std::span<const std::vector<int64_t>> scores, std::span<const size_t> active,
                        std::span<const Symbol> names, int n, std::span<const TotalsChunk> chunks) {
-  constexpr uint64_t kSpan = static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
-  if (std::all_of(chunks.begin(), chunks.end(), [](const TotalsChunk& c) { return c.worst <= kSpan; })) {
+  if (std::all_of(chunks.begin(), chunks.end(), [](const TotalsChunk& c) { return ScoresInRange(c.range_bits); })) {
     return Status();
   }
   auto out_of_range = [](int64_t s) { return s > kMaxNodeScore || s < kMinNodeScore; };
@@ -913,7 +946,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
     }
   }
   totals.resize(n);
-  std::atomic<uint64_t> direct_worst{0};
+  std::atomic<uint64_t> direct_range_bits{0};
 
   // Score: each task takes a run of nodes and hands it to every active plugin.
   std::atomic<bool> failed{false};
@@ -936,10 +969,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
         }
       }
       std::fill(totals.begin() + rb, totals.begin() + re, 0);
-      const uint64_t worst = AddWeightedScores(im.direct_weighted, rb, re, totals.data());
-      uint64_t seen = direct_worst.load(std::memory_order_relaxed);
-      while (worst > seen && !direct_worst.compare_exchange_weak(seen, worst, std::memory_order_relaxed)) {
-      }
+      const uint64_t bits = AddWeightedScores(im.direct_weighted, rb, re, totals.data());
+      if (!ScoresInRange(bits)) direct_range_bits.fetch_or(bits, std::memory_order_relaxed);
     }
   });
   Status result;
@@ -980,9 +1011,9 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   // with upstream's range check.
   if (result.IsSuccess()) {
     im.totals_chunks.resize(NumTotalsChunks(n));
-    const uint64_t worst = direct_worst.load(std::memory_order_relaxed);
+    const uint64_t direct_bits = direct_range_bits.load(std::memory_order_relaxed);
     parallelizer_->ForEach(static_cast<int>(im.totals_chunks.size()), [&](int c) {
-      im.totals_chunks[c] = SumWeightedScoresChunk(im.normalized_weighted, worst, c, n, totals.data());
+      im.totals_chunks[c] = SumWeightedScoresChunk(im.normalized_weighted, direct_bits, c, n, totals.data());
     });
     result = CheckScoreRange(im.scores, active, im.score.names, n, im.totals_chunks);
   }

@@ -1012,6 +1012,14 @@ TEST_CASE("Score: the range check at its edges, and weights of either sign", "[f
   REQUIRE(out.status.IsSuccess());
   CHECK(TotalsByNode(trace) == std::map<std::string, int64_t>{{"n0", -193}, {"n1", 100}, {"n2", 200}});
   CHECK(out.result.suggested_host == S("n2"));
+  // The negative weight on the odd plugin out, summed alone.
+  World odd(3);
+  odd.AddPlugin("P1", p1, 3);
+  odd.AddPlugin("P3", p3, 1);
+  odd.AddPlugin("P2", p2, -2);
+  CycleTrace odd_trace;
+  REQUIRE(odd.SchedulePod(*odd.Build(), &odd_trace).status.IsSuccess());
+  CHECK(TotalsByNode(odd_trace) == std::map<std::string, int64_t>{{"n0", -193}, {"n1", 100}, {"n2", 200}});
 }
 
 // Scores nodes by the number in their name through ScoreNodes only, noting
