@@ -1277,7 +1277,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       if (at >= n) at -= n;
       // Each plugin takes a run of nodes at a time, in chain order; a node
       // leaves the run at its first rejection, as in a per-node chain.
-      std::array<const NodeInfo*, kNodesPerTask> run;
+      std::array<const NodeInfo*, kNodesPerTask> wrapped;
       // Passing flags, zero past the run so that whole words compare.
       alignas(8) std::array<uint8_t, kNodesPerTask> passing;
       alignas(8) std::array<uint8_t, kNodesPerTask> before;
@@ -1288,7 +1288,16 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         if (errored.load(std::memory_order_relaxed)) return;
         const int re = std::min(e, rb + kNodesPerTask);
         const size_t count = static_cast<size_t>(re - rb);
-        for (size_t k = 0; k < count; ++k, at = at + 1 == n ? 0 : at + 1) run[k] = nodes[at];
+        // A run is a stretch of `nodes`, unless it wraps past the end.
+        std::span<const NodeInfo* const> run;
+        if (at + static_cast<int>(count) <= n) {
+          run = nodes.subspan(static_cast<size_t>(at), count);
+          at += static_cast<int>(count);
+          if (at == n) at = 0;
+        } else {
+          for (size_t k = 0; k < count; ++k, at = at + 1 == n ? 0 : at + 1) wrapped[k] = nodes[at];
+          run = std::span<const NodeInfo* const>(wrapped.data(), count);
+        }
         // The next run's nodes load while this one is filtered.
         const int next_count = std::min(kNodesPerTask, e - re);
         for (int k = 0, ahead = at; k < next_count; ++k, ahead = ahead + 1 == n ? 0 : ahead + 1) {
@@ -1311,7 +1320,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         }
         for (size_t i = 0; i < active.size() && alive > 0; ++i) {
           before = passing;
-          active[i]->FilterNodes(state, pod, std::span<const NodeInfo* const>(run.data(), count),
+          active[i]->FilterNodes(state, pod, run,
                                  std::span<uint8_t>(passing.data(), count), statuses);
           // Most runs lose no node to a plugin: compare eight flags at once.
           for (size_t w = 0; w < words; ++w) {
