@@ -182,37 +182,48 @@ inline int64_t LeastAllocatedCpuMemory(const framework::NodeInfo& node, const Sc
 inline void LeastAllocatedCpuMemoryRun(std::span<const framework::NodeInfo* const> nodes,
                                        const ScoredResource& cpu, const ScoredResource& memory,
                                        std::span<int64_t> scores) {
-  // Capacities below 2^46 keep (capacity - requested) * 100 below 2^53; so
+  // Capacities in [1, 2^46] keep (capacity - requested) * 100 below 2^53; so
   // do weights below 2^40 for the weighted sum of two scores of at most 100.
-  constexpr int64_t kCapacityLimit = int64_t{1} << 46;
+  constexpr int kCapacityBits = 46;
   constexpr int64_t kWeightLimit = int64_t{1} << 40;
   const bool weights_ok = cpu.weight > 0 && cpu.weight < kWeightLimit && memory.weight > 0 &&
                           memory.weight < kWeightLimit;
-  const double weight_sum = static_cast<double>(cpu.weight + memory.weight);
-  // The default weights sum to 2: a shift then replaces the last division.
-  const uint64_t sum_bits = static_cast<uint64_t>(cpu.weight + memory.weight);
-  const bool sum_is_power_of_two = weights_ok && std::has_single_bit(sum_bits);
-  const int sum_shift = std::countr_zero(sum_bits);
+  if (!weights_ok) {
+    for (size_t i = 0; i < nodes.size(); ++i) scores[i] = LeastAllocatedCpuMemory(*nodes[i], cpu, memory);
+    return;
+  }
+  // A request above the capacity leaves nothing free: score 0, as upstream's.
   auto least_requested = [](int64_t requested, int64_t capacity) -> int64_t {
-    if (requested > capacity) return 0;
-    return static_cast<int64_t>(static_cast<double>((capacity - requested) * framework::kMaxNodeScore) /
+    const int64_t free = std::max<int64_t>(capacity - requested, 0);
+    return static_cast<int64_t>(static_cast<double>(free * framework::kMaxNodeScore) /
                                 static_cast<double>(capacity));
   };
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const framework::NodeInfo& node = *nodes[i];
-    const int64_t alloc_cpu = node.allocatable_milli_cpu();
-    const int64_t alloc_memory = node.allocatable_memory();
-    const int64_t req_cpu = WrapAdd(node.non_zero_requested_milli_cpu(), cpu.pod_request);
-    const int64_t req_memory = WrapAdd(node.non_zero_requested_memory(), memory.pod_request);
-    const bool plain = weights_ok && alloc_cpu > 0 && alloc_cpu < kCapacityLimit && alloc_memory > 0 &&
-                       alloc_memory < kCapacityLimit && req_cpu >= 0 && req_memory >= 0;
-    if (!plain) {
-      scores[i] = LeastAllocatedCpuMemory(node, cpu, memory);
-      continue;
+  auto score_run = [&](auto divide_by_weight_sum) {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const framework::NodeInfo& node = *nodes[i];
+      const int64_t alloc_cpu = node.allocatable_milli_cpu();
+      const int64_t alloc_memory = node.allocatable_memory();
+      const int64_t req_cpu = WrapAdd(node.non_zero_requested_milli_cpu(), cpu.pod_request);
+      const int64_t req_memory = WrapAdd(node.non_zero_requested_memory(), memory.pod_request);
+      // Both capacities in [1, 2^46] and both requests >= 0, tested together.
+      const uint64_t capacities_less_one =
+          (static_cast<uint64_t>(alloc_cpu) - 1) | (static_cast<uint64_t>(alloc_memory) - 1);
+      if ((capacities_less_one >> kCapacityBits) != 0 || (req_cpu | req_memory) < 0) {
+        scores[i] = LeastAllocatedCpuMemory(node, cpu, memory);
+        continue;
+      }
+      scores[i] = divide_by_weight_sum(least_requested(req_cpu, alloc_cpu) * cpu.weight +
+                                       least_requested(req_memory, alloc_memory) * memory.weight);
     }
-    const int64_t sum = least_requested(req_cpu, alloc_cpu) * cpu.weight +
-                        least_requested(req_memory, alloc_memory) * memory.weight;
-    scores[i] = sum_is_power_of_two ? sum >> sum_shift : static_cast<int64_t>(static_cast<double>(sum) / weight_sum);
+  };
+  // The default weights sum to 2: a shift then replaces the last division.
+  const uint64_t sum_bits = static_cast<uint64_t>(cpu.weight + memory.weight);
+  if (std::has_single_bit(sum_bits)) {
+    const int shift = std::countr_zero(sum_bits);
+    score_run([shift](int64_t sum) { return sum >> shift; });
+  } else {
+    const double weight_sum = static_cast<double>(sum_bits);
+    score_run([weight_sum](int64_t sum) { return static_cast<int64_t>(static_cast<double>(sum) / weight_sum); });
   }
 }
 

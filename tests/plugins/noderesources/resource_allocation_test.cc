@@ -3,6 +3,7 @@
 #include "plugins/noderesources/resource_allocation.h"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -205,15 +206,20 @@ TEST_CASE("AllocatableAndRequested classifies resources as upstream", "[nodereso
 TEST_CASE("cpu-and-memory scorers equal the general scorers", "[noderesources][scorer]") {
   // The last of each exceeds the run scorer's straight-line range.
   const std::vector<std::string> cpus = {"0", "1m", "3", "4", "7777m", "64", "200000000000"};
-  const std::vector<std::string> memories = {"0", "1", "1Gi", "32Gi", "123456789", "1Ei"};
+  // 2^46 is the run scorer's largest straight-line capacity.
+  const std::vector<std::string> memories = {"0", "1", "1Gi", "32Gi", "123456789", "70368744177664", "70368744177665",
+                                             "1Ei"};
   const std::vector<std::vector<testing::ResourceMap>> pod_sets = {
       {},
       {{{"cpu", "100m"}, {"memory", "500Mi"}}},
       {{{"cpu", "3500m"}}, {{"memory", "31Gi"}}},
       {{{"cpu", "9"}, {"memory", "40Gi"}}, {{"cpu", "1m"}, {"memory", "1"}}},
   };
-  const std::vector<std::pair<int64_t, int64_t>> weights = {{1, 1}, {3, 1}, {1, 5}, {2, 7}};
-  const std::vector<std::pair<int64_t, int64_t>> pod_requests = {{0, 0}, {100, 524288000}, {5000, 1}, {1, 1LL << 40}};
+  const std::vector<std::pair<int64_t, int64_t>> weights = {{1, 1}, {3, 1}, {1, 5}, {2, 7}, {int64_t{1} << 40, 1}};
+  // The last wraps the node's requested amounts past 2^63, as Go's int64 would.
+  const std::vector<std::pair<int64_t, int64_t>> pod_requests = {
+      {0, 0}, {100, 524288000}, {5000, 1}, {1, 1LL << 40},
+      {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::max()}};
   int checked = 0;
   for (const std::string& cpu : cpus) {
     for (const std::string& memory : memories) {
@@ -245,7 +251,7 @@ TEST_CASE("cpu-and-memory scorers equal the general scorers", "[noderesources][s
       }
     }
   }
-  CHECK(checked == 7 * 6 * 4 * 4 * 4);
+  CHECK(checked == 7 * 8 * 4 * 5 * 5);
   CHECK(!IsCpuThenMemory(CompileResources({{"memory", 1}, {"cpu", 1}})));
   CHECK(!IsCpuThenMemory(CompileResources({{"cpu", 1}, {"memory", 1}, {"ephemeral-storage", 1}})));
 }
