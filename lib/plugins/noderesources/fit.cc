@@ -1,6 +1,7 @@
 #include "plugins/noderesources/fit.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -306,16 +307,28 @@ class Fit final : public framework::PreFilterPlugin,
     const int64_t cpu = request.milli_cpu;
     const int64_t memory = request.memory;
     const int64_t ephemeral = request.ephemeral_storage;
-    const bool scalars = !request.scalars.empty();
     // A node without room gets its reasons here rather than through Filter,
     // which would look the request up again: preemption's failing passes
     // reject every node.
+    auto status_of = [&](const NodeInfo& node) { return InsufficientStatus(request, node); };
+    if (!request.scalars.empty() || ephemeral > 0) {
+      FilterNodesWithQuickPass(nodes, passing, statuses, [&](const NodeInfo& node) { return HasRoomFor(request, node); },
+                               status_of);
+      return;
+    }
+    // The usual request, cpu and memory: HasRoomForCore without a branch per
+    // check (an amount of 0 or less always fits, so it compares as the least).
+    constexpr int64_t kFitsAlways = std::numeric_limits<int64_t>::min();
+    const int64_t cpu_needed = cpu <= 0 ? kFitsAlways : cpu;
+    const int64_t memory_needed = memory <= 0 ? kFitsAlways : memory;
     FilterNodesWithQuickPass(
         nodes, passing, statuses,
         [&](const NodeInfo& node) {
-          return scalars ? HasRoomFor(request, node) : HasRoomForCore(cpu, memory, ephemeral, node);
+          return (node.free_pod_slots() >= 1) &
+                 (cpu_needed <= node.allocatable_milli_cpu() - node.requested_milli_cpu()) &
+                 (memory_needed <= node.allocatable_memory() - node.requested_memory());
         },
-        [&](const NodeInfo& node) { return InsufficientStatus(request, node); });
+        status_of);
   }
 
   Status PreScore(CycleState& state, const PodInfo& pod,

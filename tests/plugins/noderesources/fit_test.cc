@@ -406,6 +406,35 @@ TEST_CASE("TestNotEnoughRequests", "[noderesources][fit]") {
   }
 }
 
+// Not upstream's table: upstream checks a resource only when the pod asks
+// for it, so a node whose pods already exceed its cpu (or memory) still takes
+// a pod that asks for none of it.
+TEST_CASE("Fit: an over-committed resource the pod does not ask for is not checked", "[noderesources][fit]") {
+  struct Case {
+    std::string name;
+    api::v1::Pod pod;
+    api::v1::Pod node_pod;
+    Status want;
+  };
+  std::vector<Case> cases = {
+      {"memory only, cpu over-committed", NewResourcePod({Res{0, 1}}), NewResourcePod({Res{15, 5}}), Status()},
+      {"cpu only, memory over-committed", NewResourcePod({Res{1, 0}}), NewResourcePod({Res{5, 25}}), Status()},
+      {"cpu asked, cpu over-committed", NewResourcePod({Res{1, 1}}), NewResourcePod({Res{15, 5}}),
+       Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"})},
+      {"memory asked, memory over-committed", NewResourcePod({Res{1, 1}}), NewResourcePod({Res{5, 25}}),
+       Status::WithReasons(Code::kUnschedulable, {"Insufficient memory"})},
+  };
+  for (const Case& tc : cases) {
+    DYNAMIC_SECTION(tc.name) {
+      testing::FakeHandle h;
+      framework::NodeInfo node =
+          MakeNode().Name("node").Allocatable(MakeResources(10, 20, 32, 0, 0, 0)).Info({tc.node_pod});
+      auto p = MustNewFit(h);
+      CHECK(RunFilter(*p, tc.pod, node).ToString() == tc.want.ToString());
+    }
+  }
+}
+
 TEST_CASE("TestStorageRequests", "[noderesources][fit]") {
   struct Case {
     std::string name;
