@@ -406,43 +406,44 @@ TEST_CASE("TestNotEnoughRequests", "[noderesources][fit]") {
   }
 }
 
-// Not upstream's table: upstream checks a resource only when the pod asks
-// for it, so a node whose pods already exceed its cpu (or memory) still takes
-// a pod that asks for none of it.
-TEST_CASE("Fit: an over-committed resource the pod does not ask for is not checked", "[noderesources][fit]") {
-  struct Case {
-    std::string name;
-    api::v1::Pod pod;
-    api::v1::Pod node_pod;
-    Status want;
-  };
-  std::vector<Case> cases = {
-      {"memory only, cpu over-committed", NewResourcePod({Res{0, 1}}), NewResourcePod({Res{15, 5}}), Status()},
-      {"cpu only, memory over-committed", NewResourcePod({Res{1, 0}}), NewResourcePod({Res{5, 25}}), Status()},
-      {"cpu asked, cpu over-committed", NewResourcePod({Res{1, 1}}), NewResourcePod({Res{15, 5}}),
-       Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"})},
-      {"memory asked, memory over-committed", NewResourcePod({Res{1, 1}}), NewResourcePod({Res{5, 25}}),
-       Status::WithReasons(Code::kUnschedulable, {"Insufficient memory"})},
-  };
-  for (const Case& tc : cases) {
-    DYNAMIC_SECTION(tc.name) {
+// A pod against a node holding one other pod, and Filter's expected status.
+struct OneNodeCase {
+  std::string name;
+  api::v1::Pod pod;
+  api::v1::Pod node_pod;
+  Status want;
+};
+
+void CheckOneNodeCases(const std::string& prefix, const testing::ResourceMap& capacity,
+                       const std::vector<OneNodeCase>& cases) {
+  for (const OneNodeCase& tc : cases) {
+    DYNAMIC_SECTION(prefix << tc.name) {
       testing::FakeHandle h;
-      framework::NodeInfo node =
-          MakeNode().Name("node").Allocatable(MakeResources(10, 20, 32, 0, 0, 0)).Info({tc.node_pod});
+      framework::NodeInfo node = MakeNode().Name("node").Capacity(capacity).Info({tc.node_pod});
       auto p = MustNewFit(h);
       CHECK(RunFilter(*p, tc.pod, node).ToString() == tc.want.ToString());
     }
   }
 }
 
+// Not upstream's table: upstream checks a resource only when the pod asks
+// for it, so a node whose pods already exceed its cpu (or memory) still takes
+// a pod that asks for none of it.
+TEST_CASE("Fit: an over-committed resource the pod does not ask for is not checked", "[noderesources][fit]") {
+  CheckOneNodeCases(
+      "", MakeResources(10, 20, 32, 0, 0, 0),
+      {
+          {"memory only, cpu over-committed", NewResourcePod({Res{0, 1}}), NewResourcePod({Res{15, 5}}), Status()},
+          {"cpu only, memory over-committed", NewResourcePod({Res{1, 0}}), NewResourcePod({Res{5, 25}}), Status()},
+          {"cpu asked, cpu over-committed", NewResourcePod({Res{1, 1}}), NewResourcePod({Res{15, 5}}),
+           Status::WithReasons(Code::kUnschedulable, {"Insufficient cpu"})},
+          {"memory asked, memory over-committed", NewResourcePod({Res{1, 1}}), NewResourcePod({Res{5, 25}}),
+           Status::WithReasons(Code::kUnschedulable, {"Insufficient memory"})},
+      });
+}
+
 TEST_CASE("TestStorageRequests", "[noderesources][fit]") {
-  struct Case {
-    std::string name;
-    api::v1::Pod pod;
-    api::v1::Pod node_pod;
-    Status want;
-  };
-  std::vector<Case> cases = {
+  const std::vector<OneNodeCase> cases = {
       {"empty storage requested, and pod fits",
        NewResourcePod({Res{1, 1}}),
        NewResourcePod({Res{2, 10}}),
@@ -456,15 +457,7 @@ TEST_CASE("TestStorageRequests", "[noderesources][fit]") {
        {}},
       {"pod fits", NewResourcePod({Res{0, 0, 10}}), NewResourcePod({Res{2, 2}}), {}},
   };
-  for (const Case& tc : cases) {
-    DYNAMIC_SECTION("TestStorageRequests/" << tc.name) {
-      testing::FakeHandle h;
-      framework::NodeInfo node =
-          MakeNode().Name("node").Capacity(MakeResources(10, 20, 32, 5, 20, 5)).Info({tc.node_pod});
-      auto p = MustNewFit(h);
-      CHECK(RunFilter(*p, tc.pod, node).ToString() == tc.want.ToString());
-    }
-  }
+  CheckOneNodeCases("TestStorageRequests/", MakeResources(10, 20, 32, 5, 20, 5), cases);
 }
 
 TEST_CASE("TestRestartableInitContainers", "[noderesources][fit]") {
