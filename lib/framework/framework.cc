@@ -84,24 +84,17 @@ int NumTotalsChunks(int n) { return (n + kNodesPerTotalsChunk - 1) / kNodesPerTo
 // One plugin's scores for this cycle with its weight, for the weighted sums.
 struct WeightedScores {
   const int64_t* scores;
-  uint64_t weight;  // the int32 weight, sign-extended
+  uint64_t weight;
 };
 
 // Adds Σ weight × score over `plugins` to totals[begin, end), two plugins per
-// pass over the nodes, in unsigned arithmetic (an out-of-range score must not
-// overflow before the range check rejects it), and returns the OR of the
-// scores' range bits. With a weight in [0, 2^32) only the low 32 bits of a
-// score enter its product: that is the whole score when the range check
-// passes, and when it fails the totals are discarded. Those loops vectorize
-// (32 x 32 -> 64-bit multiplies) on the baseline x86-64.
+// pass over the nodes, in unsigned arithmetic so that an out-of-range score
+// cannot overflow before the range check rejects it. Returns the OR of the
+// scores' range bits (see ScoresInRange).
 SCHEDKIT_VECTOR_CLONES uint64_t AddWeightedScores(std::span<const WeightedScores> plugins, int begin, int end,
                                                  int64_t* totals) {
   constexpr uint64_t kLow = static_cast<uint64_t>(kMinNodeScore);
   auto range_bits = [](uint64_t score) { return (score - kLow) | (score - kLow + kScoreSpanPad); };
-  auto low_product = [](uint64_t score, uint64_t weight) {
-    return static_cast<uint64_t>(static_cast<uint32_t>(score)) * static_cast<uint32_t>(weight);
-  };
-  auto fits_32_bits = [](uint64_t weight) { return weight <= std::numeric_limits<uint32_t>::max(); };
   uint64_t* __restrict sums = reinterpret_cast<uint64_t*>(totals);
   uint64_t bits = 0;
   size_t a = 0;
@@ -110,16 +103,9 @@ SCHEDKIT_VECTOR_CLONES uint64_t AddWeightedScores(std::span<const WeightedScores
     const uint64_t* __restrict second = reinterpret_cast<const uint64_t*>(plugins[a + 1].scores);
     const uint64_t w1 = plugins[a].weight;
     const uint64_t w2 = plugins[a + 1].weight;
-    if (fits_32_bits(w1) && fits_32_bits(w2)) {
-      for (int i = begin; i < end; ++i) {
-        bits |= range_bits(first[i]) | range_bits(second[i]);
-        sums[i] += low_product(first[i], w1) + low_product(second[i], w2);
-      }
-    } else {
-      for (int i = begin; i < end; ++i) {
-        bits |= range_bits(first[i]) | range_bits(second[i]);
-        sums[i] += first[i] * w1 + second[i] * w2;
-      }
+    for (int i = begin; i < end; ++i) {
+      bits |= range_bits(first[i]) | range_bits(second[i]);
+      sums[i] += first[i] * w1 + second[i] * w2;
     }
   }
   if (a < plugins.size()) {
@@ -127,7 +113,7 @@ SCHEDKIT_VECTOR_CLONES uint64_t AddWeightedScores(std::span<const WeightedScores
     const uint64_t w = plugins[a].weight;
     for (int i = begin; i < end; ++i) {
       bits |= range_bits(only[i]);
-      sums[i] += fits_32_bits(w) ? low_product(only[i], w) : only[i] * w;
+      sums[i] += only[i] * w;
     }
   }
   return bits;
