@@ -978,8 +978,8 @@ TEST_CASE("Score: weighted sums over an odd number of plugins, and the first bad
 }
 
 TEST_CASE("Score: the range check at its edges, and weights of either sign", "[framework]") {
-  // Not upstream's table: the edges of [0, 100], including scores whose low
-  // 32 bits look valid, since the weighted sum multiplies those bits only.
+  // Not upstream's table: the edges of [0, 100] (the range check is an OR of
+  // bits, see ScoresInRange), including scores whose low 32 bits look valid.
   const int64_t kBeyond32Bits = (int64_t{1} << 32) + 5;
   for (const int64_t bad : {int64_t{101}, int64_t{127}, int64_t{128}, int64_t{-1}, int64_t{-100}, kBeyond32Bits,
                             std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {
