@@ -41,6 +41,9 @@ namespace schedkit::plugins::noderesources {
 inline int64_t WrapAdd(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
+inline int64_t WrapSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
 inline int64_t WrapMul(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
@@ -137,7 +140,7 @@ inline bool AllocatableAndRequested(const framework::NodeInfo& node, const Score
 // Upstream leastRequestedScore / mostRequestedScore for one resource, in [0, 100].
 inline int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
   if (capacity == 0 || requested > capacity) return 0;
-  return Quotient(WrapMul(capacity - requested, framework::kMaxNodeScore), capacity);
+  return Quotient(WrapMul(WrapSub(capacity, requested), framework::kMaxNodeScore), capacity);
 }
 inline int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
   if (capacity == 0) return 0;
