@@ -132,14 +132,16 @@ inline void VisitInsufficient(const FitRequest& req, const NodeInfo& node, Fn&& 
 }
 
 // Whether the node has room for one more pod and the given cpu, memory and
-// ephemeral storage: VisitInsufficient's first four checks, as a predicate.
-// Reads the node's first line only, unless the pod asks for ephemeral storage.
+// ephemeral storage: VisitInsufficient's first four checks, as a predicate
+// (an amount of 0 or less always fits). The first line's checks are combined
+// without a branch each; the ephemeral storage figures, further out, are read
+// only when the pod asks for some.
 inline bool HasRoomForCore(int64_t cpu, int64_t memory, int64_t ephemeral, const NodeInfo& node) {
-  return node.free_pod_slots() >= 1 &&
-         (cpu <= 0 || cpu <= node.allocatable_milli_cpu() - node.requested_milli_cpu()) &&
-         (memory <= 0 || memory <= node.allocatable_memory() - node.requested_memory()) &&
-         (ephemeral <= 0 ||
-          ephemeral <= node.allocatable().ephemeral_storage - node.requested().ephemeral_storage);
+  const bool first_line = (node.free_pod_slots() >= 1) &
+                          ((cpu <= 0) | (cpu <= node.allocatable_milli_cpu() - node.requested_milli_cpu())) &
+                          ((memory <= 0) | (memory <= node.allocatable_memory() - node.requested_memory()));
+  return first_line &&
+         (ephemeral <= 0 || ephemeral <= node.allocatable().ephemeral_storage - node.requested().ephemeral_storage);
 }
 
 // Whether the node has room for every resource of the request (no resource
@@ -311,24 +313,14 @@ class Fit final : public framework::PreFilterPlugin,
     // which would look the request up again: preemption's failing passes
     // reject every node.
     auto status_of = [&](const NodeInfo& node) { return InsufficientStatus(request, node); };
-    if (!request.scalars.empty() || ephemeral > 0) {
+    if (!request.scalars.empty()) {
       FilterNodesWithQuickPass(nodes, passing, statuses, [&](const NodeInfo& node) { return HasRoomFor(request, node); },
                                status_of);
       return;
     }
-    // The usual request, cpu and memory: HasRoomForCore without a branch per
-    // check (an amount of 0 or less always fits, so it compares as the least).
-    constexpr int64_t kFitsAlways = std::numeric_limits<int64_t>::min();
-    const int64_t cpu_needed = cpu <= 0 ? kFitsAlways : cpu;
-    const int64_t memory_needed = memory <= 0 ? kFitsAlways : memory;
     FilterNodesWithQuickPass(
         nodes, passing, statuses,
-        [&](const NodeInfo& node) {
-          return (node.free_pod_slots() >= 1) &
-                 (cpu_needed <= node.allocatable_milli_cpu() - node.requested_milli_cpu()) &
-                 (memory_needed <= node.allocatable_memory() - node.requested_memory());
-        },
-        status_of);
+        [&](const NodeInfo& node) { return HasRoomForCore(cpu, memory, ephemeral, node); }, status_of);
   }
 
   Status PreScore(CycleState& state, const PodInfo& pod,
