@@ -1357,11 +1357,12 @@ TEST_CASE("the filter pass's feasible list and statuses equal a node-by-node sca
       CAPTURE(round, start, density, parallelism);
       World w(kNodes);
       RejectAndRecord* plugin = nullptr;
-      REQUIRE(w.registry.Add("RejectAndRecord", [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      auto factory = [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
         auto p = std::make_unique<RejectAndRecord>(rejected);
         plugin = p.get();
         return p;
-      }).ok());
+      };
+      REQUIRE(w.registry.Add("RejectAndRecord", factory).ok());
       w.profile.plugins.multi_point.enabled.push_back({"RejectAndRecord", 1});
       auto f = w.Build(parallelism);
       SelectionState sel;

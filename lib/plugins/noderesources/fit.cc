@@ -1,7 +1,6 @@
 #include "plugins/noderesources/fit.h"
 
 #include <algorithm>
-#include <limits>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -314,8 +313,8 @@ class Fit final : public framework::PreFilterPlugin,
     // reject every node.
     auto status_of = [&](const NodeInfo& node) { return InsufficientStatus(request, node); };
     if (!request.scalars.empty()) {
-      FilterNodesWithQuickPass(nodes, passing, statuses, [&](const NodeInfo& node) { return HasRoomFor(request, node); },
-                               status_of);
+      FilterNodesWithQuickPass(
+          nodes, passing, statuses, [&](const NodeInfo& node) { return HasRoomFor(request, node); }, status_of);
       return;
     }
     FilterNodesWithQuickPass(
