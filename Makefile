@@ -22,7 +22,15 @@ $(BUILD)/build.ninja: | deps
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
+# Catch2's test discovery turns a test binary that crashes while listing its
+# tests into an empty list, which ctest would then pass without a word: fail
+# when any test binary of build dir $(1) listed none.
+check-discovered = for f in $(1)/tests/*_tests-*.cmake; do \
+	  grep -q add_test "$$f" || { echo "$$f: its test binary listed no tests (did it crash at start?)" >&2; exit 1; }; \
+	done
+
 test: build
+	@$(call check-discovered,$(BUILD))
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 $(ASAN_BUILD)/build.ninja: | deps
@@ -31,6 +39,7 @@ $(ASAN_BUILD)/build.ninja: | deps
 
 test-asan: deps $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@$(call check-discovered,$(ASAN_BUILD))
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
@@ -40,6 +49,7 @@ $(TSAN_BUILD)/build.ninja: | deps
 
 test-tsan: deps $(TSAN_BUILD)/build.ninja
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
+	@$(call check-discovered,$(TSAN_BUILD))
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	  ctest --test-dir $(TSAN_BUILD) --output-on-failure -j $(JOBS)
 
