@@ -6,13 +6,16 @@
 //
 //   schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N]
 //                 [--config PATH] [--output table|json] [--threads N]
-//                 [--stall-timeout SECONDS] [--progress] [--bind-on-pool] [--list]
+//                 [--stall-timeout SECONDS] [--progress] [--bind-on-pool] [--no-memo] [--list]
 //                 [--vs-upstream [--oracle PATH]]
 //
 // Defaults are upstream's sizes for the workload (--list shows them);
 // --init-pods is per init createPods op, as upstream's initPods param.
 // Binding cycles run on the scheduling thread (the in-memory host binds at
 // once); --bind-on-pool runs them on the default executor's thread pool.
+// --no-memo turns off the reuse of per-node plugin outcomes across pods of
+// one signature (FrameworkOptions::memoize_per_node_outcomes), to show what
+// it saves; decisions are the same either way.
 // --vs-upstream then runs upstream's scheduler (the conformance oracle, built
 // by `make oracle`) on the identical cluster and pods and prints both figures.
 // Exit codes: 0 when every init and measured pod was bound (by both, with
@@ -45,7 +48,7 @@ using schedkit::perf::Workload;
 constexpr char kUsage[] =
     "usage: schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N] [--config PATH]\n"
     "                     [--output table|json] [--threads N] [--stall-timeout SECONDS] [--progress]\n"
-    "                     [--bind-on-pool]\n"
+    "                     [--bind-on-pool] [--no-memo]\n"
     "                     [--vs-upstream [--oracle PATH]]\n"
     "       schedkit-perf --list\n";
 
@@ -58,6 +61,7 @@ struct Flags {
   int stall_timeout_seconds = 120;
   bool progress = false;
   bool bind_on_pool = false;
+  bool memoize = true;
   bool list = false;
   bool vs_upstream = false;
   // Default: $SCHEDKIT_ORACLE, else where `make oracle` puts it.
@@ -116,6 +120,8 @@ Flags ParseFlags(int argc, char** argv) {
       f.progress = true;
     } else if (arg == "--bind-on-pool") {
       f.bind_on_pool = true;
+    } else if (arg == "--no-memo") {
+      f.memoize = false;
     } else if (arg == "--vs-upstream") {
       f.vs_upstream = true;
     } else if (arg == "--oracle") {
@@ -173,6 +179,7 @@ int Run(int argc, char** argv) {
   options.stall_timeout = absl::Seconds(flags.stall_timeout_seconds);
   options.progress = flags.progress;
   options.bind_on_pool = flags.bind_on_pool;
+  options.memoize = flags.memoize;
   std::optional<schedkit::perf::ScratchDir> scratch;
   if (flags.vs_upstream) {
     // The churn ops inject objects on a timer, which a run from files cannot replay.
@@ -203,6 +210,7 @@ int Run(int argc, char** argv) {
   report.pods = options.pods;
   report.parallelism = options.config.parallelism;
   report.binding = options.bind_on_pool ? "pool" : "scheduling thread";
+  report.memoize = options.memoize;
   report.run = &*run;
   // Enough pods to time reliably, few enough to stay quick at 15000 nodes.
   const int floor_pods = std::clamp(options.pods, 1000, 5000);

@@ -36,6 +36,7 @@ struct Report {
   int parallelism = 0;
   // "scheduling thread" or "pool" (RunOptions::bind_on_pool).
   std::string binding;
+  bool memoize = true;  // RunOptions::memoize
   const RunResult* run = nullptr;
   FloorResult floor_sampled;  // the nodes the scheduler reads at least (adaptive sampling)
   FloorResult floor_all;      // every node

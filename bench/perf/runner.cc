@@ -403,6 +403,7 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   // Real clock, default binding executor (a thread pool), no-op metrics.
   scheduler::SchedulerOptions scheduler_options;
   scheduler_options.bind_on_scheduling_thread = !options.bind_on_pool;
+  scheduler_options.memoize_per_node_outcomes = options.memoize;
   auto created = scheduler::Scheduler::Create(options.config, registry, host, *lister, scheduler_options);
   if (!created.ok()) return created.status();
   std::unique_ptr<scheduler::Scheduler> sched = *std::move(created);

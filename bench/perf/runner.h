@@ -45,6 +45,8 @@ struct RunOptions {
   // Binding cycles on the default executor's thread pool rather than on the
   // scheduling thread (the host binds in memory, so both are correct).
   bool bind_on_pool = false;
+  // SchedulerOptions::memoize_per_node_outcomes (--no-memo turns it off).
+  bool memoize = true;
   // A phase fails when no pod of it is bound for this long.
   absl::Duration stall_timeout = absl::Seconds(120);
   // Progress lines on stderr, about once a second.

@@ -15,6 +15,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/clock.h"
+#include "framework/outcome_memo.h"
 #include "framework/records_nothing.h"
 #include "framework/vector_clones.h"
 #include "schedkit/api/str_cat.h"
@@ -310,6 +311,16 @@ struct ActiveFilterChain {
   SymbolSet skips;
   absl::InlinedVector<FilterPlugin*, 16> plugins;
   absl::InlinedVector<Symbol, 16> names;
+  // Parallel to plugins: the plugin's outcomes are per node (the outcome
+  // memo may answer for it).
+  absl::InlinedVector<uint8_t, 16> per_node;
+  // The per-node plugins as a mask over the framework's filter plugins (0
+  // when the framework keeps no memo), and whether every plugin is one.
+  uint64_t per_node_mask = 0;
+  bool all_per_node = false;
+  // Index in plugins of the last per-node plugin (-1 without one): a node
+  // rejected after it passed every per-node plugin.
+  int last_per_node = -1;
   // HasActivePreFilterExtensions for the same skips: dry runs ask per node.
   bool pre_filter_extensions = false;
 };
@@ -329,6 +340,15 @@ struct Framework::Impl {
   PluginList<PreScorePlugin> pre_score;
   PluginList<ScorePlugin> score;
   std::vector<int32_t> score_weights;  // parallel to score.plugins
+  // Parallel to filter.plugins and score.plugins: Plugin::OutcomesArePerNode.
+  std::vector<uint8_t> filter_per_node, score_per_node;
+  // Whether SchedulePod consults the memo: it is enabled, some plugin is
+  // per node, and the plugin sets fit its 64-bit masks.
+  bool memoizes = false;
+  OutcomeMemo memo;
+  // This cycle's entry, between PreFilter and the end of SchedulePod.
+  OutcomeMemo::Entry* cycle_memo = nullptr;
+  std::vector<int32_t> score_positions;  // snapshot positions of the nodes scored
   PluginList<ReservePlugin> reserve;
   PluginList<PermitPlugin> permit;
   PluginList<PreBindPlugin> pre_bind;
@@ -553,6 +573,12 @@ absl::Status Framework::Build(const Registry& registry, const Profile& profile) 
     im.score_weights.push_back(it->second);
   }
 
+  for (FilterPlugin* p : im.filter.plugins) im.filter_per_node.push_back(p->OutcomesArePerNode());
+  for (ScorePlugin* p : im.score.plugins) im.score_per_node.push_back(p->OutcomesArePerNode());
+  const auto any = [](const std::vector<uint8_t>& v) { return std::find(v.begin(), v.end(), 1) != v.end(); };
+  im.memoizes = options_.memoize_per_node_outcomes && im.filter.size() <= 64 && im.score.size() <= 64 &&
+                (any(im.filter_per_node) || any(im.score_per_node));
+
   // Queueing registrations of the plugins that can reject a pod.
   for (const auto& owned : im.owned) {
     Plugin* p = owned.get();
@@ -717,10 +743,18 @@ std::shared_ptr<const ActiveFilterChain> Framework::DeriveFilterChain(const Cycl
   auto chain = std::make_shared<ActiveFilterChain>();
   chain->owner = this;
   chain->skips = state.skip_filter_plugins();
+  chain->all_per_node = true;
   for (size_t i = 0; i < im.filter.size(); ++i) {
     if (chain->skips.contains(im.filter.names[i])) continue;
     chain->plugins.push_back(im.filter.plugins[i]);
     chain->names.push_back(im.filter.names[i]);
+    const bool per_node = im.memoizes && im.filter_per_node[i];
+    chain->per_node.push_back(per_node);
+    if (per_node) {
+      chain->per_node_mask |= uint64_t{1} << i;
+      chain->last_per_node = static_cast<int>(chain->plugins.size()) - 1;
+    }
+    chain->all_per_node &= per_node;
   }
   chain->pre_filter_extensions = ScanPreFilterExtensions(state);
   return chain;
@@ -934,24 +968,88 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   totals.resize(n);
   std::atomic<uint64_t> direct_range_bits{0};
 
+  // The memo answers for the per-node plugins on nodes scored unchanged;
+  // the other plugins score every node.
+  OutcomeMemo::Entry* memo = im.cycle_memo;
+  uint64_t per_node_mask = 0;
+  bool all_per_node = true;
+  for (size_t a = 0; memo != nullptr && a < active.size(); ++a) {
+    if (im.score_per_node[active[a]]) {
+      per_node_mask |= uint64_t{1} << active[a];
+    } else {
+      all_per_node = false;
+    }
+  }
+  if (per_node_mask == 0) memo = nullptr;
+  const std::span<const int64_t> generations = snapshot_->node_generations();
+  const bool memo_decides = memo != nullptr && all_per_node;
+  int grain = kNodesPerTask;
+  if (memo != nullptr) {
+    memo->BeginScores(per_node_mask, im.score.size());
+    im.score_positions.resize(n);
+    int misses = 0;
+    for (int i = 0; i < n; ++i) {
+      im.score_positions[i] = snapshot_->PositionOf(*nodes[i]);
+      misses += !memo->Scored(im.score_positions[i], generations);
+    }
+    // As in the filter pass: a few nodes to score are not worth a hand-off.
+    if (memo_decides && misses <= kNodesPerTask) grain = n;
+  }
+  const std::span<const int32_t> positions(im.score_positions.data(), memo != nullptr ? static_cast<size_t>(n) : 0);
+
   // Score: each task takes a run of nodes and hands it to every active plugin.
   std::atomic<bool> failed{false};
   std::vector<Status>& errors = im.score_errors;
   errors.assign(active.size(), Status());
-  parallelizer_->ForRanges(n, kNodesPerTask, [&](int begin, int end) {
+  parallelizer_->ForRanges(n, grain, [&](int begin, int end) {
+    std::array<uint8_t, kNodesPerTask> hit;
+    std::array<const NodeInfo*, kNodesPerTask> to_score;  // the run's nodes the memo lacks
+    std::array<int64_t, kNodesPerTask> fresh;
     // Runs small enough that the plugins after the first find the nodes in
     // the first-level cache (one thread gets the whole range at once).
     for (int rb = begin; rb < end; rb += kNodesPerTask) {
       const int re = std::min(end, rb + kNodesPerTask);
-      for (int k = re; k < std::min(end, re + kNodesPerTask); ++k) nodes[k]->Prefetch();
+      if (!memo_decides) {
+        for (int k = re; k < std::min(end, re + kNodesPerTask); ++k) nodes[k]->Prefetch();
+      }
       const std::span<const NodeInfo* const> run = nodes.subspan(rb, re - rb);
+      size_t misses = run.size();
+      if (memo != nullptr) {
+        misses = 0;
+        for (size_t k = 0; k < run.size(); ++k) {
+          hit[k] = memo->Scored(positions[rb + k], generations);
+          if (!hit[k]) to_score[misses++] = run[k];
+        }
+      }
       for (size_t a = 0; a < active.size(); ++a) {
         if (failed.load(std::memory_order_relaxed)) return;
-        Status s = im.score.plugins[active[a]]->ScoreNodes(state, pod, run,
-                                                           std::span<int64_t>(im.scores[a].data() + rb, run.size()));
+        const ScorePlugin* plugin = im.score.plugins[active[a]];
+        const std::span<int64_t> out(im.scores[a].data() + rb, run.size());
+        Status s;
+        if (memo == nullptr || !im.score_per_node[active[a]]) {
+          s = plugin->ScoreNodes(state, pod, run, out);
+        } else if (const std::span<int64_t> kept = memo->Scores(active[a]); misses == run.size()) {
+          s = plugin->ScoreNodes(state, pod, run, out);
+          for (size_t k = 0; k < run.size(); ++k) kept[positions[rb + k]] = out[k];
+        } else {
+          if (misses > 0) {
+            s = plugin->ScoreNodes(state, pod, std::span<const NodeInfo* const>(to_score.data(), misses),
+                                   std::span<int64_t>(fresh.data(), misses));
+          }
+          for (size_t k = 0, j = 0; k < run.size(); ++k) {
+            int64_t& slot = kept[positions[rb + k]];
+            if (!hit[k]) slot = fresh[j++];
+            out[k] = slot;
+          }
+        }
         if (!s.IsSuccess()) {
           if (!failed.exchange(true)) errors[a] = std::move(s);
           return;
+        }
+      }
+      if (memo != nullptr && misses > 0) {
+        for (size_t k = 0; k < run.size(); ++k) {
+          if (!hit[k]) memo->SetScored(positions[rb + k], generations);
         }
       }
       std::fill(totals.begin() + rb, totals.begin() + re, 0);
@@ -1248,6 +1346,12 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   }
   const std::span<FilterPlugin* const> active = chain->plugins;
   const std::span<const Symbol> active_names = chain->names;
+  // The memo answers for the per-node plugins on nodes that passed them
+  // unchanged; the other plugins run everywhere.
+  OutcomeMemo::Entry* memo = chain->per_node_mask != 0 ? im.cycle_memo : nullptr;
+  if (memo != nullptr) memo->BeginFilters(chain->per_node_mask);
+  const std::span<const int64_t> generations = snapshot_->node_generations();
+  const bool memo_decides = memo != nullptr && chain->all_per_node;
   int done = 0;
   int found = 0;
   int batch = std::max(to_find, kNodesPerTask);
@@ -1258,7 +1362,17 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
     // A node a task did not reach (after an error) counts as not passing.
     std::fill(im.node_passed.begin() + done, im.node_passed.begin() + end, 0);
     std::atomic<bool> errored{false};
-    parallelizer_->ForRanges(end - done, kNodesPerTask, [&](int b, int e) {
+    // When the memo decides nearly every node, handing the round to the
+    // other threads costs more than the few nodes left to filter.
+    int grain = kNodesPerTask;
+    if (memo_decides) {
+      int misses = 0;
+      for (int pos = done, at = (start + done) % n; pos < end; ++pos, at = at + 1 == n ? 0 : at + 1) {
+        misses += !memo->Passed(snapshot_->PositionOf(*nodes[at]), generations);
+      }
+      if (misses <= kNodesPerTask) grain = end - done;
+    }
+    parallelizer_->ForRanges(end - done, grain, [&](int b, int e) {
       int at = start + done + b;  // index into nodes, wrapped by hand: no division per node
       if (at >= n) at -= n;
       // Each plugin takes a run of nodes at a time, in chain order; a node
@@ -1270,6 +1384,10 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       // Nodes the nominated-pods pass decides one by one: those where it
       // adds a pod. Elsewhere it equals the plain chain, so they join the run.
       std::array<uint8_t, kNodesPerTask> one_by_one;
+      // Nodes the memo passes through the per-node plugins (zero past the
+      // run), and every node's snapshot position.
+      alignas(8) std::array<uint8_t, kNodesPerTask> hit{};
+      std::array<int32_t, kNodesPerTask> position;
       for (int rb = b; rb < e; rb += kNodesPerTask) {
         if (errored.load(std::memory_order_relaxed)) return;
         const int re = std::min(e, rb + kNodesPerTask);
@@ -1284,8 +1402,9 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
           for (size_t k = 0; k < count; ++k, at = at + 1 == n ? 0 : at + 1) wrapped[k] = nodes[at];
           run = std::span<const NodeInfo* const>(wrapped.data(), count);
         }
-        // The next run's nodes load while this one is filtered.
-        const int next_count = std::min(kNodesPerTask, e - re);
+        // The next run's nodes load while this one is filtered; where the
+        // memo decides, few of them are read at all.
+        const int next_count = memo_decides ? 0 : std::min(kNodesPerTask, e - re);
         for (int k = 0, ahead = at; k < next_count; ++k, ahead = ahead + 1 == n ? 0 : ahead + 1) {
           nodes[ahead]->Prefetch();
         }
@@ -1304,19 +1423,53 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
             any_one_by_one = true;
           }
         }
+        size_t alive_misses = alive;  // passing nodes the memo does not pass
+        if (memo != nullptr) {
+          for (size_t k = 0; k < count; ++k) {
+            position[k] = snapshot_->PositionOf(*run[k]);
+            hit[k] = passing[k] & static_cast<uint8_t>(memo->Passed(position[k], generations));
+            alive_misses -= hit[k];
+          }
+        }
         for (size_t i = 0; i < active.size() && alive > 0; ++i) {
+          // A per-node plugin sees only the nodes the memo does not pass.
+          const bool memoized = memo != nullptr && chain->per_node[i];
+          if (memoized && alive_misses == 0) continue;
           before = passing;
+          if (memoized) {
+            for (size_t w = 0; w < words; ++w) {
+              uint64_t p = 0;
+              uint64_t h = 0;
+              std::memcpy(&p, passing.data() + 8 * w, 8);
+              std::memcpy(&h, hit.data() + 8 * w, 8);
+              p &= ~h;
+              std::memcpy(passing.data() + 8 * w, &p, 8);
+            }
+          }
           active[i]->FilterNodes(state, pod, run,
                                  std::span<uint8_t>(passing.data(), count), statuses);
           // Most runs lose no node to a plugin: compare eight flags at once.
           for (size_t w = 0; w < words; ++w) {
             uint64_t was = 0;
             uint64_t is = 0;
+            uint64_t h = 0;
             std::memcpy(&was, before.data() + 8 * w, 8);
             std::memcpy(&is, passing.data() + 8 * w, 8);
+            std::memcpy(&h, hit.data() + 8 * w, 8);
+            if (memoized) {
+              // The hits still alive pass this plugin, as they did before.
+              is |= was & h;
+              std::memcpy(passing.data() + 8 * w, &is, 8);
+            }
             for (uint64_t lost = was & ~is; lost != 0; lost &= lost - 1) {
               const size_t k = 8 * w + static_cast<size_t>(std::countr_zero(lost)) / 8;
               --alive;
+              if (!hit[k]) {
+                --alive_misses;
+                if (memo != nullptr && static_cast<int>(i) > chain->last_per_node) {
+                  memo->SetPassed(position[k], generations);
+                }
+              }
               Status& st = statuses[k];
               if (!st.IsRejected()) {
                 st = Status::Error(schedkit::StrCat("running \"", active_names[i].str(),
@@ -1328,6 +1481,11 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
           }
         }
         std::copy(passing.begin(), passing.begin() + count, im.node_passed.begin() + done + rb);
+        if (memo != nullptr && alive_misses > 0) {
+          for (size_t k = 0; k < count; ++k) {
+            if (passing[k] && !hit[k]) memo->SetPassed(position[k], generations);
+          }
+        }
         for (size_t k = 0; any_one_by_one && k < count; ++k) {
           if (!one_by_one[k]) continue;
           if (errored.load(std::memory_order_relaxed)) return;
@@ -1471,6 +1629,15 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
     out.fit_error = std::move(fit_error);
     return out;
   }
+
+  // The memo serves this cycle's passes only (RunScorePlugins called on its
+  // own scores without it). A traced cycle runs every plugin, so that what
+  // it records was computed in it.
+  struct MemoScope {
+    OutcomeMemo::Entry*& entry;
+    ~MemoScope() { entry = nullptr; }
+  } memo_scope{im.cycle_memo};
+  if (im.memoizes && trace == nullptr) im.cycle_memo = &im.memo.For(pod, snap);
 
   // A node nominated by an earlier preemption is tried alone first.
   const Symbol nominated = pod.nominated_node_name();

@@ -5,6 +5,8 @@
 #include <string_view>
 
 #include "absl/hash/hash.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "api/validate.h"
 #include "framework/host_ports.h"
 #include "schedkit/api/status_macros.h"
@@ -64,6 +66,21 @@ absl::Status CompilePreferred(const Terms& terms, Symbol ns, std::string_view pa
     out.push_back(WeightedAffinityTerm{*std::move(t), terms[i].weight()});
   }
   return absl::OkStatus();
+}
+
+std::shared_ptr<const PodSignature> Sign(const api::v1::Pod& pod) {
+  auto sig = std::make_shared<PodSignature>();
+  sig->bytes = pod.metadata().namespace_();
+  sig->bytes.push_back('\0');
+  {
+    google::protobuf::io::StringOutputStream out(&sig->bytes);
+    google::protobuf::io::CodedOutputStream coded(&out);
+    // Map fields (nodeSelector) in key order, so equal specs give equal bytes.
+    coded.SetSerializationDeterministic(true);
+    pod.spec().SerializeToCodedStream(&coded);
+  }
+  sig->hash = absl::Hash<std::string_view>()(sig->bytes);
+  return sig;
 }
 
 int8_t ParsePolicy(bool set, const std::string& v) {
@@ -249,6 +266,7 @@ absl::Status PodInfo::Init() {
     spread_constraints_.push_back(std::move(sc));
   }
   for (const auto& g : spec.scheduling_gates()) scheduling_gates_.push_back(Symbol::Intern(g.name()));
+  signature_ = Sign(pod);
   return absl::OkStatus();
 }
 

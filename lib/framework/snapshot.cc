@@ -86,7 +86,7 @@ uint8_t AffinityFlags(const NodeInfo& n) {
          (n.pods_with_required_anti_affinity().empty() ? 0 : kHasRequiredAntiAffinity);
 }
 
-// Layout and namespace ids share one counter, so an id never names two
+// Layout, node-object and namespace ids share one counter, so an id never names two
 // states of any snapshot in the process.
 int64_t NextSnapshotId() {
   static std::atomic<int64_t> next{0};
@@ -141,6 +141,7 @@ void Snapshot::RebuildLists() {
     for (const ImageOnNode& img : info.images()) ++image_nodes_[img.name];
   }
   layout_id_ = NextSnapshotId();
+  node_objects_id_ = NextSnapshotId();
   change_log_.clear();
   log_floor_ = updates_;
   RebuildAffinityLists();
@@ -364,7 +365,9 @@ void ClusterState::UpdateSnapshot(Snapshot& snap) const {
       NodeInfo& slot = snap.infos_[pos];
       for (const ImageOnNode& img : slot.images()) --snap.image_nodes_[img.name];
       const uint8_t had_flags = AffinityFlags(slot);
+      const bool node_replaced = slot.node() != item->info.node();
       slot = item->info;
+      if (node_replaced) snap.node_objects_id_ = NextSnapshotId();
       for (const ImageOnNode& img : slot.images()) ++snap.image_nodes_[img.name];
       snap.generations_[pos] = slot.generation();
       snap.change_log_.push_back({snap.updates_, pos});

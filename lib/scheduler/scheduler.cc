@@ -536,6 +536,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
     fo.clock = im.clock;
     fo.metrics = im.metrics;
     fo.client = &im;
+    fo.memoize_per_node_outcomes = options.memoize_per_node_outcomes;
     auto fw = framework::Framework::Create(registry, profile, fo);
     if (!fw.ok()) return fw.status();
     im.by_profile[profile.scheduler_name] = fw->get();

@@ -54,6 +54,10 @@ struct FrameworkOptions {
   PodNominator* nominator = nullptr;
   ClusterClient* client = nullptr;
   EventRecorder* events = nullptr;
+  // Reuse the outcomes of plugins that are per node (Plugin::OutcomesArePerNode)
+  // for the next pod with the same signature on unchanged nodes. Decisions
+  // are the same either way; off is for measuring what the memo saves.
+  bool memoize_per_node_outcomes = true;
 };
 
 // How SelectHost breaks ties among the nodes with the top total score.

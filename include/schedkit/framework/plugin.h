@@ -43,6 +43,15 @@ class Plugin {
   virtual ~Plugin() = default;
   // The name the configuration uses; constant for the plugin's lifetime.
   virtual std::string_view Name() const = 0;
+  // Optional, for speed. True promises that this plugin's Filter and Score
+  // outcomes on a node, and the PreFilter and PreScore state they read,
+  // depend on nothing but the pod's namespace and spec (PodInfo::signature),
+  // that node's NodeInfo, the snapshot's node objects and the plugin's args:
+  // not on other nodes' pods, the clock, or any state that can change while
+  // the node's generation stays the same. The framework then reuses a
+  // node's outcomes for the next pod with the same signature while the node
+  // is unchanged, instead of calling Filter or Score again.
+  virtual bool OutcomesArePerNode() const { return false; }
 };
 
 // Called when a pod is about to enter activeQ. Anything but Success keeps it

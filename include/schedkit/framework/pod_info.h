@@ -102,6 +102,18 @@ struct SpreadConstraint {
 class PodInfo;
 using PodInfoPtr = std::shared_ptr<const PodInfo>;
 
+// What a pod's outcomes on a node may depend on for the plugins whose
+// outcomes are per node (Plugin::OutcomesArePerNode): its namespace and its
+// spec, serialized deterministically. The replicas of one template share
+// it, whatever their names and UIDs.
+struct PodSignature {
+  uint64_t hash = 0;
+  std::string bytes;
+  friend bool operator==(const PodSignature& a, const PodSignature& b) {
+    return a.hash == b.hash && a.bytes == b.bytes;
+  }
+};
+
 // Line-aligned, so that the fields every pass over a node's pods reads share
 // exactly two cache lines (see the private part).
 class alignas(64) PodInfo {
@@ -196,6 +208,10 @@ class alignas(64) PodInfo {
 
   const std::vector<Symbol>& scheduling_gates() const { return scheduling_gates_; }
 
+  // The pod as the host delivered it, signed; copies made by WithNodeName
+  // and WithNominatedNodeName share it.
+  const std::shared_ptr<const PodSignature>& signature() const { return signature_; }
+
  private:
   PodInfo() = default;
   absl::Status Init();
@@ -234,6 +250,7 @@ class alignas(64) PodInfo {
   api::NodeSelector required_node_affinity_;
   std::vector<PreferredNodeTerm> preferred_node_affinity_;
   std::vector<Symbol> scheduling_gates_;
+  std::shared_ptr<const PodSignature> signature_;
 
   // pod_ with spec.nodeName set, made once on first use. A copied PodInfo
   // starts without one: it may name another node.

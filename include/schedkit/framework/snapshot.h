@@ -62,6 +62,9 @@ class Snapshot {
   const NodeInfo* Get(std::string_view name) const;
   // Position of the node in nodes(), or -1.
   int IndexOf(Symbol name) const;
+  // Position in nodes() of `node`, which must be one of this snapshot's
+  // NodeInfos (from nodes() or Get): pointer arithmetic, no lookup.
+  int PositionOf(const NodeInfo& node) const { return static_cast<int>(&node - infos_.data()); }
   std::span<const NodeInfo* const> have_pods_with_affinity() const { return with_affinity_; }
   std::span<const NodeInfo* const> have_pods_with_required_anti_affinity() const {
     return with_required_anti_affinity_;
@@ -90,6 +93,10 @@ class Snapshot {
   bool ChangedSince(int64_t update, std::vector<int>& out) const;
   // Process-wide unique, new whenever namespace labels change.
   int64_t namespaces_id() const { return namespaces_id_; }
+  // Process-wide unique, new with every new layout and whenever a node
+  // object was replaced: what holds for the set of node objects (how many
+  // nodes hold an image, say) holds while it is the same.
+  int64_t node_objects_id() const { return node_objects_id_; }
   // How many NodeInfos the last UpdateSnapshot copied; for tests and metrics.
   int last_update_copies() const { return last_update_copies_; }
 
@@ -129,6 +136,7 @@ class Snapshot {
   int64_t order_version_ = -1;
   int64_t layout_id_ = -1;
   int64_t namespaces_id_ = -1;
+  int64_t node_objects_id_ = -1;
   int64_t generation_ = 0;
   int last_update_copies_ = 0;
 };

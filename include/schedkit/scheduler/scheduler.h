@@ -55,6 +55,8 @@ struct SchedulerOptions {
   // more than the binding itself; a Bind or PreBind that blocks would then
   // hold up scheduling. Pods told to wait by Permit always go to the executor.
   bool bind_on_scheduling_thread = false;
+  // FrameworkOptions::memoize_per_node_outcomes for every profile.
+  bool memoize_per_node_outcomes = true;
 };
 
 // What one scheduling attempt decided; given to the cycle observer.

@@ -33,6 +33,9 @@ class ImageLocality final : public framework::ScorePlugin {
   explicit ImageLocality(framework::Handle& handle) : handle_(handle) {}
 
   std::string_view Name() const override;
+  // Per node: besides the node's images, a score reads how many nodes hold
+  // each image, which only a change of node objects can move.
+  bool OutcomesArePerNode() const override { return true; }
   framework::Status Score(const framework::CycleState& state, const framework::PodInfo& pod,
                           const framework::NodeInfo& node, int64_t& score) const override;
   framework::Status ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,

@@ -59,6 +59,7 @@ class NodeAffinity final : public framework::PreFilterPlugin,
                std::vector<WeightedTerm> added_preferred);
 
   std::string_view Name() const override;
+  bool OutcomesArePerNode() const override { return true; }
   // Skip when neither the pod (nodeSelector, required node affinity) nor the
   // args require anything. UnschedulableAndUnresolvable ("pod affinity terms
   // conflict") when every required term names nodes by metadata.name In and

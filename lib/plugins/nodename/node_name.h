@@ -25,6 +25,7 @@ class NodeName final : public framework::FilterPlugin, public framework::Enqueue
   static constexpr std::string_view kErrReason = "node(s) didn't match the requested node name";
 
   std::string_view Name() const override;
+  bool OutcomesArePerNode() const override { return true; }
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
   void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,

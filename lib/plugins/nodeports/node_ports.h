@@ -34,6 +34,7 @@ class NodePorts final : public framework::PreFilterPlugin,
   static constexpr std::string_view kErrReason = "node(s) didn't have free ports for the requested pod ports";
 
   std::string_view Name() const override;
+  bool OutcomesArePerNode() const override { return true; }
   // Skip when the pod wants no host port; otherwise stores the wanted ports.
   Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                    std::span<const framework::NodeInfo* const> nodes) override;

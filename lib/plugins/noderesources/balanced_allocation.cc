@@ -37,6 +37,7 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
   explicit BalancedAllocation(ScoredResources resources) : resources_(std::move(resources)) {}
 
   std::string_view Name() const override { return names::kNodeResourcesBalancedAllocation; }
+  bool OutcomesArePerNode() const override { return true; }
 
   Status PreScore(CycleState& state, const PodInfo& pod,
                   std::span<const NodeInfo* const> /*nodes*/) override {

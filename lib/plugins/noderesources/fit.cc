@@ -276,6 +276,7 @@ class Fit final : public framework::PreFilterPlugin,
         features_(features) {}
 
   std::string_view Name() const override { return names::kNodeResourcesFit; }
+  bool OutcomesArePerNode() const override { return true; }
 
   Result PreFilter(CycleState& state, const PodInfo& pod,
                    std::span<const NodeInfo* const> /*nodes*/) override {

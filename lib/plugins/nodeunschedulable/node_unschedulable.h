@@ -26,6 +26,7 @@ class NodeUnschedulable final : public framework::FilterPlugin, public framework
   static constexpr std::string_view kErrReasonUnschedulable = "node(s) were unschedulable";
 
   std::string_view Name() const override;
+  bool OutcomesArePerNode() const override { return true; }
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
   void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,

@@ -38,6 +38,7 @@ class TaintToleration final : public framework::FilterPlugin,
   static constexpr std::string_view kErrReasonUntolerated = "node(s) had untolerated taint(s)";
 
   std::string_view Name() const override;
+  bool OutcomesArePerNode() const override { return true; }
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
   void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,

@@ -1,0 +1,65 @@
+#include "framework/outcome_memo.h"
+
+#include <algorithm>
+
+namespace schedkit::framework {
+
+void OutcomeMemo::Entry::Reset(const Snapshot& snap) {
+  layout_id_ = snap.layout_id();
+  node_objects_id_ = snap.node_objects_id();
+  filters_ = 0;
+  scores_ = 0;
+  passed_at_.assign(static_cast<size_t>(snap.NumNodes()), -1);
+  scored_at_.assign(static_cast<size_t>(snap.NumNodes()), -1);
+}
+
+void OutcomeMemo::Entry::BeginFilters(uint64_t filters) {
+  if (filters == filters_) return;
+  filters_ = filters;
+  std::fill(passed_at_.begin(), passed_at_.end(), -1);
+}
+
+void OutcomeMemo::Entry::BeginScores(uint64_t scores, size_t score_plugins) {
+  if (scores == scores_ && raw_.size() >= score_plugins) return;
+  scores_ = scores;
+  std::fill(scored_at_.begin(), scored_at_.end(), -1);
+  raw_.resize(std::max(raw_.size(), score_plugins));
+  for (size_t p = 0; p < raw_.size(); ++p) {
+    if (scores & (uint64_t{1} << p)) {
+      raw_[p].resize(scored_at_.size());
+    } else {
+      raw_[p] = {};
+    }
+  }
+}
+
+OutcomeMemo::Entry& OutcomeMemo::For(const PodInfo& pod, const Snapshot& snap) {
+  ++uses_;
+  const std::shared_ptr<const PodSignature>& sig = pod.signature();
+  Entry* entry = nullptr;
+  for (const auto& e : entries_) {
+    if (e->signature_ == sig || *e->signature_ == *sig) {
+      entry = e.get();
+      break;
+    }
+  }
+  if (entry == nullptr) {
+    if (entries_.size() < kEntries) {
+      entries_.push_back(std::make_unique<Entry>());
+      entry = entries_.back().get();
+    } else {
+      entry = std::min_element(entries_.begin(), entries_.end(), [](const auto& a, const auto& b) {
+                return a->last_used_ < b->last_used_;
+              })->get();
+    }
+    entry->signature_ = sig;
+    entry->layout_id_ = -1;
+  }
+  entry->last_used_ = uses_;
+  if (entry->layout_id_ != snap.layout_id() || entry->node_objects_id_ != snap.node_objects_id()) {
+    entry->Reset(snap);
+  }
+  return *entry;
+}
+
+}  // namespace schedkit::framework

@@ -1,0 +1,92 @@
+// OutcomeMemo: per-node outcomes of the plugins whose Filter and Score depend
+// on the one node alone (Plugin::OutcomesArePerNode), kept across cycles for
+// the pods of one signature (PodInfo::signature). A workload's replicas ask
+// the same questions of mostly unchanged nodes: once a node passed this
+// signature's per-node filters, or got its per-node scores, the next replica
+// reuses them for as long as the node's generation stays the one they were
+// found at. Plugins that are not per node still run on every node.
+//
+// An entry stands for one signature in one snapshot layout with one set of
+// node objects (ImageLocality reads how many nodes hold an image); a new
+// layout or any changed node object empties it. Outcomes are per snapshot
+// position. Only passes are kept, so a rejected node is filtered again and
+// its status is fresh.
+//
+// Thread-safety: one cycle at a time (the framework's). During a cycle's
+// parallel passes each task reads and writes only its own positions.
+#ifndef SCHEDKIT_LIB_FRAMEWORK_OUTCOME_MEMO_H_
+#define SCHEDKIT_LIB_FRAMEWORK_OUTCOME_MEMO_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "schedkit/framework/pod_info.h"
+#include "schedkit/framework/snapshot.h"
+
+namespace schedkit::framework {
+
+class OutcomeMemo {
+ public:
+  // One signature's outcomes. Plugin sets are bit masks over the
+  // framework's filter or score plugins, by their index there.
+  class Entry {
+   public:
+    // Whether the node at `position` passed every per-node filter of
+    // `filters` (the set BeginFilters named) at its current generation.
+    bool Passed(int position, std::span<const int64_t> generations) const {
+      return passed_at_[position] == generations[position];
+    }
+    void SetPassed(int position, std::span<const int64_t> generations) {
+      passed_at_[position] = generations[position];
+    }
+    bool Scored(int position, std::span<const int64_t> generations) const {
+      return scored_at_[position] == generations[position];
+    }
+    // Marks the node's scores (stored with Score) as current.
+    void SetScored(int position, std::span<const int64_t> generations) {
+      scored_at_[position] = generations[position];
+    }
+    // The per-node score plugin `plugin`'s raw score column, by position.
+    std::span<int64_t> Scores(size_t plugin) { return raw_[plugin]; }
+
+    // Start of a cycle's filter pass with this set of active per-node
+    // filters: passes found with another set are forgotten.
+    void BeginFilters(uint64_t filters);
+    // The same for the score pass; `score_plugins` is how many score
+    // plugins the framework has.
+    void BeginScores(uint64_t scores, size_t score_plugins);
+
+   private:
+    friend class OutcomeMemo;
+    void Reset(const Snapshot& snap);
+
+    std::shared_ptr<const PodSignature> signature_;
+    int64_t layout_id_ = -1;
+    int64_t node_objects_id_ = -1;
+    uint64_t filters_ = 0;
+    uint64_t scores_ = 0;
+    // Generation at which the node passed / was scored; -1 for never.
+    std::vector<int64_t> passed_at_;
+    std::vector<int64_t> scored_at_;
+    // Per score plugin index (only those in scores_ are sized), per position.
+    std::vector<std::vector<int64_t>> raw_;
+    uint64_t last_used_ = 0;
+  };
+
+  // Signatures kept at once; the least recently used one makes room.
+  static constexpr size_t kEntries = 8;
+
+  // The entry for `pod`'s signature in `snap`, emptied first when the
+  // snapshot's layout or node objects changed since its last use.
+  Entry& For(const PodInfo& pod, const Snapshot& snap);
+
+ private:
+  std::vector<std::unique_ptr<Entry>> entries_;
+  uint64_t uses_ = 0;
+};
+
+}  // namespace schedkit::framework
+
+#endif  // SCHEDKIT_LIB_FRAMEWORK_OUTCOME_MEMO_H_

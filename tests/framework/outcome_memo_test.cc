@@ -1,0 +1,362 @@
+// The outcome memo: per-node plugins' verdicts and scores reused across pods
+// of one signature on unchanged nodes, and forgotten whenever what they
+// depend on may have moved. Counting plugins show which calls were made;
+// every cycle's outcome is compared with a framework that keeps no memo.
+#include <atomic>
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "schedkit/api/str_cat.h"
+#include "schedkit/framework/framework.h"
+#include "schedkit/testing/builders.h"
+
+namespace schedkit::framework {
+namespace {
+
+using testing::MakeNode;
+using testing::MakePod;
+
+Symbol S(std::string_view s) { return Symbol::Intern(s); }
+
+// Filters and scores by what the node holds: rejects nodes named in
+// `*reject` (which a test may change between cycles), and scores each node by the cpu its pods request (so a pod
+// landing on a node moves its score). Counts its calls by node.
+class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin {
+ public:
+  struct Calls {
+    std::mutex mu;
+    std::map<std::string, int> filter, score;
+    int total_filter() const { return Sum(filter); }
+    int total_score() const { return Sum(score); }
+    static int Sum(const std::map<std::string, int>& m) {
+      int n = 0;
+      for (const auto& [node, k] : m) n += k;
+      return n;
+    }
+  };
+
+  Counting(std::string name, bool per_node, const std::set<std::string>* reject, const bool* skip, Calls* calls)
+      : name_(std::move(name)), per_node_(per_node), reject_(reject), skip_(skip), calls_(calls) {}
+
+  std::string_view Name() const override { return name_; }
+  bool OutcomesArePerNode() const override { return per_node_; }
+
+  PreFilterPlugin::Result PreFilter(CycleState&, const PodInfo&, std::span<const NodeInfo* const>) override {
+    return {PreFilterResult{}, skip_ != nullptr && *skip_ ? Status::Skip() : Status()};
+  }
+  Status Filter(const CycleState&, const PodInfo&, const NodeInfo& node) const override {
+    const std::string n(node.name().str());
+    {
+      std::lock_guard<std::mutex> lock(calls_->mu);
+      ++calls_->filter[n];
+    }
+    if (reject_->contains(n)) return Status(Code::kUnschedulable, S(schedkit::StrCat(name_, " says no")));
+    return Status();
+  }
+  Status Score(const CycleState&, const PodInfo& pod, const NodeInfo& node, int64_t& score) const override {
+    {
+      std::lock_guard<std::mutex> lock(calls_->mu);
+      ++calls_->score[std::string(node.name().str())];
+    }
+    // Requests in tenths of a core, capped to the score range; the pod's own
+    // request shifts every node alike, so pods of another size score apart.
+    score = std::min<int64_t>(kMaxNodeScore, (node.requested().milli_cpu + pod.requests().milli_cpu) / 100);
+    return Status();
+  }
+
+ private:
+  std::string name_;
+  bool per_node_;
+  const std::set<std::string>* reject_;
+  const bool* skip_;
+  Calls* calls_;
+};
+
+class Sort : public QueueSortPlugin {
+ public:
+  std::string_view Name() const override { return "Sort"; }
+  bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const override { return a.sequence < b.sequence; }
+};
+
+class Binder : public BindPlugin {
+ public:
+  std::string_view Name() const override { return "Binder"; }
+  Status Bind(CycleState&, const PodInfo&, Symbol) override { return Status(); }
+};
+
+// Nodes n0..n{k-1} with the given plugins; `with_memo` and `without` are
+// the same profile, one keeping a memo and one not.
+struct World {
+  Registry registry;
+  Profile profile;
+  ClusterState state;
+  Snapshot snapshot;
+  FakeClock clock;
+  std::map<std::string, Counting::Calls> calls;  // by plugin; the memo-less twin's calls are not counted
+  std::map<std::string, std::set<std::string>> rejects;  // by plugin: the nodes it rejects
+  Counting::Calls ignored;
+  bool counting = true;
+  std::unique_ptr<Framework> with_memo, without;
+
+  explicit World(int nodes) {
+    REQUIRE(registry.Add("Sort", [](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      return std::make_unique<Sort>();
+    }).ok());
+    REQUIRE(registry.Add("Binder", [](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      return std::make_unique<Binder>();
+    }).ok());
+    profile.plugins.queue_sort.enabled = {{"Sort"}};
+    profile.plugins.bind.enabled = {{"Binder"}};
+    for (int i = 0; i < nodes; ++i) REQUIRE(state.AddNode(Node(i, {})).ok());
+    state.UpdateSnapshot(snapshot);
+  }
+
+  static std::shared_ptr<const api::v1::Node> Node(int i, const testing::LabelMap& labels) {
+    return MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "8"}, {"pods", "20"}}).Labels(labels).Ptr();
+  }
+
+  void AddPlugin(const std::string& name, bool per_node, std::set<std::string> reject = {},
+                 const bool* skip = nullptr) {
+    rejects[name] = std::move(reject);
+    REQUIRE(registry.Add(name, [this, name, per_node, skip](const PluginArgs&, Handle&)
+                                   -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      // The first instance built is the memo's; its twin counts elsewhere.
+      Counting::Calls* c = counting ? &calls[name] : &ignored;
+      return std::make_unique<Counting>(name, per_node, &rejects[name], skip, c);
+    }).ok());
+    profile.plugins.multi_point.enabled.push_back({name, 1});
+  }
+
+  void Build() {
+    auto make = [&](bool memoize) {
+      FrameworkOptions o;
+      o.parallelism = 2;
+      o.clock = &clock;
+      o.percentage_of_nodes_to_score = 100;
+      o.memoize_per_node_outcomes = memoize;
+      auto f = Framework::Create(registry, profile, std::move(o));
+      INFO(f.status().ToString());
+      REQUIRE(f.ok());
+      return *std::move(f);
+    };
+    with_memo = make(true);
+    counting = false;
+    without = make(false);
+  }
+
+  void Reset() {
+    for (auto& [name, c] : calls) {
+      c.filter.clear();
+      c.score.clear();
+    }
+  }
+
+  // One cycle of `pod` in both frameworks; they must agree on everything
+  // the cycle decided. Returns the memo framework's outcome.
+  ScheduleOutcome Cycle(const PodInfoPtr& pod, std::optional<NominatedPodsSnapshot::ByNode> nominated = {}) {
+    auto run = [&](Framework& f) {
+      CycleState state;
+      if (nominated) state.set_nominated_pods(std::make_shared<const NominatedPodsSnapshot>(*nominated));
+      SelectionState sel;
+      sel.tie_break = TieBreak::kLowestName;
+      return f.SchedulePod(state, pod, snapshot, sel);
+    };
+    ScheduleOutcome a = run(*with_memo);
+    ScheduleOutcome b = run(*without);
+    CHECK(a.status.code() == b.status.code());
+    CHECK(a.result.suggested_host == b.result.suggested_host);
+    CHECK(a.result.evaluated_nodes == b.result.evaluated_nodes);
+    CHECK(a.result.feasible_nodes == b.result.feasible_nodes);
+    CHECK((a.fit_error == nullptr) == (b.fit_error == nullptr));
+    if (a.fit_error && b.fit_error) CHECK(a.fit_error->Message() == b.fit_error->Message());
+    return a;
+  }
+
+  void Place(const std::string& pod_name, const std::string& node, const char* cpu = "1") {
+    REQUIRE(state.AddPod(MakePod().Name(pod_name).UID(pod_name).Node(node).Req({{"cpu", cpu}}).Info()).ok());
+    state.UpdateSnapshot(snapshot);
+  }
+};
+
+PodInfoPtr Replica(const std::string& name, const char* cpu = "1") {
+  return MakePod().Name(name).UID(name).Label("app", "web").Req({{"cpu", cpu}}).Info();
+}
+
+TEST_CASE("Outcome memo: a replica reuses per-node verdicts and scores of unchanged nodes", "[framework][memo]") {
+  World w(8);
+  w.AddPlugin("PerNode", true);
+  w.Build();
+
+  ScheduleOutcome first = w.Cycle(Replica("a"));
+  REQUIRE(first.status.IsSuccess());
+  CHECK(w.calls["PerNode"].total_filter() == 8);
+  CHECK(w.calls["PerNode"].total_score() == 8);
+
+  // Another replica (other name and UID, same namespace and spec): nothing to call.
+  w.Reset();
+  CHECK(w.Cycle(Replica("b")).result.suggested_host == first.result.suggested_host);
+  CHECK(w.calls["PerNode"].total_filter() == 0);
+  CHECK(w.calls["PerNode"].total_score() == 0);
+
+  // A pod lands on n5: that node alone is asked again, and its new score counts.
+  w.Reset();
+  w.Place("x", "n5", "4");
+  CHECK(w.Cycle(Replica("c")).result.suggested_host == S("n5"));
+  CHECK(w.calls["PerNode"].filter == std::map<std::string, int>{{"n5", 1}});
+  CHECK(w.calls["PerNode"].score == std::map<std::string, int>{{"n5", 1}});
+
+  // A pod of another spec has outcomes of its own.
+  w.Reset();
+  w.Cycle(Replica("big", "2"));
+  CHECK(w.calls["PerNode"].total_filter() == 8);
+  CHECK(w.calls["PerNode"].total_score() == 8);
+  // ... and the first spec's are still kept beside them.
+  w.Reset();
+  w.Cycle(Replica("d"));
+  CHECK(w.calls["PerNode"].total_filter() == 0);
+}
+
+TEST_CASE("Outcome memo: other plugins run on every node; rejected nodes are asked again", "[framework][memo]") {
+  World w(6);
+  w.AddPlugin("PerNode", true, {"n1"});
+  w.AddPlugin("Elsewhere", false, {"n4"});
+  w.Build();
+
+  ScheduleOutcome first = w.Cycle(Replica("a"));
+  REQUIRE(first.status.IsSuccess());
+  CHECK(first.result.feasible_nodes == 4);
+  CHECK(w.calls["PerNode"].total_filter() == 6);
+  CHECK(w.calls["Elsewhere"].total_filter() == 5);  // n1 went at PerNode
+  CHECK(w.calls["Elsewhere"].total_score() == 4);
+
+  w.Reset();
+  ScheduleOutcome second = w.Cycle(Replica("b"));
+  CHECK(second.result.feasible_nodes == 4);
+  // Only the node it rejected is filtered again by the per-node plugin, so
+  // its status is fresh; n4, which passed it and then failed the other
+  // plugin, counts as a pass. The other plugin still sees every node.
+  CHECK(w.calls["PerNode"].filter == std::map<std::string, int>{{"n1", 1}});
+  CHECK(w.calls["PerNode"].total_score() == 0);
+  CHECK(w.calls["Elsewhere"].total_filter() == 5);
+  CHECK(w.calls["Elsewhere"].total_score() == 4);
+  // Every node unschedulable: the FitError counts both plugins' reasons, as without a memo.
+  World none(2);
+  none.AddPlugin("PerNode", true, {"n0"});
+  none.AddPlugin("Elsewhere", false, {"n1"});
+  none.Build();
+  for (const char* name : {"a", "b"}) {
+    ScheduleOutcome out = none.Cycle(Replica(name));
+    REQUIRE(out.fit_error != nullptr);
+    CHECK(out.fit_error->Message() == "0/2 nodes are available: 1 Elsewhere says no, 1 PerNode says no.");
+  }
+}
+
+TEST_CASE("Outcome memo: a node rejected before a per-node plugin ran is not a pass", "[framework][memo]") {
+  // Elsewhere, which is not per node, comes first in the chain and may
+  // change its mind on an unchanged node; PerNode would reject n2 once asked.
+  World w(4);
+  w.AddPlugin("Elsewhere", false, {"n2"});
+  w.AddPlugin("PerNode", true, {"n2"});
+  w.Build();
+  ScheduleOutcome first = w.Cycle(Replica("a"));
+  REQUIRE(first.fit_error == nullptr);
+  CHECK(first.result.feasible_nodes == 3);
+  w.rejects["Elsewhere"].clear();
+  w.Reset();
+  CHECK(w.Cycle(Replica("b")).result.feasible_nodes == 3);
+  CHECK(w.calls["PerNode"].filter == std::map<std::string, int>{{"n2", 1}});
+}
+
+TEST_CASE("Outcome memo: a new node object or node set forgets everything", "[framework][memo]") {
+  World w(5);
+  w.AddPlugin("PerNode", true);
+  w.Build();
+  w.Cycle(Replica("a"));
+
+  // A relabelled node: node objects may feed every node's outcome (image
+  // counts), so all are asked again.
+  w.Reset();
+  REQUIRE(w.state.UpdateNode(World::Node(2, {{"disk", "ssd"}})).ok());
+  w.state.UpdateSnapshot(w.snapshot);
+  w.Cycle(Replica("b"));
+  CHECK(w.calls["PerNode"].total_filter() == 5);
+
+  // A node added: a new layout.
+  w.Reset();
+  REQUIRE(w.state.AddNode(World::Node(5, {})).ok());
+  w.state.UpdateSnapshot(w.snapshot);
+  w.Cycle(Replica("c"));
+  CHECK(w.calls["PerNode"].total_filter() == 6);
+
+  // A node removed: again.
+  w.Reset();
+  REQUIRE(w.state.RemoveNode("n0").ok());
+  w.state.UpdateSnapshot(w.snapshot);
+  w.Cycle(Replica("d"));
+  CHECK(w.calls["PerNode"].total_filter() == 5);
+  w.Reset();
+  w.Cycle(Replica("e"));
+  CHECK(w.calls["PerNode"].total_filter() == 0);
+}
+
+TEST_CASE("Outcome memo: passes found with other per-node plugins active are not reused", "[framework][memo]") {
+  World w(4);
+  bool skip_second = false;
+  w.AddPlugin("First", true);
+  w.AddPlugin("Second", true, {"n2"}, &skip_second);
+  w.Build();
+  CHECK(w.Cycle(Replica("a")).result.feasible_nodes == 3);
+
+  // With Second skipped, n2 passes; the passes kept for {First, Second}
+  // no longer describe the chain, so First is asked again everywhere.
+  w.Reset();
+  skip_second = true;
+  CHECK(w.Cycle(Replica("b")).result.feasible_nodes == 4);
+  CHECK(w.calls["First"].total_filter() == 4);
+  CHECK(w.calls["Second"].total_filter() == 0);
+
+  w.Reset();
+  skip_second = false;
+  CHECK(w.Cycle(Replica("c")).result.feasible_nodes == 3);
+  CHECK(w.calls["First"].total_filter() == 4);
+  CHECK(w.calls["Second"].filter == std::map<std::string, int>{{"n0", 1}, {"n1", 1}, {"n2", 1}, {"n3", 1}});
+}
+
+TEST_CASE("Outcome memo: nodes with nominated pods are filtered with them", "[framework][memo]") {
+  World w(4);
+  w.AddPlugin("PerNode", true);
+  w.Build();
+  w.Cycle(Replica("a"));
+
+  // A higher-priority pod nominated to n1 joins n1 for the first pass, so
+  // n1's verdict is the plugin's, twice (with and without the pod).
+  w.Reset();
+  NominatedPodsSnapshot::ByNode by_node;
+  by_node[S("n1")] = std::make_shared<const std::vector<PodInfoPtr>>(
+      1, MakePod().Name("high").UID("high").Priority(100).Req({{"cpu", "2"}}).Info());
+  w.Cycle(Replica("b"), by_node);
+  CHECK(w.calls["PerNode"].filter == std::map<std::string, int>{{"n1", 2}});
+  // ... and what it found is not kept; without the nomination, n1's pass
+  // from before (the node has not changed) answers again.
+  w.Reset();
+  w.Cycle(Replica("c"));
+  CHECK(w.calls["PerNode"].total_filter() == 0);
+}
+
+TEST_CASE("Outcome memo: a plugin that is not per node is asked on every node, every cycle", "[framework][memo]") {
+  World w(3);
+  w.AddPlugin("Plain", false);
+  w.Build();
+  w.Cycle(Replica("a"));
+  w.Reset();
+  w.Cycle(Replica("b"));
+  CHECK(w.calls["Plain"].total_filter() == 3);
+  CHECK(w.calls["Plain"].total_score() == 3);
+}
+
+}  // namespace
+}  // namespace schedkit::framework
