@@ -6,9 +6,10 @@
 // unschedulable pool, in-flight pods and events, and the nominator. Upstream
 // splits it into four locks so that Pop does not contend with event handling;
 // here the critical sections are short and the scheduler pops one pod at a
-// time, so one lock keeps the ordering rules obvious. It is a std::shared_mutex
-// (readers: the nominator lookups of the filter threads, listings) rather than
-// an absl::Mutex, whose Debian build is invisible to ThreadSanitizer.
+// time, so one lock keeps the ordering rules obvious. It is a shared lock
+// (readers: the nominator lookups of the filter threads, listings) that spins
+// briefly before sleeping (spinning_mutex.h): a host adds pods while the
+// scheduling thread pops them.
 //
 // Every pod the queue holds is an Entry owned by `entries_` (keyed by uid) and
 // referenced from exactly one place: the activeQ heap, one of the backoff
@@ -26,7 +27,6 @@
 #include <list>
 #include <memory>
 #include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,6 +38,7 @@
 #include "absl/time/clock.h"
 #include "scheduler/queue_heap.h"
 #include "scheduler/queue_pod_update.h"
+#include "scheduler/spinning_mutex.h"
 
 namespace schedkit::scheduler {
 namespace {
@@ -728,7 +729,7 @@ struct SchedulingQueue::Impl {
 
   const QueueOptions options;
 
-  mutable std::shared_mutex mu;
+  mutable SpinningSharedMutex mu;
   // Signalled when activeQ or backoffQ gains a pod, and on Close.
   std::condition_variable_any cv;
 
@@ -756,7 +757,7 @@ struct SchedulingQueue::Impl {
   uint64_t nominations_version ABSL_GUARDED_BY(mu) = 0;
   // The last snapshot and the version it was built at; its own lock, because
   // readers build it under the shared lock.
-  mutable std::mutex snapshot_mu;
+  mutable SpinningMutex snapshot_mu;
   mutable std::shared_ptr<const framework::NominatedPodsSnapshot> snapshot ABSL_GUARDED_BY(snapshot_mu);
   mutable uint64_t snapshot_version ABSL_GUARDED_BY(snapshot_mu) = 0;
 
@@ -773,7 +774,7 @@ struct SchedulingQueue::Impl {
 
 SchedulingQueue::SchedulingQueue(QueueOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
   assert(impl_->options.clock != nullptr && impl_->options.less != nullptr);
-  std::unique_lock<std::shared_mutex> lock(impl_->mu);
+  std::unique_lock<SpinningSharedMutex> lock(impl_->mu);
   impl_->ReportPendingLocked();
 }
 
@@ -781,7 +782,7 @@ SchedulingQueue::~SchedulingQueue() = default;
 
 void SchedulingQueue::Add(framework::PodInfoPtr pod) {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   std::unique_ptr<Entry> e = im.NewEntry(im.NewQueuedPodInfo(std::move(pod)));
   if (im.MoveToActiveQ(std::move(e), /*from_backoff=*/false, /*nominate=*/true)) im.cv.notify_all();
   im.ReportPendingLocked();
@@ -790,7 +791,7 @@ void SchedulingQueue::Add(framework::PodInfoPtr pod) {
 void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::PodInfoPtr new_pod) {
   Impl& im = *impl_;
   if (new_pod == nullptr) return;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   const std::string uid = new_pod->uid();
   std::vector<ClusterEvent> events =
       queue_internal::PodUpdateEvents(old_pod != nullptr ? *old_pod : *new_pod, *new_pod);
@@ -858,7 +859,7 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
 
 void SchedulingQueue::Delete(const framework::PodInfo& pod) {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   im.DeleteNominatedLocked(pod.uid());
   if (Entry* e = im.Find(pod.uid())) im.Detach(e);
   im.ReportPendingLocked();
@@ -866,7 +867,7 @@ void SchedulingQueue::Delete(const framework::PodInfo& pod) {
 
 std::optional<framework::QueuedPodInfo> SchedulingQueue::Pop() {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   std::optional<QueuedPodInfo> out = im.PopLocked();
   im.ReportPendingLocked();
   return out;
@@ -874,7 +875,7 @@ std::optional<framework::QueuedPodInfo> SchedulingQueue::Pop() {
 
 std::optional<framework::QueuedPodInfo> SchedulingQueue::PopWait(absl::Time deadline) {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   for (;;) {
     while (!im.closed && !im.HasPoppable()) {
       const absl::Time now = absl::Now();
@@ -893,14 +894,14 @@ std::optional<framework::QueuedPodInfo> SchedulingQueue::PopWait(absl::Time dead
 
 void SchedulingQueue::Done(const std::string& uid) {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   im.DoneLocked(uid);
 }
 
 void SchedulingQueue::AddUnschedulableIfNotPresent(framework::QueuedPodInfo info) {
   Impl& im = *impl_;
   if (info.pod == nullptr) return;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   const std::string uid = info.pod->uid();
   // Upstream reports an error for a pod the queue already holds; either way
   // its attempt is over.
@@ -945,7 +946,7 @@ void SchedulingQueue::HandleClusterEvent(const framework::ClusterEvent& event,
                                          const SharedEventObjects* owned,
                                          const std::function<bool(const framework::PodInfo&)>& pre_check) {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   std::vector<Entry*> candidates = im.PoolEntries();
   if (pre_check) {
     candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
@@ -960,7 +961,7 @@ void SchedulingQueue::HandleClusterEvent(const framework::ClusterEvent& event,
 
 void SchedulingQueue::Activate(const std::vector<std::string>& uids) {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   bool activated = false;
   for (const std::string& uid : uids) {
     Entry* e = im.Find(uid);
@@ -986,7 +987,7 @@ void SchedulingQueue::Activate(const std::vector<std::string>& uids) {
 
 void SchedulingQueue::FlushBackoffQCompleted() {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   std::vector<std::unique_ptr<Entry>> done;
   for (Entry* top = im.backoff.Top(); top != nullptr && !im.BackingOffUntil(top->backoff_expiry);
        top = im.backoff.Top()) {
@@ -1006,7 +1007,7 @@ void SchedulingQueue::FlushBackoffQCompleted() {
 
 void SchedulingQueue::FlushUnschedulablePodsLeftover() {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   const absl::Time now = im.Now();
   std::vector<Entry*> stale;
   for (const auto& [id, e] : im.pool) {
@@ -1018,7 +1019,7 @@ void SchedulingQueue::FlushUnschedulablePodsLeftover() {
 
 absl::Time SchedulingQueue::NextBackoffExpiry() const {
   Impl& im = *impl_;
-  std::shared_lock<std::shared_mutex> lock(im.mu);
+  std::shared_lock<SpinningSharedMutex> lock(im.mu);
   absl::Time earliest = absl::InfiniteFuture();
   if (!im.backoff.empty()) earliest = std::min(earliest, im.backoff.Top()->backoff_expiry);
   if (!im.error_backoff.empty()) earliest = std::min(earliest, im.error_backoff.Top()->backoff_expiry);
@@ -1033,13 +1034,13 @@ absl::Duration SchedulingQueue::BackoffDuration(const framework::QueuedPodInfo& 
 }
 
 SchedulingQueue::Counts SchedulingQueue::counts() const {
-  std::shared_lock<std::shared_mutex> lock(impl_->mu);
+  std::shared_lock<SpinningSharedMutex> lock(impl_->mu);
   return impl_->CountsLocked();
 }
 
 std::vector<framework::PodInfoPtr> SchedulingQueue::PendingPods() const {
   Impl& im = *impl_;
-  std::shared_lock<std::shared_mutex> lock(im.mu);
+  std::shared_lock<SpinningSharedMutex> lock(im.mu);
   std::vector<PodInfoPtr> out;
   out.reserve(im.entries.size() + im.in_flight.size());
   for (Entry* e : im.active.Sorted()) out.push_back(e->info.pod);
@@ -1052,7 +1053,7 @@ std::vector<framework::PodInfoPtr> SchedulingQueue::PendingPods() const {
 
 void SchedulingQueue::Close() {
   Impl& im = *impl_;
-  std::unique_lock<std::shared_mutex> lock(im.mu);
+  std::unique_lock<SpinningSharedMutex> lock(im.mu);
   im.closed = true;
   // Returning pods then find no recorded events and retry after backoff.
   im.in_flight.clear();
@@ -1063,7 +1064,7 @@ void SchedulingQueue::Close() {
 
 std::optional<SchedulingQueue::SubQueue> SchedulingQueue::Locate(const std::string& uid) const {
   Impl& im = *impl_;
-  std::shared_lock<std::shared_mutex> lock(im.mu);
+  std::shared_lock<SpinningSharedMutex> lock(im.mu);
   if (const Entry* e = im.Find(uid)) {
     switch (e->place) {
       case Place::kActive:
@@ -1083,14 +1084,14 @@ std::optional<SchedulingQueue::SubQueue> SchedulingQueue::Locate(const std::stri
 
 std::optional<framework::QueuedPodInfo> SchedulingQueue::GetPod(const std::string& uid) const {
   Impl& im = *impl_;
-  std::shared_lock<std::shared_mutex> lock(im.mu);
+  std::shared_lock<SpinningSharedMutex> lock(im.mu);
   if (const Entry* e = im.Find(uid)) return e->info;
   return std::nullopt;
 }
 
 std::vector<framework::PodInfoPtr> SchedulingQueue::PodsIn(SubQueue q) const {
   Impl& im = *impl_;
-  std::shared_lock<std::shared_mutex> lock(im.mu);
+  std::shared_lock<SpinningSharedMutex> lock(im.mu);
   std::vector<PodInfoPtr> out;
   switch (q) {
     case SubQueue::kActive:
@@ -1118,14 +1119,14 @@ std::vector<framework::PodInfoPtr> SchedulingQueue::PodsIn(SubQueue q) const {
 // ------------------------------------------------------------------ nominator
 
 bool SchedulingQueue::HasNominatedPods() const {
-  std::shared_lock<std::shared_mutex> lock(impl_->mu);
+  std::shared_lock<SpinningSharedMutex> lock(impl_->mu);
   return !impl_->nominated_pod_to_node.empty();
 }
 
 std::shared_ptr<const framework::NominatedPodsSnapshot> SchedulingQueue::Snapshot() const {
   Impl& im = *impl_;
-  std::shared_lock<std::shared_mutex> lock(im.mu);
-  std::lock_guard<std::mutex> snapshot_lock(im.snapshot_mu);
+  std::shared_lock<SpinningSharedMutex> lock(im.mu);
+  std::lock_guard<SpinningMutex> snapshot_lock(im.snapshot_mu);
   if (im.snapshot != nullptr && im.snapshot_version == im.nominations_version) return im.snapshot;
   im.snapshot = std::make_shared<const framework::NominatedPodsSnapshot>(im.resolved_nominated);
   im.snapshot_version = im.nominations_version;
@@ -1134,7 +1135,7 @@ std::shared_ptr<const framework::NominatedPodsSnapshot> SchedulingQueue::Snapsho
 
 std::vector<framework::PodInfoPtr> SchedulingQueue::NominatedPodsForNode(Symbol node) const {
   Impl& im = *impl_;
-  std::shared_lock<std::shared_mutex> lock(im.mu);
+  std::shared_lock<SpinningSharedMutex> lock(im.mu);
   auto it = im.resolved_nominated.find(node);
   if (it == im.resolved_nominated.end()) return {};
   return *it->second;
@@ -1142,12 +1143,12 @@ std::vector<framework::PodInfoPtr> SchedulingQueue::NominatedPodsForNode(Symbol 
 
 void SchedulingQueue::AddNominatedPod(framework::PodInfoPtr pod, Symbol node) {
   if (pod == nullptr) return;
-  std::unique_lock<std::shared_mutex> lock(impl_->mu);
+  std::unique_lock<SpinningSharedMutex> lock(impl_->mu);
   impl_->AddNominatedLocked(pod, node.empty() ? std::nullopt : std::optional<Symbol>(node));
 }
 
 void SchedulingQueue::DeleteNominatedPodIfExists(const framework::PodInfo& pod) {
-  std::unique_lock<std::shared_mutex> lock(impl_->mu);
+  std::unique_lock<SpinningSharedMutex> lock(impl_->mu);
   impl_->DeleteNominatedLocked(pod.uid());
 }
 

@@ -14,6 +14,7 @@
 #include "framework/records_nothing.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/snapshot.h"
+#include "scheduler/spinning_mutex.h"
 
 namespace schedkit::scheduler {
 namespace {
@@ -135,7 +136,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
   framework::SelectionState selection;
 
   // Every pod we know (latest object), by namespace/name.
-  mutable std::mutex pods_mu;
+  mutable SpinningMutex pods_mu;
   absl::flat_hash_map<std::string, PodInfoPtr> pods ABSL_GUARDED_BY(pods_mu);
   absl::flat_hash_map<std::string, std::shared_ptr<const api::v1::PodDisruptionBudget>> pdbs ABSL_GUARDED_BY(pods_mu);
   absl::flat_hash_map<std::string, std::shared_ptr<const api::v1::Node>> nodes ABSL_GUARDED_BY(pods_mu);
@@ -169,7 +170,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
     queue->DeleteNominatedPodIfExists(pod);
     PodInfoPtr current;
     {
-      std::lock_guard<std::mutex> lock(pods_mu);
+      std::lock_guard<SpinningMutex> lock(pods_mu);
       auto it = pods.find(pod.key());
       if (it != pods.end() && it->second->uid() == pod.uid()) current = it->second;
     }
@@ -180,7 +181,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
     return absl::OkStatus();
   }
   std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override {
-    std::lock_guard<std::mutex> lock(pods_mu);
+    std::lock_guard<SpinningMutex> lock(pods_mu);
     std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> out;
     for (const auto& [k, v] : pdbs) out.push_back(v);
     return out;
@@ -268,7 +269,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
     // The pod may have been deleted or bound meanwhile; then it is not requeued.
     PodInfoPtr current;
     {
-      std::lock_guard<std::mutex> lock(pods_mu);
+      std::lock_guard<SpinningMutex> lock(pods_mu);
       auto it = pods.find(qpi.pod->key());
       if (it != pods.end() && it->second->uid() == qpi.pod->uid()) current = it->second;
     }
@@ -297,7 +298,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
   // updatePodInSchedulingQueue.
   void ApplyPendingPodUpdate(const PodInfoPtr& old_pod, PodInfoPtr new_pod) {
     {
-      std::lock_guard<std::mutex> lock(pods_mu);
+      std::lock_guard<SpinningMutex> lock(pods_mu);
       auto it = pods.find(old_pod->key());
       if (it == pods.end() || it->second->uid() != old_pod->uid()) return;
       it->second = new_pod;
@@ -332,7 +333,7 @@ struct Scheduler::Impl : public framework::ClusterClient {
       (void)cache.FinishBinding(*assumed);
       bool deleted_meanwhile = false;
       {
-        std::lock_guard<std::mutex> lock(pods_mu);
+        std::lock_guard<SpinningMutex> lock(pods_mu);
         auto it = pods.find(assumed->key());
         if (it != pods.end() && it->second->uid() == assumed->uid()) {
           it->second = assumed;
@@ -580,7 +581,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
 absl::Status Scheduler::AddNode(std::shared_ptr<const api::v1::Node> node) {
   if (absl::Status s = impl_->cache.AddNode(node); !s.ok()) return s;
   {
-    std::lock_guard<std::mutex> lock(impl_->pods_mu);
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
     impl_->nodes[node->metadata().name()] = node;
   }
   impl_->queue->OnClusterEventShared(ClusterEvent{EventResource::kNode, framework::kActionAdd, "NodeAdd"},
@@ -592,7 +593,7 @@ absl::Status Scheduler::UpdateNode(std::shared_ptr<const api::v1::Node> node) {
   if (absl::Status s = impl_->cache.UpdateNode(node); !s.ok()) return s;
   std::shared_ptr<const api::v1::Node> old;
   {
-    std::lock_guard<std::mutex> lock(impl_->pods_mu);
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
     auto& slot = impl_->nodes[node->metadata().name()];
     old = std::move(slot);
     slot = node;
@@ -609,7 +610,7 @@ absl::Status Scheduler::UpdateNode(std::shared_ptr<const api::v1::Node> node) {
 absl::Status Scheduler::DeleteNode(std::string_view name) {
   if (absl::Status s = impl_->cache.RemoveNode(name); !s.ok()) return s;
   {
-    std::lock_guard<std::mutex> lock(impl_->pods_mu);
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
     impl_->nodes.erase(std::string(name));
   }
   impl_->queue->OnClusterEvent(ClusterEvent{EventResource::kNode, framework::kActionDelete, "NodeDelete"}, {});
@@ -621,7 +622,7 @@ absl::Status Scheduler::AddPod(std::shared_ptr<const api::v1::Pod> pod) {
   if (!info.ok()) return info.status();
   PodInfoPtr p = *std::move(info);
   {
-    std::lock_guard<std::mutex> lock(impl_->pods_mu);
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
     if (impl_->pods.contains(p->key())) {
       return absl::AlreadyExistsError(schedkit::StrCat("pod ", p->key(), " already exists"));
     }
@@ -645,7 +646,7 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
   PodInfoPtr p = *std::move(info);
   PodInfoPtr old;
   {
-    std::lock_guard<std::mutex> lock(impl_->pods_mu);
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
     auto it = impl_->pods.find(p->key());
     if (it == impl_->pods.end()) return absl::NotFoundError(schedkit::StrCat("pod ", p->key(), " not found"));
     old = it->second;
@@ -675,7 +676,7 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
 absl::Status Scheduler::DeletePod(std::string_view namespace_name, std::string_view name) {
   PodInfoPtr old;
   {
-    std::lock_guard<std::mutex> lock(impl_->pods_mu);
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
     auto it = impl_->pods.find(PodKey(namespace_name, name));
     if (it == impl_->pods.end()) {
       return absl::NotFoundError(schedkit::StrCat("pod ", namespace_name, "/", name, " not found"));
@@ -701,13 +702,13 @@ absl::Status Scheduler::DeletePod(std::string_view namespace_name, std::string_v
 }
 
 absl::Status Scheduler::AddPodDisruptionBudget(std::shared_ptr<const api::v1::PodDisruptionBudget> pdb) {
-  std::lock_guard<std::mutex> lock(impl_->pods_mu);
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
   impl_->pdbs[PodKey(pdb->metadata().namespace_(), pdb->metadata().name())] = std::move(pdb);
   return absl::OkStatus();
 }
 
 absl::Status Scheduler::DeletePodDisruptionBudget(std::string_view namespace_name, std::string_view name) {
-  std::lock_guard<std::mutex> lock(impl_->pods_mu);
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
   if (impl_->pdbs.erase(PodKey(namespace_name, name)) == 0) {
     return absl::NotFoundError(schedkit::StrCat("PodDisruptionBudget ", namespace_name, "/", name, " not found"));
   }
