@@ -211,6 +211,7 @@ int Run(int argc, char** argv) {
   report.parallelism = options.config.parallelism;
   report.binding = options.bind_on_pool ? "pool" : "scheduling thread";
   report.memoize = options.memoize;
+  report.allocator = SCHEDKIT_PERF_ALLOCATOR;
   report.run = &*run;
   // Enough pods to time reliably, few enough to stay quick at 15000 nodes.
   const int floor_pods = std::clamp(options.pods, 1000, 5000);

@@ -114,6 +114,7 @@ nlohmann::ordered_json DataItemsJson(const Report& r) {
   s["Parallelism"] = r.parallelism;
   s["Binding"] = r.binding;
   s["OutcomeMemo"] = r.memoize;
+  s["Allocator"] = r.allocator;
   s["ThresholdV135"] = r.workload->threshold_v135;
   s["Threshold2026"] = r.workload->threshold_2026;
   nlohmann::ordered_json summary = Item(std::move(s), "pods", "Summary", r);
@@ -149,7 +150,7 @@ std::string Table(const Report& r) {
                                          " bound in ", Format("%.1f", run.init_seconds), " s); ", run.measured_pods,
                                          " measured pods; parallelism ", r.parallelism,
                                          "; binding on the ", r.binding,
-                                         r.memoize ? "" : "; outcome memo off"));
+                                         r.memoize ? "" : "; outcome memo off", "; ", r.allocator, " malloc"));
   std::string bound = schedkit::StrCat(run.measured_scheduled, "/", run.measured_pods, " measured pods bound");
   if (run.preemption_victims > 0) bound += schedkit::StrCat(", ", run.preemption_victims, " preemption victims");
   if (w.churn != Churn::kNone) {

@@ -37,6 +37,8 @@ struct Report {
   // "scheduling thread" or "pool" (RunOptions::bind_on_pool).
   std::string binding;
   bool memoize = true;  // RunOptions::memoize
+  // The process's malloc: "oneTBB scalable" or "glibc" (bench/CMakeLists.txt).
+  std::string allocator;
   const RunResult* run = nullptr;
   FloorResult floor_sampled;  // the nodes the scheduler reads at least (adaptive sampling)
   FloorResult floor_all;      // every node
