@@ -112,6 +112,10 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   explicit DynamicResources(const DynamicResourcesArgs& args) : filter_timeout_(args.filter_timeout) {}
 
   std::string_view Name() const override;
+  // Per node while the model has no claim objects: Filter passes and Score
+  // is 0 on every node. Allocating real claims (ResourceSlices, other pods'
+  // allocations) would end that.
+  bool OutcomesArePerNode() const override { return true; }
 
   framework::Status PreEnqueue(const framework::PodInfo& pod) override;
   PreFilterPlugin::Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
