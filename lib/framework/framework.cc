@@ -1384,8 +1384,9 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       // Nodes the nominated-pods pass decides one by one: those where it
       // adds a pod. Elsewhere it equals the plain chain, so they join the run.
       std::array<uint8_t, kNodesPerTask> one_by_one;
-      // Nodes the memo passes through the per-node plugins (zero past the
-      // run), and every node's snapshot position.
+      // Nodes the memo passes through the per-node plugins, and every node's
+      // snapshot position. Past a short run it may still hold a longer
+      // run's flags; they only ever meet passing flags of zero there.
       alignas(8) std::array<uint8_t, kNodesPerTask> hit{};
       std::array<int32_t, kNodesPerTask> position;
       for (int rb = b; rb < e; rb += kNodesPerTask) {
