@@ -54,7 +54,10 @@ bool Spin(TryLock try_lock) {
 
 }  // namespace spinning_internal
 
-class SpinningMutex {
+// `Std` is std::mutex or std::shared_mutex; the shared members exist for the
+// latter only.
+template <typename Std>
+class Spinning {
  public:
   void lock() {
     if (!spinning_internal::Spin([this] { return mu_.try_lock(); })) mu_.lock();
@@ -62,27 +65,28 @@ class SpinningMutex {
   bool try_lock() { return mu_.try_lock(); }
   void unlock() { mu_.unlock(); }
 
- private:
-  std::mutex mu_;
-};
-
-class SpinningSharedMutex {
- public:
-  void lock() {
-    if (!spinning_internal::Spin([this] { return mu_.try_lock(); })) mu_.lock();
-  }
-  bool try_lock() { return mu_.try_lock(); }
-  void unlock() { mu_.unlock(); }
-
-  void lock_shared() {
+  void lock_shared()
+    requires requires(Std m) { m.lock_shared(); }
+  {
     if (!spinning_internal::Spin([this] { return mu_.try_lock_shared(); })) mu_.lock_shared();
   }
-  bool try_lock_shared() { return mu_.try_lock_shared(); }
-  void unlock_shared() { mu_.unlock_shared(); }
+  bool try_lock_shared()
+    requires requires(Std m) { m.try_lock_shared(); }
+  {
+    return mu_.try_lock_shared();
+  }
+  void unlock_shared()
+    requires requires(Std m) { m.unlock_shared(); }
+  {
+    mu_.unlock_shared();
+  }
 
  private:
-  std::shared_mutex mu_;
+  Std mu_;
 };
+
+using SpinningMutex = Spinning<std::mutex>;
+using SpinningSharedMutex = Spinning<std::shared_mutex>;
 
 }  // namespace schedkit::scheduler
 
