@@ -990,7 +990,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
     int misses = 0;
     for (int i = 0; i < n; ++i) {
       im.score_positions[i] = snapshot_->PositionOf(*nodes[i]);
-      misses += !memo->Scored(im.score_positions[i], generations);
+      // Counted only where it can decide the hand-off.
+      if (memo_decides) misses += !memo->Scored(im.score_positions[i], generations);
     }
     // As in the filter pass: a few nodes to score are not worth a hand-off.
     if (memo_decides && misses <= kNodesPerTask) grain = n;
