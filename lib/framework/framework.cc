@@ -342,6 +342,10 @@ struct Framework::Impl {
   std::vector<int32_t> score_weights;  // parallel to score.plugins
   // Parallel to filter.plugins and score.plugins: Plugin::OutcomesArePerNode.
   std::vector<uint8_t> filter_per_node, score_per_node;
+  // Parallel to score.plugins: whether the plugin has NormalizeScore, and
+  // its ScoreExtensions::NormalizesByMaximum.
+  std::vector<uint8_t> score_normalizes;
+  std::vector<std::optional<MaximumNormalization>> score_by_maximum;
   // Whether SchedulePod consults the memo: it is enabled, some plugin is
   // per node, and the plugin sets fit its 64-bit masks.
   bool memoizes = false;
@@ -349,6 +353,8 @@ struct Framework::Impl {
   // This cycle's entry, between PreFilter and the end of SchedulePod.
   OutcomeMemo::Entry* cycle_memo = nullptr;
   std::vector<int32_t> score_positions;  // snapshot positions of the nodes scored
+  std::vector<int32_t> untotaled;  // nodes (by index) the memo keeps no total for, this cycle
+  std::vector<int64_t> totals_key;
   PluginList<ReservePlugin> reserve;
   PluginList<PermitPlugin> permit;
   PluginList<PreBindPlugin> pre_bind;
@@ -378,7 +384,123 @@ struct Framework::Impl {
   std::vector<const NodeInfo*> candidates;
   std::vector<const NodeInfo*> feasible;
   std::vector<const NodeInfo*> one_node;
+
+  bool KeptTotalsApply() const;
+  bool ScoreFromKeptTotals(const CycleState& state, const PodInfo& pod, const Snapshot& snap,
+                           std::span<const NodeInfo* const> nodes, std::vector<int64_t>& totals);
 };
+
+// Whether this cycle's totals can come from the memo: every active score
+// plugin is per node and each normalizing one normalizes by maximum, so a
+// node's total depends on its own raw scores and the columns' maxima alone.
+bool Framework::Impl::KeptTotalsApply() const {
+  return std::all_of(active_scores.begin(), active_scores.end(), [&](size_t a) {
+    return score_per_node[a] && (!score_normalizes[a] || score_by_maximum[a].has_value());
+  });
+}
+
+// The score pass from the memo (KeptTotalsApply holds): the nodes unchanged
+// since their totals were found keep them, a few changed ones are scored,
+// and the normalization needs only the columns' maxima. Returns false, with
+// nothing decided, when the full pass must run instead: too many nodes to
+// score for one run, a plugin failing, or a score out of range (the full
+// pass reports those as upstream does).
+bool Framework::Impl::ScoreFromKeptTotals(const CycleState& state, const PodInfo& pod, const Snapshot& snap,
+                                          std::span<const NodeInfo* const> nodes, std::vector<int64_t>& totals) {
+  OutcomeMemo::Entry& memo = *cycle_memo;
+  const std::span<const int64_t> generations = snap.node_generations();
+  const int n = static_cast<int>(nodes.size());
+  score_positions.resize(n);
+  totals.resize(n);
+  untotaled.clear();
+  std::array<int32_t, kNodesPerTask> to_score;  // indices of the nodes to score
+  size_t misses = 0;
+  for (int i = 0; i < n; ++i) {
+    const int pos = snap.PositionOf(*nodes[i]);
+    score_positions[i] = pos;
+    if (memo.HasTotal(pos, generations)) {
+      totals[i] = memo.Total(pos);
+      continue;
+    }
+    untotaled.push_back(i);
+    if (!memo.Scored(pos, generations)) {
+      if (misses == to_score.size()) return false;
+      to_score[misses++] = i;
+    }
+  }
+
+  if (misses > 0) {
+    std::array<const NodeInfo*, kNodesPerTask> run;
+    std::array<int64_t, kNodesPerTask> fresh;
+    for (size_t k = 0; k < misses; ++k) run[k] = nodes[to_score[k]];
+    for (size_t a : active_scores) {
+      const Status s = score.plugins[a]->ScoreNodes(state, pod, std::span<const NodeInfo* const>(run.data(), misses),
+                                                    std::span<int64_t>(fresh.data(), misses));
+      if (!s.IsSuccess()) return false;
+      const std::span<int64_t> kept = memo.Scores(a);
+      uint64_t any = 0;
+      for (size_t k = 0; k < misses; ++k) {
+        kept[score_positions[to_score[k]]] = fresh[k];
+        any |= static_cast<uint64_t>(fresh[k]);
+      }
+      if (any != 0) memo.NoteNonzeroScore(a);
+    }
+    for (size_t k = 0; k < misses; ++k) memo.SetScored(score_positions[to_score[k]], generations);
+  }
+
+  // Each plugin's column as this cycle sees it, with its weight and, for a
+  // normalizing one, the column maximum over these nodes (the totals' key).
+  struct Column {
+    const int64_t* kept;
+    uint64_t weight;
+    const MaximumNormalization* normalization;
+    int64_t column_max;
+  };
+  absl::InlinedVector<Column, 16> columns;
+  totals_key.clear();
+  for (size_t a : active_scores) {
+    Column c{memo.Scores(a).data(), static_cast<uint64_t>(score_weights[a]), nullptr, 0};
+    if (score_normalizes[a]) {
+      c.normalization = &*score_by_maximum[a];
+      if (memo.MayHoldNonzeroScore(a)) {
+        for (int i = 0; i < n; ++i) c.column_max = std::max(c.column_max, c.kept[score_positions[i]]);
+      }
+      totals_key.push_back(c.column_max);
+    }
+    columns.push_back(c);
+  }
+  const auto find_total = [&](int i) {
+    const int pos = score_positions[i];
+    uint64_t total = 0;
+    for (const Column& c : columns) {
+      const int64_t s = c.normalization != nullptr ? c.normalization->Apply(c.kept[pos], c.column_max) : c.kept[pos];
+      if (s < kMinNodeScore || s > kMaxNodeScore) return false;
+      total += static_cast<uint64_t>(s) * c.weight;
+    }
+    totals[i] = static_cast<int64_t>(total);
+    memo.SetTotal(pos, generations, totals[i]);
+    return true;
+  };
+  if (memo.UseTotalsKey(totals_key)) {
+    for (int i = 0; i < n; ++i) {
+      if (!find_total(i)) return false;
+    }
+  } else {
+    for (int32_t i : untotaled) {
+      if (!find_total(i)) return false;
+    }
+  }
+
+  totals_chunks.resize(NumTotalsChunks(n));
+  for (size_t c = 0; c < totals_chunks.size(); ++c) {
+    const int begin = static_cast<int>(c) * kNodesPerTotalsChunk;
+    const int end = std::min(n, begin + kNodesPerTotalsChunk);
+    totals_chunks[c].top = TopTotal(totals.data(), begin, end);
+    totals_chunks[c].ties = CountTies(totals.data(), totals_chunks[c].top, begin, end);
+    totals_chunks[c].range_bits = 0;
+  }
+  return true;
+}
 
 namespace {
 
@@ -574,7 +696,12 @@ absl::Status Framework::Build(const Registry& registry, const Profile& profile) 
   }
 
   for (FilterPlugin* p : im.filter.plugins) im.filter_per_node.push_back(p->OutcomesArePerNode());
-  for (ScorePlugin* p : im.score.plugins) im.score_per_node.push_back(p->OutcomesArePerNode());
+  for (ScorePlugin* p : im.score.plugins) {
+    im.score_per_node.push_back(p->OutcomesArePerNode());
+    const ScoreExtensions* ext = p->GetScoreExtensions();
+    im.score_normalizes.push_back(ext != nullptr);
+    im.score_by_maximum.push_back(ext != nullptr ? ext->NormalizesByMaximum() : std::nullopt);
+  }
   const auto any = [](const std::vector<uint8_t>& v) { return std::find(v.begin(), v.end(), 1) != v.end(); };
   im.memoizes = options_.memoize_per_node_outcomes && im.filter.size() <= 64 && im.score.size() <= 64 &&
                 (any(im.filter_per_node) || any(im.score_per_node));
@@ -986,6 +1113,10 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   int grain = kNodesPerTask;
   if (memo != nullptr) {
     memo->BeginScores(per_node_mask, im.score.size());
+    if (memo_decides && im.KeptTotalsApply() && im.ScoreFromKeptTotals(state, pod, *snapshot_, nodes, totals)) {
+      timer.Done(Code::kSuccess);
+      return Status();
+    }
     im.score_positions.resize(n);
     int misses = 0;
     for (int i = 0; i < n; ++i) {
@@ -1031,17 +1162,27 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
           s = plugin->ScoreNodes(state, pod, run, out);
         } else if (const std::span<int64_t> kept = memo->Scores(active[a]); misses == run.size()) {
           s = plugin->ScoreNodes(state, pod, run, out);
-          for (size_t k = 0; k < run.size(); ++k) kept[positions[rb + k]] = out[k];
+          uint64_t any = 0;
+          for (size_t k = 0; k < run.size(); ++k) {
+            kept[positions[rb + k]] = out[k];
+            any |= static_cast<uint64_t>(out[k]);
+          }
+          if (any != 0) memo->NoteNonzeroScore(active[a]);
         } else {
           if (misses > 0) {
             s = plugin->ScoreNodes(state, pod, std::span<const NodeInfo* const>(to_score.data(), misses),
                                    std::span<int64_t>(fresh.data(), misses));
           }
+          uint64_t any = 0;
           for (size_t k = 0, j = 0; k < run.size(); ++k) {
             int64_t& slot = kept[positions[rb + k]];
-            if (!hit[k]) slot = fresh[j++];
+            if (!hit[k]) {
+              slot = fresh[j++];
+              any |= static_cast<uint64_t>(slot);
+            }
             out[k] = slot;
           }
+          if (any != 0) memo->NoteNonzeroScore(active[a]);
         }
         if (!s.IsSuccess()) {
           if (!failed.exchange(true)) errors[a] = std::move(s);

@@ -11,6 +11,10 @@ void OutcomeMemo::Entry::Reset(const Snapshot& snap) {
   scores_ = 0;
   passed_at_.assign(static_cast<size_t>(snap.NumNodes()), -1);
   scored_at_.assign(static_cast<size_t>(snap.NumNodes()), -1);
+  total_at_.assign(static_cast<size_t>(snap.NumNodes()), -1);
+  total_.resize(static_cast<size_t>(snap.NumNodes()));
+  nonzero_.store(0, std::memory_order_relaxed);
+  totals_key_.clear();
 }
 
 void OutcomeMemo::Entry::BeginFilters(uint64_t filters) {
@@ -23,6 +27,9 @@ void OutcomeMemo::Entry::BeginScores(uint64_t scores, size_t score_plugins) {
   if (scores == scores_ && raw_.size() >= score_plugins) return;
   scores_ = scores;
   std::fill(scored_at_.begin(), scored_at_.end(), -1);
+  // Totals are sums over this plugin set.
+  std::fill(total_at_.begin(), total_at_.end(), -1);
+  nonzero_.store(0, std::memory_order_relaxed);
   raw_.resize(std::max(raw_.size(), score_plugins));
   for (size_t p = 0; p < raw_.size(); ++p) {
     if (scores & (uint64_t{1} << p)) {
@@ -31,6 +38,13 @@ void OutcomeMemo::Entry::BeginScores(uint64_t scores, size_t score_plugins) {
       raw_[p] = {};
     }
   }
+}
+
+bool OutcomeMemo::Entry::UseTotalsKey(std::span<const int64_t> key) {
+  if (std::equal(key.begin(), key.end(), totals_key_.begin(), totals_key_.end())) return false;
+  totals_key_.assign(key.begin(), key.end());
+  std::fill(total_at_.begin(), total_at_.end(), -1);
+  return true;
 }
 
 OutcomeMemo::Entry& OutcomeMemo::For(const PodInfo& pod, const Snapshot& snap) {

@@ -17,6 +17,7 @@
 #ifndef SCHEDKIT_LIB_FRAMEWORK_OUTCOME_MEMO_H_
 #define SCHEDKIT_LIB_FRAMEWORK_OUTCOME_MEMO_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -50,6 +51,28 @@ class OutcomeMemo {
     }
     // The per-node score plugin `plugin`'s raw score column, by position.
     std::span<int64_t> Scores(size_t plugin) { return raw_[plugin]; }
+    // Records that `plugin`'s column now holds a nonzero score somewhere.
+    // Until one does, the column's maximum is 0 without a look at it.
+    void NoteNonzeroScore(size_t plugin) { nonzero_.fetch_or(uint64_t{1} << plugin, std::memory_order_relaxed); }
+    bool MayHoldNonzeroScore(size_t plugin) const {
+      return (nonzero_.load(std::memory_order_relaxed) >> plugin) & 1;
+    }
+
+    // A node's total (weighted sum over the cycle's score plugins, every one
+    // per node, normalized), valid while the node's generation and the
+    // totals key stay the ones it was found with.
+    bool HasTotal(int position, std::span<const int64_t> generations) const {
+      return total_at_[position] == generations[position];
+    }
+    int64_t Total(int position) const { return total_[position]; }
+    void SetTotal(int position, std::span<const int64_t> generations, int64_t total) {
+      total_at_[position] = generations[position];
+      total_[position] = total;
+    }
+    // The key of the totals: the column maxima the normalizing plugins
+    // scaled by. A key other than the totals' own forgets them all; returns
+    // whether it did.
+    bool UseTotalsKey(std::span<const int64_t> key);
 
     // Start of a cycle's filter pass with this set of active per-node
     // filters: passes found with another set are forgotten.
@@ -72,6 +95,10 @@ class OutcomeMemo {
     std::vector<int64_t> scored_at_;
     // Per score plugin index (only those in scores_ are sized), per position.
     std::vector<std::vector<int64_t>> raw_;
+    std::atomic<uint64_t> nonzero_{0};  // score plugins whose column may hold a nonzero
+    std::vector<int64_t> total_at_;  // generation of each total; -1 for none
+    std::vector<int64_t> total_;
+    std::vector<int64_t> totals_key_;
     uint64_t last_used_ = 0;
   };
 

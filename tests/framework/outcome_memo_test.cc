@@ -7,6 +7,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -22,14 +23,36 @@ using testing::MakePod;
 
 Symbol S(std::string_view s) { return Symbol::Intern(s); }
 
+// How a Counting plugin scores and normalizes.
+struct Scoring {
+  // The node's requested cpu plus the pod's, in tenths of a core; kInverse
+  // is 100 minus that; kUncapped lets it pass 100 (an invalid score).
+  enum Shape { kRequested, kInverse, kUncapped } shape = kRequested;
+  std::optional<MaximumNormalization> by_maximum;  // NormalizeScore by the column's maximum
+  bool halves = false;                             // NormalizeScore of its own: halves every score
+};
+
+Scoring Shaped(Scoring::Shape shape, std::optional<MaximumNormalization> by_maximum = std::nullopt) {
+  Scoring s;
+  s.shape = shape;
+  s.by_maximum = by_maximum;
+  return s;
+}
+Scoring Halving() {
+  Scoring s;
+  s.halves = true;
+  return s;
+}
+
 // Filters and scores by what the node holds: rejects nodes named in
 // `*reject` (which a test may change between cycles), and scores each node by the cpu its pods request (so a pod
 // landing on a node moves its score). Counts its calls by node.
-class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin {
+class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin, public ScoreExtensions {
  public:
   struct Calls {
     std::mutex mu;
     std::map<std::string, int> filter, score;
+    int normalize = 0;
     int total_filter() const { return Sum(filter); }
     int total_score() const { return Sum(score); }
     static int Sum(const std::map<std::string, int>& m) {
@@ -39,8 +62,9 @@ class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin
     }
   };
 
-  Counting(std::string name, bool per_node, const std::set<std::string>* reject, const bool* skip, Calls* calls)
-      : name_(std::move(name)), per_node_(per_node), reject_(reject), skip_(skip), calls_(calls) {}
+  Counting(std::string name, bool per_node, const std::set<std::string>* reject, const bool* skip, Calls* calls,
+           Scoring scoring = {})
+      : name_(std::move(name)), per_node_(per_node), reject_(reject), skip_(skip), calls_(calls), scoring_(scoring) {}
 
   std::string_view Name() const override { return name_; }
   bool OutcomesArePerNode() const override { return per_node_; }
@@ -64,9 +88,31 @@ class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin
     }
     // Requests in tenths of a core, capped to the score range; the pod's own
     // request shifts every node alike, so pods of another size score apart.
-    score = std::min<int64_t>(kMaxNodeScore, (node.requested().milli_cpu + pod.requests().milli_cpu) / 100);
+    const int64_t tenths = (node.requested().milli_cpu + pod.requests().milli_cpu) / 100;
+    switch (scoring_.shape) {
+      case Scoring::kRequested: score = std::min<int64_t>(kMaxNodeScore, tenths); break;
+      case Scoring::kInverse: score = kMaxNodeScore - std::min<int64_t>(kMaxNodeScore, tenths); break;
+      case Scoring::kUncapped: score = tenths; break;
+    }
     return Status();
   }
+  const ScoreExtensions* GetScoreExtensions() const override {
+    return scoring_.by_maximum || scoring_.halves ? this : nullptr;
+  }
+  Status NormalizeScore(const CycleState&, const PodInfo&, std::span<const NodeInfo* const>,
+                        std::span<int64_t> scores) const override {
+    {
+      std::lock_guard<std::mutex> lock(calls_->mu);
+      ++calls_->normalize;
+    }
+    if (scoring_.by_maximum) {
+      scoring_.by_maximum->Apply(scores);
+    } else {
+      for (int64_t& s : scores) s /= 2;
+    }
+    return Status();
+  }
+  std::optional<MaximumNormalization> NormalizesByMaximum() const override { return scoring_.by_maximum; }
 
  private:
   std::string name_;
@@ -74,6 +120,7 @@ class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin
   const std::set<std::string>* reject_;
   const bool* skip_;
   Calls* calls_;
+  Scoring scoring_;
 };
 
 class Sort : public QueueSortPlugin {
@@ -120,13 +167,13 @@ struct World {
   }
 
   void AddPlugin(const std::string& name, bool per_node, std::set<std::string> reject = {},
-                 const bool* skip = nullptr) {
+                 const bool* skip = nullptr, Scoring scoring = {}) {
     rejects[name] = std::move(reject);
-    REQUIRE(registry.Add(name, [this, name, per_node, skip](const PluginArgs&, Handle&)
+    REQUIRE(registry.Add(name, [this, name, per_node, skip, scoring](const PluginArgs&, Handle&)
                                    -> absl::StatusOr<std::unique_ptr<Plugin>> {
       // The first instance built is the memo's; its twin counts elsewhere.
       Counting::Calls* c = counting ? &calls[name] : &ignored;
-      return std::make_unique<Counting>(name, per_node, &rejects[name], skip, c);
+      return std::make_unique<Counting>(name, per_node, &rejects[name], skip, c, scoring);
     }).ok());
     profile.plugins.multi_point.enabled.push_back({name, 1});
   }
@@ -152,6 +199,7 @@ struct World {
     for (auto& [name, c] : calls) {
       c.filter.clear();
       c.score.clear();
+      c.normalize = 0;
     }
   }
 
@@ -168,6 +216,7 @@ struct World {
     ScheduleOutcome a = run(*with_memo);
     ScheduleOutcome b = run(*without);
     CHECK(a.status.code() == b.status.code());
+    CHECK(a.status.Message() == b.status.Message());
     CHECK(a.result.suggested_host == b.result.suggested_host);
     CHECK(a.result.evaluated_nodes == b.result.evaluated_nodes);
     CHECK(a.result.feasible_nodes == b.result.feasible_nodes);
@@ -356,6 +405,84 @@ TEST_CASE("Outcome memo: a plugin that is not per node is asked on every node, e
   w.Cycle(Replica("b"));
   CHECK(w.calls["Plain"].total_filter() == 3);
   CHECK(w.calls["Plain"].total_score() == 3);
+}
+
+TEST_CASE("Outcome memo: kept totals follow the normalizing plugins' column maxima", "[framework][memo]") {
+  // Scaled's raw score is the node's requested cpu (tenths of a core),
+  // normalized by the column's maximum; Inverse adds 100 minus that raw.
+  World w(3);
+  w.AddPlugin("Scaled", true, {}, nullptr, Shaped(Scoring::kRequested, MaximumNormalization{}));
+  w.AddPlugin("Inverse", true, {}, nullptr, Shaped(Scoring::kInverse));
+  w.Build();
+
+  // Empty nodes, a pod requesting nothing: every raw score 0, totals 0 + 100, the lowest name wins.
+  CHECK(w.Cycle(Replica("a", "0")).result.suggested_host == S("n0"));
+  w.Reset();
+  CHECK(w.Cycle(Replica("b", "0")).result.suggested_host == S("n0"));
+  CHECK(w.calls["Scaled"].total_score() == 0);
+  CHECK(w.calls["Scaled"].normalize == 0);  // the totals were kept
+
+  // n2 requests 3 cpu: the first nonzero of the column, found by scoring n2
+  // alone, is its maximum (n2: 100 + 70 against 0 + 100).
+  w.Reset();
+  w.Place("x", "n2", "3");
+  CHECK(w.Cycle(Replica("c", "0")).result.suggested_host == S("n2"));
+  CHECK(w.calls["Scaled"].score == std::map<std::string, int>{{"n2", 1}});
+
+  // n1 requests 6: a new maximum rescales the unchanged nodes too (n1: 100 +
+  // 40, n2: 50 + 70, n0: 0 + 100).
+  w.Reset();
+  w.Place("y", "n1", "6");
+  CHECK(w.Cycle(Replica("d", "0")).result.suggested_host == S("n1"));
+  CHECK(w.calls["Scaled"].score == std::map<std::string, int>{{"n1", 1}});
+
+  // The maximum falls back when n1 empties: n2 is ahead again.
+  w.Reset();
+  REQUIRE(w.state.RemovePod(*MakePod().Name("y").UID("y").Node("n1").Req({{"cpu", "6"}}).Info()).ok());
+  w.state.UpdateSnapshot(w.snapshot);
+  CHECK(w.Cycle(Replica("e", "0")).result.suggested_host == S("n2"));
+}
+
+TEST_CASE("Outcome memo: reversed, custom and failing normalizations decide as without it", "[framework][memo]") {
+  SECTION("reversed by maximum") {
+    World w(3);
+    w.AddPlugin("Fewest", true, {}, nullptr, Shaped(Scoring::kRequested, MaximumNormalization{kMaxNodeScore, true}));
+    w.Build();
+    w.Place("x", "n0", "2");
+    CHECK(w.Cycle(Replica("a")).result.suggested_host == S("n1"));
+    w.Place("y", "n1", "4");
+    CHECK(w.Cycle(Replica("b")).result.suggested_host == S("n2"));
+    w.Place("z", "n2", "6");
+    CHECK(w.Cycle(Replica("c")).result.suggested_host == S("n0"));
+  }
+  SECTION("a NormalizeScore of its own") {
+    World w(3);
+    w.AddPlugin("Halves", true, {}, nullptr, Halving());
+    w.AddPlugin("Inverse", true, {}, nullptr, Shaped(Scoring::kInverse));
+    w.Build();
+    for (const char* name : {"a", "b"}) w.Cycle(Replica(name));
+    w.Place("x", "n1", "4");
+    w.Cycle(Replica("c"));
+    // Its raw scores are kept, but without a maximum to key totals by, its
+    // NormalizeScore runs on every cycle's column.
+    w.Reset();
+    w.Cycle(Replica("d"));
+    CHECK(w.calls["Halves"].total_score() == 0);
+    CHECK(w.calls["Halves"].normalize == 1);
+  }
+  SECTION("a score out of range on a changed node") {
+    World w(3);
+    w.AddPlugin("Uncapped", true, {}, nullptr, Shaped(Scoring::kUncapped));
+    w.Build();
+    REQUIRE(w.Cycle(Replica("a")).status.IsSuccess());
+    REQUIRE(w.Cycle(Replica("b")).status.IsSuccess());
+    w.Place("x", "n1", "12");  // more than n1 holds: 120 + 10
+    const ScheduleOutcome out = w.Cycle(Replica("c"));
+    CHECK(out.status.code() == Code::kError);
+    CHECK(out.status.Message() ==
+          "applying score defaultWeights on Score plugins: plugin \"Uncapped\" returns an invalid score 130, it "
+          "should in the range of [0, 100] after normalizing");
+  }
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/node_info.h"
+#include "schedkit/framework/normalize_score.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/queued_pod_info.h"
 #include "schedkit/framework/status.h"
@@ -190,6 +191,12 @@ class ScoreExtensions {
   virtual ~ScoreExtensions() = default;
   virtual Status NormalizeScore(const CycleState& state, const PodInfo& pod,
                                 std::span<const NodeInfo* const> nodes, std::span<int64_t> scores) const = 0;
+  // A NormalizeScore that always succeeds and equals the returned
+  // normalization's Apply on the column (upstream's DefaultNormalizeScore)
+  // says so: the framework may then normalize a node's score from the
+  // column's maximum alone, and keep a pod signature's totals across cycles,
+  // instead of calling NormalizeScore.
+  virtual std::optional<MaximumNormalization> NormalizesByMaximum() const { return std::nullopt; }
 };
 
 // Ranks a feasible node. Concurrently, for many nodes. Any non-Success

@@ -7,7 +7,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_replace.h"
 #include "plugins/internal/args.h"
-#include "plugins/internal/normalize_score.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/plugins/names.h"
@@ -178,7 +177,7 @@ Status DynamicResources::NormalizeScore(const framework::CycleState& /*state*/,
                                         const framework::PodInfo& /*pod*/,
                                         std::span<const framework::NodeInfo* const> /*nodes*/,
                                         std::span<int64_t> scores) const {
-  internal::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/false, scores);
+  kNormalization.Apply(scores);
   return Status();
 }
 

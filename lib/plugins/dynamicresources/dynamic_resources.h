@@ -133,6 +133,7 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   framework::Status NormalizeScore(const framework::CycleState& state, const framework::PodInfo& pod,
                                    std::span<const framework::NodeInfo* const> nodes,
                                    std::span<int64_t> scores) const override;
+  std::optional<framework::MaximumNormalization> NormalizesByMaximum() const override { return kNormalization; }
   framework::Status Reserve(framework::CycleState& state, const framework::PodInfo& pod,
                             Symbol node) override;
   void Unreserve(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) override;
@@ -158,6 +159,7 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   absl::Duration filter_timeout() const { return filter_timeout_; }
 
  private:
+  static constexpr framework::MaximumNormalization kNormalization{framework::kMaxNodeScore, /*reverse=*/false};
   absl::Duration filter_timeout_;
 };
 

@@ -8,7 +8,6 @@
 #include "absl/status/status.h"
 #include "api/proto_json.h"
 #include "plugins/internal/args.h"
-#include "plugins/internal/normalize_score.h"
 #include "plugins/nodeaffinity/term_errors.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
@@ -304,7 +303,7 @@ framework::Status NodeAffinity::Score(const framework::CycleState& state, const 
 framework::Status NodeAffinity::NormalizeScore(const framework::CycleState&, const framework::PodInfo&,
                                                std::span<const framework::NodeInfo* const>,
                                                std::span<int64_t> scores) const {
-  internal::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/false, scores);
+  kNormalization.Apply(scores);
   return framework::Status();
 }
 

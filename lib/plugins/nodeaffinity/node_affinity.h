@@ -83,12 +83,14 @@ class NodeAffinity final : public framework::PreFilterPlugin,
   framework::Status NormalizeScore(const framework::CycleState& state, const framework::PodInfo& pod,
                                    std::span<const framework::NodeInfo* const> nodes,
                                    std::span<int64_t> scores) const override;
+  std::optional<framework::MaximumNormalization> NormalizesByMaximum() const override { return kNormalization; }
   // Node/Add|UpdateNodeLabel: queue when the added or updated node matches
   // addedAffinity and the pod's requirements and (for an update) did not
   // match them before.
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
  private:
+  static constexpr framework::MaximumNormalization kNormalization{framework::kMaxNodeScore, /*reverse=*/false};
   absl::StatusOr<framework::QueueingHint> IsSchedulableAfterNodeChange(
       const framework::PodInfo& pod, const framework::EventObjects& e) const;
 

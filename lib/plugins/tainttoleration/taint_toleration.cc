@@ -5,7 +5,6 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
-#include "plugins/internal/normalize_score.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/plugins/names.h"
 
@@ -161,7 +160,7 @@ framework::Status TaintToleration::ScoreNodes(const framework::CycleState& state
 framework::Status TaintToleration::NormalizeScore(const framework::CycleState&, const framework::PodInfo&,
                                                   std::span<const framework::NodeInfo* const>,
                                                   std::span<int64_t> scores) const {
-  internal::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/true, scores);
+  kNormalization.Apply(scores);
   return framework::Status();
 }
 

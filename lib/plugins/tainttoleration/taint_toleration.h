@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -60,10 +61,14 @@ class TaintToleration final : public framework::FilterPlugin,
   framework::Status NormalizeScore(const framework::CycleState& state, const framework::PodInfo& pod,
                                    std::span<const framework::NodeInfo* const> nodes,
                                    std::span<int64_t> scores) const override;
+  std::optional<framework::MaximumNormalization> NormalizesByMaximum() const override { return kNormalization; }
   // Node/Add|UpdateNodeTaint (queue when the node's NoSchedule/NoExecute
   // taints went from untolerated to tolerated) and Pod/UpdatePodToleration
   // (queue when the rejected pod itself changed).
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
+
+ private:
+  static constexpr framework::MaximumNormalization kNormalization{framework::kMaxNodeScore, /*reverse=*/true};
 };
 
 // Takes no args; any given are rejected by field.

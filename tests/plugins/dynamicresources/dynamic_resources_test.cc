@@ -27,6 +27,7 @@
 
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/normalizes_by_maximum.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -151,6 +152,7 @@ TEST_CASE("TestNormalizeScore", "[dynamicresources]") {
       REQUIRE(ext != nullptr);
       CHECK(ext->NormalizeScore(state, *pod, {}, scores).IsSuccess());
       CHECK(scores == c.expected);
+      testing::CheckNormalizesByMaximum(*ext, c.scores, scores);
     }
   }
 }

@@ -19,6 +19,7 @@
 #include "schedkit/plugins/names.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/normalizes_by_maximum.h"
 #include "testing/filter_nodes.h"
 
 namespace schedkit::plugins {
@@ -120,7 +121,9 @@ TEST_CASE("TestTaintTolerationScore", "[tainttoleration]") {
         REQUIRE(s.IsSuccess());
       }
       REQUIRE(score.GetScoreExtensions() != nullptr);
+      const std::vector<int64_t> raw = scores;
       REQUIRE(score.GetScoreExtensions()->NormalizeScore(state, *pod, nodes, scores).IsSuccess());
+      testing::CheckNormalizesByMaximum(*score.GetScoreExtensions(), raw, scores);
       std::map<std::string, int64_t> got;
       for (size_t i = 0; i < nodes.size(); ++i) got[std::string(nodes[i]->name().str())] = scores[i];
       CHECK(got == c.expected);
