@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 
 #include "absl/container/flat_hash_map.h"
@@ -410,23 +411,40 @@ bool Framework::Impl::ScoreFromKeptTotals(const CycleState& state, const PodInfo
   OutcomeMemo::Entry& memo = *cycle_memo;
   const std::span<const int64_t> generations = snap.node_generations();
   const int n = static_cast<int>(nodes.size());
+  if (n == 0) return false;
   score_positions.resize(n);
   totals.resize(n);
   untotaled.clear();
   std::array<int32_t, kNodesPerTask> to_score;  // indices of the nodes to score
   size_t misses = 0;
-  for (int i = 0; i < n; ++i) {
-    const int pos = snap.PositionOf(*nodes[i]);
-    score_positions[i] = pos;
-    if (memo.HasTotal(pos, generations)) {
-      totals[i] = memo.Total(pos);
-      continue;
+  // Mostly the nodes are a stretch of snapshot positions (wrapping at the
+  // end): every node passed, as a whole rotation of the snapshot or a run
+  // of one. Then the totals are read by stretches.
+  const std::span<const NodeInfo* const> all = snap.nodes();
+  const int first = snap.PositionOf(*nodes[0]);
+  const int before_wrap = std::min(n, static_cast<int>(all.size()) - first);
+  const bool stretch = std::equal(nodes.begin(), nodes.begin() + before_wrap, all.begin() + first) &&
+                       std::equal(nodes.begin() + before_wrap, nodes.end(), all.begin());
+  if (stretch) {
+    std::iota(score_positions.begin(), score_positions.begin() + before_wrap, first);
+    std::iota(score_positions.begin() + before_wrap, score_positions.end(), 0);
+    memo.CopyTotals(first, first + before_wrap, generations, totals.data(), 0, untotaled);
+    memo.CopyTotals(0, n - before_wrap, generations, totals.data() + before_wrap, before_wrap, untotaled);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const int pos = snap.PositionOf(*nodes[i]);
+      score_positions[i] = pos;
+      if (memo.HasTotal(pos, generations)) {
+        totals[i] = memo.Total(pos);
+      } else {
+        untotaled.push_back(i);
+      }
     }
-    untotaled.push_back(i);
-    if (!memo.Scored(pos, generations)) {
-      if (misses == to_score.size()) return false;
-      to_score[misses++] = i;
-    }
+  }
+  for (int32_t i : untotaled) {
+    if (memo.Scored(score_positions[i], generations)) continue;
+    if (misses == to_score.size()) return false;
+    to_score[misses++] = i;
   }
 
   if (misses > 0) {
@@ -1494,6 +1512,9 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   if (memo != nullptr) memo->BeginFilters(chain->per_node_mask);
   const std::span<const int64_t> generations = snapshot_->node_generations();
   const bool memo_decides = memo != nullptr && chain->all_per_node;
+  // The snapshot's own node list (not one PreFilter narrowed): a node's
+  // index in it is its snapshot position, so the memo is read by stretches.
+  const bool by_position = nodes.data() == snapshot_->nodes().data();
   int done = 0;
   int found = 0;
   int batch = std::max(to_find, kNodesPerTask);
@@ -1509,8 +1530,17 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
     int grain = kNodesPerTask;
     if (memo_decides) {
       int misses = 0;
-      for (int pos = done, at = (start + done) % n; pos < end; ++pos, at = at + 1 == n ? 0 : at + 1) {
-        misses += !memo->Passed(snapshot_->PositionOf(*nodes[at]), generations);
+      if (by_position) {
+        // The round's nodes are at most two stretches of positions.
+        const int first = (start + done) % n;
+        const int count = end - done;
+        const int before_wrap = std::min(count, n - first);
+        misses = memo->UnpassedIn(first, first + before_wrap, generations) +
+                 memo->UnpassedIn(0, count - before_wrap, generations);
+      } else {
+        for (int pos = done, at = (start + done) % n; pos < end; ++pos, at = at + 1 == n ? 0 : at + 1) {
+          misses += !memo->Passed(snapshot_->PositionOf(*nodes[at]), generations);
+        }
       }
       if (misses <= kNodesPerTask) grain = end - done;
     }
@@ -1539,6 +1569,16 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         std::span<const NodeInfo* const> run;
         if (at + static_cast<int>(count) <= n) {
           run = nodes.subspan(static_cast<size_t>(at), count);
+          // Where the memo passes the whole stretch, nothing else is to do.
+          if (memo_decides && by_position && !with_nominated &&
+              memo->UnpassedIn(at, at + static_cast<int>(count), generations) == 0) {
+            std::fill_n(im.node_passed.begin() + done + rb, count, 1);
+            im.run_length[done + rb] = static_cast<int32_t>(count);
+            im.run_passed[done + rb] = static_cast<int32_t>(count);
+            at += static_cast<int>(count);
+            if (at == n) at = 0;
+            continue;
+          }
           at += static_cast<int>(count);
           if (at == n) at = 0;
         } else {

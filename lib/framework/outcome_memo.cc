@@ -17,6 +17,30 @@ void OutcomeMemo::Entry::Reset(const Snapshot& snap) {
   totals_key_.clear();
 }
 
+int OutcomeMemo::Entry::UnpassedIn(int begin, int end, std::span<const int64_t> generations) const {
+  int unpassed = 0;
+  for (int i = begin; i < end; ++i) unpassed += passed_at_[i] != generations[i] ? 1 : 0;
+  return unpassed;
+}
+
+void OutcomeMemo::Entry::CopyTotals(int begin, int end, std::span<const int64_t> generations, int64_t* out,
+                                    int32_t index, std::vector<int32_t>& untotaled) const {
+  std::copy(total_.begin() + begin, total_.begin() + end, out);
+  // Blocks of positions, each checked by a vectorized count; only a block
+  // with a stale total is looked at node by node.
+  constexpr int kBlock = 64;
+  for (int b = begin; b < end; b += kBlock) {
+    const int e = std::min(end, b + kBlock);
+    int stale = 0;
+    for (int p = b; p < e; ++p) stale += total_at_[p] != generations[p] ? 1 : 0;
+    for (int p = b; stale > 0 && p < e; ++p) {
+      if (total_at_[p] == generations[p]) continue;
+      untotaled.push_back(index + (p - begin));
+      --stale;
+    }
+  }
+}
+
 void OutcomeMemo::Entry::BeginFilters(uint64_t filters) {
   if (filters == filters_) return;
   filters_ = filters;

@@ -42,6 +42,9 @@ class OutcomeMemo {
     void SetPassed(int position, std::span<const int64_t> generations) {
       passed_at_[position] = generations[position];
     }
+    // How many nodes at positions [begin, end) did not pass at their
+    // current generation: one compare per node, no branch, vectorized.
+    int UnpassedIn(int begin, int end, std::span<const int64_t> generations) const;
     bool Scored(int position, std::span<const int64_t> generations) const {
       return scored_at_[position] == generations[position];
     }
@@ -69,6 +72,11 @@ class OutcomeMemo {
       total_at_[position] = generations[position];
       total_[position] = total;
     }
+    // Copies the totals at positions [begin, end) to `out` and appends to
+    // `untotaled` the indices (`index` for `begin`, on from there) of the
+    // nodes without a current total, which `out` then holds garbage for.
+    void CopyTotals(int begin, int end, std::span<const int64_t> generations, int64_t* out, int32_t index,
+                    std::vector<int32_t>& untotaled) const;
     // The key of the totals: the column maxima the normalizing plugins
     // scaled by. A key other than the totals' own forgets them all; returns
     // whether it did.

@@ -148,6 +148,10 @@ struct World {
   Counting::Calls ignored;
   bool counting = true;
   std::unique_ptr<Framework> with_memo, without;
+  int32_t percentage = 100;  // percentageOfNodesToScore
+  // With keep_selection, cycles go on from the last one's start index.
+  bool keep_selection = false;
+  SelectionState kept_memo, kept_plain;
 
   explicit World(int nodes) {
     REQUIRE(registry.Add("Sort", [](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
@@ -183,7 +187,7 @@ struct World {
       FrameworkOptions o;
       o.parallelism = 2;
       o.clock = &clock;
-      o.percentage_of_nodes_to_score = 100;
+      o.percentage_of_nodes_to_score = percentage;
       o.memoize_per_node_outcomes = memoize;
       auto f = Framework::Create(registry, profile, std::move(o));
       INFO(f.status().ToString());
@@ -206,15 +210,17 @@ struct World {
   // One cycle of `pod` in both frameworks; they must agree on everything
   // the cycle decided. Returns the memo framework's outcome.
   ScheduleOutcome Cycle(const PodInfoPtr& pod, std::optional<NominatedPodsSnapshot::ByNode> nominated = {}) {
-    auto run = [&](Framework& f) {
+    auto run = [&](Framework& f, SelectionState& kept) {
       CycleState state;
       if (nominated) state.set_nominated_pods(std::make_shared<const NominatedPodsSnapshot>(*nominated));
-      SelectionState sel;
+      SelectionState fresh;
+      SelectionState& sel = keep_selection ? kept : fresh;
       sel.tie_break = TieBreak::kLowestName;
       return f.SchedulePod(state, pod, snapshot, sel);
     };
-    ScheduleOutcome a = run(*with_memo);
-    ScheduleOutcome b = run(*without);
+    ScheduleOutcome a = run(*with_memo, kept_memo);
+    ScheduleOutcome b = run(*without, kept_plain);
+    CHECK(kept_memo.next_start_node_index == kept_plain.next_start_node_index);
     CHECK(a.status.code() == b.status.code());
     CHECK(a.status.Message() == b.status.Message());
     CHECK(a.result.suggested_host == b.result.suggested_host);
@@ -441,6 +447,25 @@ TEST_CASE("Outcome memo: kept totals follow the normalizing plugins' column maxi
   REQUIRE(w.state.RemovePod(*MakePod().Name("y").UID("y").Node("n1").Req({{"cpu", "6"}}).Info()).ok());
   w.state.UpdateSnapshot(w.snapshot);
   CHECK(w.Cycle(Replica("e", "0")).result.suggested_host == S("n2"));
+}
+
+TEST_CASE("Outcome memo: kept totals of a window of nodes that wraps past the last node", "[framework][memo]") {
+  // 250 nodes, 40%: each cycle evaluates 100 nodes from where the last one
+  // stopped, so the starts go 0, 100, 200 (wrapping to n0..n49), 50, ...
+  World w(250);
+  w.percentage = 40;
+  w.keep_selection = true;
+  w.AddPlugin("PerNode", true);
+  w.Build();
+  for (const char* name : {"a", "b", "c", "d", "e", "f", "g"}) {
+    REQUIRE(w.Cycle(Replica(name)).result.evaluated_nodes == 100);
+  }
+  REQUIRE(w.kept_memo.next_start_node_index == 200);
+  // n10, in the window's wrapped part, now scores highest: its kept total is stale.
+  w.Reset();
+  w.Place("x", "n10", "4");
+  CHECK(w.Cycle(Replica("h")).result.suggested_host == S("n10"));
+  CHECK(w.calls["PerNode"].score == std::map<std::string, int>{{"n10", 1}});
 }
 
 TEST_CASE("Outcome memo: reversed, custom and failing normalizations decide as without it", "[framework][memo]") {
