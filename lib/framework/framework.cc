@@ -423,7 +423,7 @@ bool Framework::Impl::ScoreFromKeptTotals(const CycleState& state, const PodInfo
   const std::span<const NodeInfo* const> all = snap.nodes();
   const int first = snap.PositionOf(*nodes[0]);
   const int before_wrap = std::min(n, static_cast<int>(all.size()) - first);
-  const bool stretch = std::equal(nodes.begin(), nodes.begin() + before_wrap, all.begin() + first) &&
+  const bool stretch = n <= static_cast<int>(all.size()) && std::equal(nodes.begin(), nodes.begin() + before_wrap, all.begin() + first) &&
                        std::equal(nodes.begin() + before_wrap, nodes.end(), all.begin());
   if (stretch) {
     std::iota(score_positions.begin(), score_positions.begin() + before_wrap, first);
