@@ -8,6 +8,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
+#include "schedkit/testing/minimal_plugins.h"
 
 namespace schedkit::framework {
 namespace {
@@ -24,18 +25,6 @@ class NoopPlugin : public PreFilterPlugin, public FilterPlugin, public PreScoreP
     score = 0;
     return Status();
   }
-};
-
-class Sort : public QueueSortPlugin {
- public:
-  std::string_view Name() const override { return "Sort"; }
-  bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const override { return a.sequence < b.sequence; }
-};
-
-class Binder : public BindPlugin {
- public:
-  std::string_view Name() const override { return "Binder"; }
-  Status Bind(CycleState&, const PodInfo&, Symbol) override { return Status(); }
 };
 
 template <typename T>
@@ -60,10 +49,9 @@ void BM_NoopCycle(benchmark::State& bench) {
   cluster.UpdateSnapshot(snapshot);
   Registry registry;
   (void)registry.Add("Noop", Factory<NoopPlugin>());
-  (void)registry.Add("Sort", Factory<Sort>());
-  (void)registry.Add("Binder", Factory<Binder>());
   Profile profile;
-  profile.plugins.multi_point.enabled = {{"Noop"}, {"Sort"}, {"Binder"}};
+  (void)testing::AddMinimalPlugins(registry, profile);
+  profile.plugins.multi_point.enabled = {{"Noop"}};
   FrameworkOptions options;
   options.parallelism = 2;
   options.percentage_of_nodes_to_score = percentage;

@@ -13,6 +13,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
+#include "schedkit/testing/minimal_plugins.h"
 
 namespace schedkit::framework {
 namespace {
@@ -117,12 +118,6 @@ class TestPlugin : public PreFilterPlugin,
   CallLog* log_;
 };
 
-class SortPlugin : public QueueSortPlugin {
- public:
-  std::string_view Name() const override { return "Sort"; }
-  bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const override { return a.sequence < b.sequence; }
-};
-
 class BinderPlugin : public BindPlugin {
  public:
   explicit BinderPlugin(CallLog* log) : log_(log) {}
@@ -147,7 +142,7 @@ struct World {
 
   explicit World(int nodes) {
     REQUIRE(registry.Add("Sort", [](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
-      return std::make_unique<SortPlugin>();
+      return std::make_unique<testing::ArrivalOrderSort>();
     }).ok());
     REQUIRE(registry.Add("Binder", [this](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
       return std::make_unique<BinderPlugin>(&log);

@@ -14,6 +14,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
+#include "schedkit/testing/minimal_plugins.h"
 
 namespace schedkit::framework {
 namespace {
@@ -123,18 +124,6 @@ class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin
   Scoring scoring_;
 };
 
-class Sort : public QueueSortPlugin {
- public:
-  std::string_view Name() const override { return "Sort"; }
-  bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const override { return a.sequence < b.sequence; }
-};
-
-class Binder : public BindPlugin {
- public:
-  std::string_view Name() const override { return "Binder"; }
-  Status Bind(CycleState&, const PodInfo&, Symbol) override { return Status(); }
-};
-
 // Nodes n0..n{k-1} with the given plugins; `with_memo` and `without` are
 // the same profile, one keeping a memo and one not.
 struct World {
@@ -154,14 +143,7 @@ struct World {
   SelectionState kept_memo, kept_plain;
 
   explicit World(int nodes) {
-    REQUIRE(registry.Add("Sort", [](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
-      return std::make_unique<Sort>();
-    }).ok());
-    REQUIRE(registry.Add("Binder", [](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
-      return std::make_unique<Binder>();
-    }).ok());
-    profile.plugins.queue_sort.enabled = {{"Sort"}};
-    profile.plugins.bind.enabled = {{"Binder"}};
+    REQUIRE(testing::AddMinimalPlugins(registry, profile).ok());
     for (int i = 0; i < nodes; ++i) REQUIRE(state.AddNode(Node(i, {})).ok());
     state.UpdateSnapshot(snapshot);
   }

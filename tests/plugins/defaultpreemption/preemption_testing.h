@@ -44,6 +44,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
+#include "schedkit/testing/minimal_plugins.h"
 
 namespace schedkit::plugins::preemption_testing {
 
@@ -192,20 +193,6 @@ class FakeEvents : public framework::EventRecorder {
 };
 
 // ------------------------------------------------------------------ test plugins
-
-class SortPlugin : public framework::QueueSortPlugin {
- public:
-  std::string_view Name() const override { return "PrioritySort"; }
-  bool Less(const framework::QueuedPodInfo& a, const framework::QueuedPodInfo& b) const override {
-    return a.sequence < b.sequence;
-  }
-};
-
-class BinderPlugin : public framework::BindPlugin {
- public:
-  std::string_view Name() const override { return "DefaultBinder"; }
-  Status Bind(CycleState&, const PodInfo&, Symbol) override { return Status(); }
-};
 
 // noderesources.Fit reduced to pods, cpu and memory.
 class FitPlugin : public framework::PreFilterPlugin, public framework::FilterPlugin {
@@ -412,8 +399,8 @@ class WaitPermitPlugin : public framework::PermitPlugin {
 class World {
  public:
   World() {
-    Add("PrioritySort", [](framework::Handle&) { return std::make_unique<SortPlugin>(); });
-    Add("DefaultBinder", [](framework::Handle&) { return std::make_unique<BinderPlugin>(); });
+    Add("PrioritySort", [](framework::Handle&) { return std::make_unique<testing::ArrivalOrderSort>("PrioritySort"); });
+    Add("DefaultBinder", [](framework::Handle&) { return std::make_unique<testing::AcceptingBinder>("DefaultBinder"); });
     Add("NodeResourcesFit", [](framework::Handle&) { return std::make_unique<FitPlugin>(); });
     Add("FakeFilter", [this](framework::Handle&) {
       return std::make_unique<FakeFilterPlugin>(&fake_filter_calls, &fake_filter_codes);
