@@ -374,6 +374,7 @@ struct Framework::Impl {
   // scans step a run at a time and copy all-passing runs whole.
   std::vector<int32_t> run_length;
   std::vector<int32_t> run_passed;
+  std::vector<int32_t> run_misses;  // memo misses per run, where the round counted them
   std::vector<std::vector<int64_t>> scores;  // per active score plugin, per node
   std::vector<std::vector<int64_t>> raw_scores;
   std::vector<int64_t> totals;
@@ -1494,6 +1495,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   im.node_passed.resize(n);
   im.run_length.resize(n);
   im.run_passed.resize(n);
+  im.run_misses.resize(n);
   const bool with_nominated = state.nominated_pods() != nullptr
                                   ? !state.nominated_pods()->empty()
                                   : options_.nominator != nullptr && options_.nominator->HasNominatedPods();
@@ -1531,12 +1533,16 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
     if (memo_decides) {
       int misses = 0;
       if (by_position) {
-        // The round's nodes are at most two stretches of positions.
-        const int first = (start + done) % n;
-        const int count = end - done;
-        const int before_wrap = std::min(count, n - first);
-        misses = memo->UnpassedIn(first, first + before_wrap, generations) +
-                 memo->UnpassedIn(0, count - before_wrap, generations);
+        // Run by run, each at most two stretches of positions; the runs'
+        // counts serve the pass below when one task takes the whole round.
+        for (int rb = done; rb < end; rb += kNodesPerTask) {
+          const int count = std::min(kNodesPerTask, end - rb);
+          const int first = (start + rb) % n;
+          const int before_wrap = std::min(count, n - first);
+          im.run_misses[rb] = memo->UnpassedIn(first, first + before_wrap, generations) +
+                              memo->UnpassedIn(0, count - before_wrap, generations);
+          misses += im.run_misses[rb];
+        }
       } else {
         for (int pos = done, at = (start + done) % n; pos < end; ++pos, at = at + 1 == n ? 0 : at + 1) {
           misses += !memo->Passed(snapshot_->PositionOf(*nodes[at]), generations);
@@ -1544,6 +1550,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       }
       if (misses <= kNodesPerTask) grain = end - done;
     }
+    // One task runs the round's runs as counted above.
+    const bool run_misses_counted = memo_decides && by_position && grain == end - done;
     parallelizer_->ForRanges(end - done, grain, [&](int b, int e) {
       int at = start + done + b;  // index into nodes, wrapped by hand: no division per node
       if (at >= n) at -= n;
@@ -1571,7 +1579,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
           run = nodes.subspan(static_cast<size_t>(at), count);
           // Where the memo passes the whole stretch, nothing else is to do.
           if (memo_decides && by_position && !with_nominated &&
-              memo->UnpassedIn(at, at + static_cast<int>(count), generations) == 0) {
+              (run_misses_counted ? im.run_misses[done + rb]
+                                  : memo->UnpassedIn(at, at + static_cast<int>(count), generations)) == 0) {
             std::fill_n(im.node_passed.begin() + done + rb, count, 1);
             im.run_length[done + rb] = static_cast<int32_t>(count);
             im.run_passed[done + rb] = static_cast<int32_t>(count);
