@@ -55,8 +55,10 @@ struct FrameworkOptions {
   ClusterClient* client = nullptr;
   EventRecorder* events = nullptr;
   // Reuse the outcomes of plugins that are per node (Plugin::OutcomesArePerNode)
-  // for the next pod with the same signature on unchanged nodes. Decisions
-  // are the same either way; off is for measuring what the memo saves.
+  // for the next pod with the same signature on unchanged nodes, and, where
+  // every score plugin is per node and normalizes by maximum
+  // (ScoreExtensions::NormalizesByMaximum), its nodes' total scores.
+  // Decisions are the same either way; off is for measuring what it saves.
   bool memoize_per_node_outcomes = true;
 };
 
