@@ -424,7 +424,8 @@ bool Framework::Impl::ScoreFromKeptTotals(const CycleState& state, const PodInfo
   const std::span<const NodeInfo* const> all = snap.nodes();
   const int first = snap.PositionOf(*nodes[0]);
   const int before_wrap = std::min(n, static_cast<int>(all.size()) - first);
-  const bool stretch = n <= static_cast<int>(all.size()) && std::equal(nodes.begin(), nodes.begin() + before_wrap, all.begin() + first) &&
+  const bool stretch = n <= static_cast<int>(all.size()) &&
+                       std::equal(nodes.begin(), nodes.begin() + before_wrap, all.begin() + first) &&
                        std::equal(nodes.begin() + before_wrap, nodes.end(), all.begin());
   if (stretch) {
     std::iota(score_positions.begin(), score_positions.begin() + before_wrap, first);
@@ -450,21 +451,20 @@ bool Framework::Impl::ScoreFromKeptTotals(const CycleState& state, const PodInfo
 
   if (misses > 0) {
     std::array<const NodeInfo*, kNodesPerTask> run;
+    std::array<int32_t, kNodesPerTask> run_at;  // their positions
     std::array<int64_t, kNodesPerTask> fresh;
-    for (size_t k = 0; k < misses; ++k) run[k] = nodes[to_score[k]];
+    for (size_t k = 0; k < misses; ++k) {
+      run[k] = nodes[to_score[k]];
+      run_at[k] = score_positions[to_score[k]];
+    }
+    const std::span<const int32_t> at(run_at.data(), misses);
     for (size_t a : active_scores) {
       const Status s = score.plugins[a]->ScoreNodes(state, pod, std::span<const NodeInfo* const>(run.data(), misses),
                                                     std::span<int64_t>(fresh.data(), misses));
       if (!s.IsSuccess()) return false;
-      const std::span<int64_t> kept = memo.Scores(a);
-      uint64_t any = 0;
-      for (size_t k = 0; k < misses; ++k) {
-        kept[score_positions[to_score[k]]] = fresh[k];
-        any |= static_cast<uint64_t>(fresh[k]);
-      }
-      if (any != 0) memo.NoteNonzeroScore(a);
+      memo.StoreScores(a, at, std::span<const int64_t>(fresh.data(), misses));
     }
-    for (size_t k = 0; k < misses; ++k) memo.SetScored(score_positions[to_score[k]], generations);
+    for (int32_t pos : at) memo.SetScored(pos, generations);
   }
 
   // Each plugin's column as this cycle sees it, with its weight and, for a
@@ -1104,7 +1104,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   im.normalized_weighted.clear();
   for (size_t a = 0; a < active.size(); ++a) {
     const WeightedScores w{im.scores[a].data(), static_cast<uint64_t>(im.score_weights[active[a]])};
-    if (im.score.plugins[active[a]]->GetScoreExtensions() != nullptr) {
+    if (im.score_normalizes[active[a]]) {
       normalizing.push_back(a);
       im.normalized_weighted.push_back(w);
     } else {
@@ -1153,8 +1153,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   std::vector<Status>& errors = im.score_errors;
   errors.assign(active.size(), Status());
   parallelizer_->ForRanges(n, grain, [&](int begin, int end) {
-    std::array<uint8_t, kNodesPerTask> hit;
     std::array<const NodeInfo*, kNodesPerTask> to_score;  // the run's nodes the memo lacks
+    std::array<int32_t, kNodesPerTask> to_score_at;       // and their positions
     std::array<int64_t, kNodesPerTask> fresh;
     // Runs small enough that the plugins after the first find the nodes in
     // the first-level cache (one thread gets the whole range at once).
@@ -1168,10 +1168,12 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
       if (memo != nullptr) {
         misses = 0;
         for (size_t k = 0; k < run.size(); ++k) {
-          hit[k] = memo->Scored(positions[rb + k], generations);
-          if (!hit[k]) to_score[misses++] = run[k];
+          if (memo->Scored(positions[rb + k], generations)) continue;
+          to_score[misses] = run[k];
+          to_score_at[misses++] = positions[rb + k];
         }
       }
+      const std::span<const int32_t> misses_at(to_score_at.data(), memo != nullptr ? misses : 0);
       for (size_t a = 0; a < active.size(); ++a) {
         if (failed.load(std::memory_order_relaxed)) return;
         const ScorePlugin* plugin = im.score.plugins[active[a]];
@@ -1179,40 +1181,24 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
         Status s;
         if (memo == nullptr || !im.score_per_node[active[a]]) {
           s = plugin->ScoreNodes(state, pod, run, out);
-        } else if (const std::span<int64_t> kept = memo->Scores(active[a]); misses == run.size()) {
+        } else if (misses == run.size()) {
           s = plugin->ScoreNodes(state, pod, run, out);
-          uint64_t any = 0;
-          for (size_t k = 0; k < run.size(); ++k) {
-            kept[positions[rb + k]] = out[k];
-            any |= static_cast<uint64_t>(out[k]);
-          }
-          if (any != 0) memo->NoteNonzeroScore(active[a]);
+          memo->StoreScores(active[a], misses_at, out);
         } else {
           if (misses > 0) {
             s = plugin->ScoreNodes(state, pod, std::span<const NodeInfo* const>(to_score.data(), misses),
                                    std::span<int64_t>(fresh.data(), misses));
+            memo->StoreScores(active[a], misses_at, std::span<const int64_t>(fresh.data(), misses));
           }
-          uint64_t any = 0;
-          for (size_t k = 0, j = 0; k < run.size(); ++k) {
-            int64_t& slot = kept[positions[rb + k]];
-            if (!hit[k]) {
-              slot = fresh[j++];
-              any |= static_cast<uint64_t>(slot);
-            }
-            out[k] = slot;
-          }
-          if (any != 0) memo->NoteNonzeroScore(active[a]);
+          const std::span<const int64_t> kept = memo->Scores(active[a]);
+          for (size_t k = 0; k < run.size(); ++k) out[k] = kept[positions[rb + k]];
         }
         if (!s.IsSuccess()) {
           if (!failed.exchange(true)) errors[a] = std::move(s);
           return;
         }
       }
-      if (memo != nullptr && misses > 0) {
-        for (size_t k = 0; k < run.size(); ++k) {
-          if (!hit[k]) memo->SetScored(positions[rb + k], generations);
-        }
-      }
+      for (int32_t pos : misses_at) memo->SetScored(pos, generations);
       std::fill(totals.begin() + rb, totals.begin() + re, 0);
       const uint64_t bits = AddWeightedScores(im.direct_weighted, rb, re, totals.data());
       if (!ScoresInRange(bits)) direct_range_bits.fetch_or(bits, std::memory_order_relaxed);

@@ -17,6 +17,17 @@ void OutcomeMemo::Entry::Reset(const Snapshot& snap) {
   totals_key_.clear();
 }
 
+void OutcomeMemo::Entry::StoreScores(size_t plugin, std::span<const int32_t> positions,
+                                     std::span<const int64_t> scores) {
+  std::vector<int64_t>& column = raw_[plugin];
+  uint64_t any = 0;
+  for (size_t k = 0; k < positions.size(); ++k) {
+    column[positions[k]] = scores[k];
+    any |= static_cast<uint64_t>(scores[k]);
+  }
+  if (any != 0) nonzero_.fetch_or(uint64_t{1} << plugin, std::memory_order_relaxed);
+}
+
 int OutcomeMemo::Entry::UnpassedIn(int begin, int end, std::span<const int64_t> generations) const {
   int unpassed = 0;
   for (int i = begin; i < end; ++i) unpassed += passed_at_[i] != generations[i] ? 1 : 0;

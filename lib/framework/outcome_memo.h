@@ -53,10 +53,12 @@ class OutcomeMemo {
       scored_at_[position] = generations[position];
     }
     // The per-node score plugin `plugin`'s raw score column, by position.
-    std::span<int64_t> Scores(size_t plugin) { return raw_[plugin]; }
-    // Records that `plugin`'s column now holds a nonzero score somewhere.
-    // Until one does, the column's maximum is 0 without a look at it.
-    void NoteNonzeroScore(size_t plugin) { nonzero_.fetch_or(uint64_t{1} << plugin, std::memory_order_relaxed); }
+    std::span<const int64_t> Scores(size_t plugin) const { return raw_[plugin]; }
+    // Keeps `plugin`'s raw scores of the nodes at `positions` (SetScored
+    // then marks them current). Tasks may store disjoint positions at once.
+    void StoreScores(size_t plugin, std::span<const int32_t> positions, std::span<const int64_t> scores);
+    // Whether `plugin`'s column has held a nonzero score since its scores
+    // were last forgotten: until one does, its maximum is 0 without a look.
     bool MayHoldNonzeroScore(size_t plugin) const {
       return (nonzero_.load(std::memory_order_relaxed) >> plugin) & 1;
     }
