@@ -634,12 +634,12 @@ struct SchedulingQueue::Impl {
   }
 
   // Rebuilds one node's list of latest pod copies; the next Snapshot() call
-  // sees the new version and copies the lists again.
+  // sees the new version and rebuilds the node's shard of it.
   void ResolveNominated(Symbol node) {
     ++nominations_version;
     auto it = nominated_pods.find(node);
     if (it == nominated_pods.end()) {
-      resolved_nominated.erase(node);
+      resolved_nominated.Set(node, nullptr);
       return;
     }
     auto pods = std::make_shared<std::vector<PodInfoPtr>>();
@@ -648,7 +648,7 @@ struct SchedulingQueue::Impl {
       const Entry* e = Find(p->uid());
       pods->push_back(e != nullptr ? e->info.pod : p);
     }
-    resolved_nominated[node] = std::move(pods);
+    resolved_nominated.Set(node, std::move(pods));
   }
 
   void DeleteNominatedLocked(const std::string& uid) {
@@ -753,7 +753,9 @@ struct SchedulingQueue::Impl {
   absl::flat_hash_map<Symbol, std::vector<PodInfoPtr>> nominated_pods ABSL_GUARDED_BY(mu);
   absl::flat_hash_map<std::string, Symbol> nominated_pod_to_node ABSL_GUARDED_BY(mu);
   // nominated_pods with each pod in the queue's latest copy, kept per node.
-  framework::NominatedPodsSnapshot::ByNode resolved_nominated ABSL_GUARDED_BY(mu);
+  // Snapshot() builds from it under the shared lock and snapshot_mu: Build
+  // only touches what Set (under the exclusive lock) does not read.
+  framework::NominatedPodsSnapshot::Builder resolved_nominated ABSL_GUARDED_BY(mu);
   uint64_t nominations_version ABSL_GUARDED_BY(mu) = 0;
   // The last snapshot and the version it was built at; its own lock, because
   // readers build it under the shared lock.
@@ -1128,7 +1130,7 @@ std::shared_ptr<const framework::NominatedPodsSnapshot> SchedulingQueue::Snapsho
   std::shared_lock<SpinningSharedMutex> lock(im.mu);
   std::lock_guard<SpinningMutex> snapshot_lock(im.snapshot_mu);
   if (im.snapshot != nullptr && im.snapshot_version == im.nominations_version) return im.snapshot;
-  im.snapshot = std::make_shared<const framework::NominatedPodsSnapshot>(im.resolved_nominated);
+  im.snapshot = std::make_shared<const framework::NominatedPodsSnapshot>(im.resolved_nominated.Build());
   im.snapshot_version = im.nominations_version;
   return im.snapshot;
 }
@@ -1136,9 +1138,9 @@ std::shared_ptr<const framework::NominatedPodsSnapshot> SchedulingQueue::Snapsho
 std::vector<framework::PodInfoPtr> SchedulingQueue::NominatedPodsForNode(Symbol node) const {
   Impl& im = *impl_;
   std::shared_lock<SpinningSharedMutex> lock(im.mu);
-  auto it = im.resolved_nominated.find(node);
-  if (it == im.resolved_nominated.end()) return {};
-  return *it->second;
+  const framework::NominatedPodsSnapshot::PodList& pods = im.resolved_nominated.Find(node);
+  if (pods == nullptr) return {};
+  return *pods;
 }
 
 void SchedulingQueue::AddNominatedPod(framework::PodInfoPtr pod, Symbol node) {

@@ -47,5 +47,51 @@ TEST_CASE("NominatedPodsSnapshot answers for every node, with and without nomina
   CHECK(NominatedPodsSnapshot().empty());
 }
 
+NominatedPodsSnapshot::PodList ListOf(std::string_view pod, std::string_view node) {
+  return std::make_shared<const std::vector<PodInfoPtr>>(
+      std::vector<PodInfoPtr>{MakePod().Name(std::string(pod)).NominatedNodeName(std::string(node)).Info()});
+}
+
+TEST_CASE("NominatedPodsSnapshot::Builder keeps each snapshot as it was built", "[nominated_pods]") {
+  NominatedPodsSnapshot::Builder builder;
+  CHECK(builder.Build().empty());
+  constexpr int kNodes = 3000;
+  auto node = [](int i) { return Symbol::Intern("node-" + std::to_string(i)); };
+  for (int i = 0; i < kNodes; ++i) builder.Set(node(i), ListOf("p-" + std::to_string(i), node(i).str()));
+  const NominatedPodsSnapshot first = builder.Build();
+
+  // Change one node, remove one, add one: the next snapshot has the new
+  // lists, the unchanged nodes keep their very lists, and the first
+  // snapshot still answers as when it was built.
+  builder.Set(node(5), ListOf("moved-here", "node-5"));
+  builder.Set(node(6), nullptr);
+  builder.Set(node(kNodes), ListOf("new", node(kNodes).str()));
+  CHECK(builder.Find(node(6)) == nullptr);
+  CHECK(builder.Find(node(5))->front()->name() == Symbol::Intern("moved-here"));
+  const NominatedPodsSnapshot second = builder.Build();
+
+  CHECK(first.ForNode(node(5)).front()->name() == Symbol::Intern("p-5"));
+  CHECK(first.ForNode(node(6)).size() == 1);
+  CHECK(first.ForNode(node(kNodes)).empty());
+  CHECK(second.ForNode(node(5)).front()->name() == Symbol::Intern("moved-here"));
+  CHECK(second.ForNode(node(6)).empty());
+  CHECK(second.ListFor(node(6)) == nullptr);
+  CHECK(second.ForNode(node(kNodes)).front()->name() == Symbol::Intern("new"));
+  int same_list = 0;
+  for (int i = 0; i < kNodes; ++i) {
+    if (i == 5 || i == 6) continue;
+    same_list += first.ListFor(node(i)) == second.ListFor(node(i)) ? 1 : 0;
+  }
+  CHECK(same_list == kNodes - 2);
+  CHECK(first.ListFor(node(5)) != second.ListFor(node(5)));
+
+  // Removing every node leaves an empty snapshot.
+  for (int i = 0; i <= kNodes; ++i) builder.Set(node(i), nullptr);
+  const NominatedPodsSnapshot none = builder.Build();
+  CHECK(none.empty());
+  CHECK(none.ForNode(node(0)).empty());
+  CHECK_FALSE(second.empty());
+}
+
 }  // namespace
 }  // namespace schedkit::framework

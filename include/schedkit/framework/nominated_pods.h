@@ -5,7 +5,9 @@
 //   std::span<const PodInfoPtr> pods = snapshot.ForNode(node.name());
 //
 // Immutable once built, so shared freely between threads and cloned
-// CycleStates.
+// CycleStates. A nominator that changes a few nodes between cycles builds
+// its snapshots with a NominatedPodsSnapshot::Builder, which shares the
+// unchanged parts: a snapshot then costs what changed, not every nomination.
 #ifndef SCHEDKIT_FRAMEWORK_NOMINATED_PODS_H_
 #define SCHEDKIT_FRAMEWORK_NOMINATED_PODS_H_
 
@@ -23,35 +25,65 @@
 namespace schedkit::framework {
 
 class NominatedPodsSnapshot {
+  struct Shard;
+  static constexpr int kShardBits = 6;
+
  public:
-  // Per node, a shared immutable list, so a nominator can keep the lists of
-  // unchanged nodes from one snapshot to the next.
-  using ByNode = absl::flat_hash_map<Symbol, std::shared_ptr<const std::vector<PodInfoPtr>>>;
+  // One node's pods, a shared immutable list: a list stays the same object
+  // for as long as the node's nominations do, so its address tells whether
+  // they changed (see ListFor).
+  using PodList = std::shared_ptr<const std::vector<PodInfoPtr>>;
+  using ByNode = absl::flat_hash_map<Symbol, PodList>;
+
   NominatedPodsSnapshot() = default;
-  explicit NominatedPodsSnapshot(ByNode by_node) : by_node_(std::move(by_node)) {
-    for (const auto& [node, pods] : by_node_) may_have_[Bit(node) / 64] |= uint64_t{1} << (Bit(node) % 64);
-  }
+  explicit NominatedPodsSnapshot(const ByNode& by_node);
 
   std::span<const PodInfoPtr> ForNode(Symbol node) const {
-    // Most nodes have no nominated pod: a bit answers for them, where the
-    // map would hash (a filter pass asks for every node).
-    if ((may_have_[Bit(node) / 64] >> (Bit(node) % 64) & 1) == 0) return {};
-    auto it = by_node_.find(node);
-    if (it == by_node_.end() || it->second == nullptr) return {};
-    return *it->second;
+    const PodList& list = ListFor(node);
+    if (list == nullptr) return {};
+    return *list;
   }
-  bool empty() const { return by_node_.empty(); }
+  // The node's list itself (null without nominations). Whoever keeps a copy
+  // of the pointer may compare a later snapshot's list with it: the same
+  // pointer is the same nominations.
+  const PodList& ListFor(Symbol node) const;
+  bool empty() const { return nodes_ == 0; }
+
+  // Keeps nominations per node and builds snapshots that share every shard
+  // no Set touched since the last Build. Not thread-safe.
+  class Builder {
+   public:
+    // `pods` null removes the node's nominations.
+    void Set(Symbol node, PodList pods);
+    const PodList& Find(Symbol node) const;
+    NominatedPodsSnapshot Build();
+
+   private:
+    std::array<ByNode, 1 << kShardBits> shards_;
+    std::array<std::shared_ptr<const Shard>, 1 << kShardBits> built_;  // null where changed since
+    size_t nodes_ = 0;
+  };
 
  private:
-  static constexpr uint32_t kBits = 8192;
-  // A multiplicative hash of the id onto the bits, so that nodes interned
-  // one after another spread out.
-  static uint32_t Bit(Symbol node) { return (node.id() * 2654435761u) >> (32 - 13); }
-  static_assert(kBits == 1u << 13);
+  // A multiplicative hash of the id: its top bits pick the shard, the next
+  // ones the filter bit, so that nodes interned one after another spread.
+  static uint32_t Hash(Symbol node) { return node.id() * 2654435761u; }
+  static size_t ShardOf(Symbol node) { return Hash(node) >> (32 - kShardBits); }
 
-  ByNode by_node_;
-  // A one-hash Bloom filter of the nodes in by_node_.
-  std::array<uint64_t, kBits / 64> may_have_{};
+  struct Shard {
+    explicit Shard(const ByNode& nodes);
+    bool MayHave(uint32_t hash) const {
+      const uint32_t bit = (hash >> (32 - kShardBits - 8)) & 255;
+      return (may_have[bit / 64] >> (bit % 64)) & 1;
+    }
+    ByNode by_node;
+    // A one-hash Bloom filter of the nodes in by_node.
+    std::array<uint64_t, 4> may_have{};
+  };
+  static inline const PodList kNoList{};
+
+  std::array<std::shared_ptr<const Shard>, 1 << kShardBits> shards_;
+  size_t nodes_ = 0;
 };
 
 }  // namespace schedkit::framework
