@@ -1503,6 +1503,27 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   // The snapshot's own node list (not one PreFilter narrowed): a node's
   // index in it is its snapshot position, so the memo is read by stretches.
   const bool by_position = nodes.data() == snapshot_->nodes().data();
+  // Where every active filter is per node and no PreFilter state takes the
+  // added pods, the nominated-pods pass depends only on the node and its
+  // nominations: the memo keeps its verdict for as long as both stay.
+  const NominatedPodsSnapshot* nominations = state.nominated_pods();
+  const bool memo_keeps_nominated =
+      with_nominated && memo_decides && nominations != nullptr && !chain->pre_filter_extensions;
+  if (memo_keeps_nominated) memo->PrepareNominatedVerdicts();
+  auto nominated_pass = [&](const NodeInfo& node, int position) -> Status {
+    if (!memo_keeps_nominated) return RunFilterPluginsWithNominatedPods(state, pod, node);
+    const NominatedPodsSnapshot::PodList& list = nominations->ListFor(node.name());
+    // The pod's own nomination is left out of its pass: then the verdict is
+    // this pod's alone.
+    const auto is_pod = [&](const PodInfoPtr& p) { return p->SameUid(pod); };
+    if (list == nullptr || std::any_of(list->begin(), list->end(), is_pod)) {
+      return RunFilterPluginsWithNominatedPods(state, pod, node);
+    }
+    if (const Status* kept = memo->NominatedVerdict(position, generations, list)) return *kept;
+    Status s = RunFilterPluginsWithNominatedPods(state, pod, node);
+    if (!s.IsError()) memo->SetNominatedVerdict(position, generations, list, s);
+    return s;
+  };
   int done = 0;
   int found = 0;
   int batch = std::max(to_find, kNodesPerTask);
@@ -1667,7 +1688,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         for (size_t k = 0; any_one_by_one && k < count; ++k) {
           if (!one_by_one[k]) continue;
           if (errored.load(std::memory_order_relaxed)) return;
-          Status s = RunFilterPluginsWithNominatedPods(state, pod, *run[k]);
+          Status s = nominated_pass(*run[k], memo != nullptr ? position[k] : -1);
           if (s.IsSuccess()) {
             im.node_passed[done + rb + k] = 1;
           } else {

@@ -10,6 +10,7 @@ void OutcomeMemo::Entry::Reset(const Snapshot& snap) {
   filters_ = 0;
   scores_ = 0;
   passed_at_.assign(static_cast<size_t>(snap.NumNodes()), -1);
+  nominated_.clear();
   scored_at_.assign(static_cast<size_t>(snap.NumNodes()), -1);
   total_at_.assign(static_cast<size_t>(snap.NumNodes()), -1);
   total_.resize(static_cast<size_t>(snap.NumNodes()));
@@ -56,6 +57,7 @@ void OutcomeMemo::Entry::BeginFilters(uint64_t filters) {
   if (filters == filters_) return;
   filters_ = filters;
   std::fill(passed_at_.begin(), passed_at_.end(), -1);
+  nominated_.clear();
 }
 
 void OutcomeMemo::Entry::BeginScores(uint64_t scores, size_t score_plugins) {

@@ -10,7 +10,10 @@
 // node objects (ImageLocality reads how many nodes hold an image); a new
 // layout or any changed node object empties it. Outcomes are per snapshot
 // position. Only passes are kept, so a rejected node is filtered again and
-// its status is fresh.
+// its status is fresh; the exception is the nominated-pods pass, whose
+// verdict (pass or status) a node keeps while its nominations stay the same
+// list: preemptors that pile up nominations would otherwise copy and filter
+// every nominated node in every cycle.
 //
 // Thread-safety: one cycle at a time (the framework's). During a cycle's
 // parallel passes each task reads and writes only its own positions.
@@ -23,8 +26,10 @@
 #include <span>
 #include <vector>
 
+#include "schedkit/framework/nominated_pods.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/snapshot.h"
+#include "schedkit/framework/status.h"
 
 namespace schedkit::framework {
 
@@ -84,6 +89,25 @@ class OutcomeMemo {
     // whether it did.
     bool UseTotalsKey(std::span<const int64_t> key);
 
+    // The nominated-pods pass (Framework::RunFilterPluginsWithNominatedPods)
+    // on the node at `position` for a pod not among `nominated`, the node's
+    // nominations (the same list object is the same nominations): its status
+    // when kept at the node's current generation, else null. The signature
+    // holds spec.priority, which picks the nominees that join the pass. Kept
+    // only while every active filter is per node.
+    const Status* NominatedVerdict(int position, std::span<const int64_t> generations,
+                                   const NominatedPodsSnapshot::PodList& nominated) const {
+      const NominatedPass& v = nominated_[position];
+      if (v.generation != generations[position] || v.nominated != nominated) return nullptr;
+      return &v.status;
+    }
+    void SetNominatedVerdict(int position, std::span<const int64_t> generations,
+                             const NominatedPodsSnapshot::PodList& nominated, Status status) {
+      nominated_[position] = NominatedPass{generations[position], nominated, std::move(status)};
+    }
+    // Sizes the verdicts before a parallel pass reads or sets them.
+    void PrepareNominatedVerdicts() { nominated_.resize(passed_at_.size()); }
+
     // Start of a cycle's filter pass with this set of active per-node
     // filters: passes found with another set are forgotten.
     void BeginFilters(uint64_t filters);
@@ -102,6 +126,13 @@ class OutcomeMemo {
     uint64_t scores_ = 0;
     // Generation at which the node passed / was scored; -1 for never.
     std::vector<int64_t> passed_at_;
+    struct NominatedPass {
+      int64_t generation = -1;
+      // Held, so that no later list can take its address while it is kept.
+      NominatedPodsSnapshot::PodList nominated;
+      Status status;
+    };
+    std::vector<NominatedPass> nominated_;  // sized on first use
     std::vector<int64_t> scored_at_;
     // Per score plugin index (only those in scores_ are sized), per position.
     std::vector<std::vector<int64_t>> raw_;

@@ -46,8 +46,9 @@ Scoring Halving() {
 }
 
 // Filters and scores by what the node holds: rejects nodes named in
-// `*reject` (which a test may change between cycles), and scores each node by the cpu its pods request (so a pod
-// landing on a node moves its score). Counts its calls by node.
+// `*reject` (which a test may change between cycles), fails with an error
+// on node N where it holds "error:N", and scores each node by the cpu its
+// pods request (so a pod landing on a node moves its score). Counts its calls by node.
 class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin, public ScoreExtensions {
  public:
   struct Calls {
@@ -80,6 +81,7 @@ class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin
       ++calls_->filter[n];
     }
     if (reject_->contains(n)) return Status(Code::kUnschedulable, S(schedkit::StrCat(name_, " says no")));
+    if (reject_->contains("error:" + n)) return Status::Error(schedkit::StrCat(name_, " broke on ", n));
     return Status();
   }
   Status Score(const CycleState&, const PodInfo& pod, const NodeInfo& node, int64_t& score) const override {
@@ -382,6 +384,100 @@ TEST_CASE("Outcome memo: nodes with nominated pods are filtered with them", "[fr
   w.Reset();
   w.Cycle(Replica("c"));
   CHECK(w.calls["PerNode"].total_filter() == 0);
+}
+
+NominatedPodsSnapshot::PodList Nominated(const std::string& name, int32_t priority = 100) {
+  return std::make_shared<const std::vector<PodInfoPtr>>(
+      1, MakePod().Name(name).UID(name).Priority(priority).Req({{"cpu", "2"}}).Info());
+}
+
+TEST_CASE("Outcome memo: a node keeps its nominated-pods verdict while node and nominations stay",
+          "[framework][memo]") {
+  World w(4);
+  w.AddPlugin("PerNode", true, {"n1"});
+  w.Build();
+  NominatedPodsSnapshot::ByNode by_node;
+  by_node[S("n1")] = Nominated("high");
+  by_node[S("n2")] = Nominated("other");
+  ScheduleOutcome first = w.Cycle(Replica("a"), by_node);
+  CHECK(first.result.feasible_nodes == 3);
+  CHECK(w.calls["PerNode"].filter == std::map<std::string, int>{{"n0", 1}, {"n1", 1}, {"n2", 2}, {"n3", 1}});
+
+  // The same lists: n1's rejection and n2's pass are read, not filtered
+  // (the twin without a memo checks that the outcome is the same).
+  w.Reset();
+  CHECK(w.Cycle(Replica("b"), by_node).result.feasible_nodes == 3);
+  CHECK(w.calls["PerNode"].total_filter() == 0);
+
+  // The same pods in a new list for n2, and a pod landing on n1: both
+  // nodes are asked again; a verdict is not taken across nominations.
+  w.Reset();
+  by_node[S("n2")] = std::make_shared<const std::vector<PodInfoPtr>>(*by_node[S("n2")]);
+  w.Place("x", "n1");
+  CHECK(w.Cycle(Replica("c"), by_node).result.feasible_nodes == 3);
+  CHECK(w.calls["PerNode"].filter == std::map<std::string, int>{{"n1", 1}, {"n2", 2}});
+
+  // A pod of a higher priority than the nominated one's skips them: n2 is
+  // filtered plainly, once; the pod has another signature, and the verdicts
+  // for the replicas' are still kept.
+  w.Reset();
+  PodInfoPtr urgent =
+      MakePod().Name("urgent").UID("urgent").Label("app", "web").Priority(200).Req({{"cpu", "1"}}).Info();
+  CHECK(w.Cycle(urgent, by_node).result.feasible_nodes == 3);
+  w.Reset();
+  CHECK(w.Cycle(Replica("d"), by_node).result.feasible_nodes == 3);
+  CHECK(w.calls["PerNode"].total_filter() == 0);
+}
+
+TEST_CASE("Outcome memo: the nominated-pods verdict is not kept for a pod's own node or beside other plugins",
+          "[framework][memo]") {
+  // A pod nominated to n1 leaves itself out of n1's pass, which another
+  // pod of its signature would not: its cycles filter n1 anew each time.
+  World own(3);
+  own.AddPlugin("PerNode", true);
+  own.Build();
+  PodInfoPtr self = Replica("self");
+  NominatedPodsSnapshot::ByNode by_node;
+  by_node[S("n1")] = std::make_shared<const std::vector<PodInfoPtr>>(
+      std::vector<PodInfoPtr>{self, Nominated("beside")->front()});
+  by_node[S("n2")] = Nominated("high");
+  for (int i = 0; i < 2; ++i) {
+    own.Reset();
+    own.Cycle(self, by_node);
+    CHECK(own.calls["PerNode"].filter["n1"] == 2);
+    CHECK(own.calls["PerNode"].filter["n2"] == (i == 0 ? 2 : 0));
+  }
+
+  // An error is not kept: once the plugin recovers, the node passes.
+  World broken(3);
+  broken.AddPlugin("PerNode", true, {"error:n2"});
+  broken.Build();
+  by_node.erase(S("n1"));
+  CHECK(broken.Cycle(Replica("e1"), by_node).status.IsError());
+  broken.rejects["PerNode"].clear();
+  CHECK(broken.Cycle(Replica("e2"), by_node).result.feasible_nodes == 3);
+
+  // Verdicts found with another set of active plugins are not reused.
+  World toggled(3);
+  bool skip = false;
+  toggled.AddPlugin("First", true);
+  toggled.AddPlugin("Second", true, {"n2"}, &skip);
+  toggled.Build();
+  CHECK(toggled.Cycle(Replica("t1"), by_node).result.feasible_nodes == 2);
+  skip = true;
+  CHECK(toggled.Cycle(Replica("t2"), by_node).result.feasible_nodes == 3);
+
+  // A plugin that is not per node in the chain: no verdict is kept.
+  World mixed(3);
+  mixed.AddPlugin("PerNode", true);
+  mixed.AddPlugin("Elsewhere", false);
+  mixed.Build();
+  for (int i = 0; i < 2; ++i) {
+    mixed.Reset();
+    mixed.Cycle(Replica(schedkit::StrCat("r", i)), by_node);
+    CHECK(mixed.calls["PerNode"].filter["n2"] == 2);
+    CHECK(mixed.calls["Elsewhere"].filter["n2"] == 2);
+  }
 }
 
 TEST_CASE("Outcome memo: a plugin that is not per node is asked on every node, every cycle", "[framework][memo]") {
