@@ -973,6 +973,18 @@ bool Framework::HasActivePreFilterExtensions(const CycleState& state) const {
   return ScanPreFilterExtensions(state);
 }
 
+std::optional<uint64_t> Framework::PerNodeFilterChain(const CycleState& state) const {
+  if (!impl_->memoizes) return std::nullopt;
+  std::shared_ptr<const ActiveFilterChain> derived;
+  const ActiveFilterChain* chain = KeptFilterChain(state);
+  if (chain == nullptr) {
+    derived = DeriveFilterChain(state);
+    chain = derived.get();
+  }
+  if (!chain->all_per_node || chain->pre_filter_extensions) return std::nullopt;
+  return chain->per_node_mask;
+}
+
 bool Framework::ScanPreFilterExtensions(const CycleState& state) const {
   for (Symbol name : impl_->pre_filter_extension_names) {
     if (!state.skip_filter_plugins().contains(name)) return true;

@@ -480,6 +480,63 @@ TEST_CASE("Outcome memo: the nominated-pods verdict is not kept for a pod's own 
   }
 }
 
+// A per-node filter whose PreFilter state follows simulated pods.
+class Extended : public PreFilterPlugin, public FilterPlugin, public PreFilterExtensions {
+ public:
+  std::string_view Name() const override { return "Extended"; }
+  bool OutcomesArePerNode() const override { return true; }
+  PreFilterPlugin::Result PreFilter(CycleState&, const PodInfo&, std::span<const NodeInfo* const>) override {
+    return {PreFilterResult{}, skip ? Status::Skip() : Status()};
+  }
+  const PreFilterExtensions* GetPreFilterExtensions() const override { return this; }
+  Status AddPod(CycleState&, const PodInfo&, const PodInfo&, const NodeInfo&) const override { return Status(); }
+  Status RemovePod(CycleState&, const PodInfo&, const PodInfo&, const NodeInfo&) const override { return Status(); }
+  Status Filter(const CycleState&, const PodInfo&, const NodeInfo&) const override { return Status(); }
+  bool skip = false;
+};
+
+TEST_CASE("PerNodeFilterChain: a key only for chains of per-node filters without active extensions",
+          "[framework][memo]") {
+  bool skip_second = false;
+  bool skip_elsewhere = false;
+  World w(2);
+  w.AddPlugin("First", true);
+  w.AddPlugin("Second", true, {}, &skip_second);
+  w.AddPlugin("Elsewhere", false, {}, &skip_elsewhere);
+  bool* skip_extended = nullptr;
+  REQUIRE(w.registry.Add("Extended", [&](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+    auto p = std::make_unique<Extended>();
+    p->skip = true;
+    if (skip_extended == nullptr) skip_extended = &p->skip;  // the memo framework's instance
+    return p;
+  }).ok());
+  w.profile.plugins.multi_point.enabled.push_back({"Extended", 1});
+  w.Build();
+  auto key = [&](Framework& f) {
+    CycleState state;
+    SelectionState sel;
+    f.SchedulePod(state, Replica("p"), w.snapshot, sel);
+    return f.PerNodeFilterChain(state);
+  };
+  // A plugin that is not per node is active: no key.
+  CHECK_FALSE(key(*w.with_memo).has_value());
+  skip_elsewhere = true;
+  const std::optional<uint64_t> both = key(*w.with_memo);
+  REQUIRE(both.has_value());
+  // Another set of active per-node plugins: another key.
+  skip_second = true;
+  const std::optional<uint64_t> first_only = key(*w.with_memo);
+  REQUIRE(first_only.has_value());
+  CHECK(*first_only != *both);
+  // A per-node plugin with active PreFilter extensions: no key.
+  *skip_extended = false;
+  CHECK_FALSE(key(*w.with_memo).has_value());
+  // A framework without the memo gives none.
+  *skip_extended = true;
+  CHECK(key(*w.with_memo).has_value());
+  CHECK_FALSE(key(*w.without).has_value());
+}
+
 TEST_CASE("Outcome memo: a plugin that is not per node is asked on every node, every cycle", "[framework][memo]") {
   World w(3);
   w.AddPlugin("Plain", false);

@@ -191,6 +191,7 @@ class Framework final : public Handle {
   Status RunPreFilterExtensionRemovePod(CycleState& state, const PodInfo& pod, const PodInfo& to_remove,
                                         const NodeInfo& node) const override;
   bool HasActivePreFilterExtensions(const CycleState& state) const override;
+  std::optional<uint64_t> PerNodeFilterChain(const CycleState& state) const override;
 
  private:
   struct Impl;

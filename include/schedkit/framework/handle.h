@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -124,6 +125,17 @@ class Handle {
   virtual bool HasActivePreFilterExtensions(const CycleState& state) const {
     (void)state;
     return true;
+  }
+  // A key for the filter plugins active for `state` when every one of them
+  // promises per-node outcomes (Plugin::OutcomesArePerNode) and no active
+  // PreFilter extension follows simulated pods: a simulation's verdict on a
+  // NodeInfo then depends on that NodeInfo and the pod's signature alone, so
+  // a plugin may keep it for the next pod of the signature while the key
+  // stays. nullopt otherwise, and when the framework keeps no outcome memo
+  // (FrameworkOptions::memoize_per_node_outcomes).
+  virtual std::optional<uint64_t> PerNodeFilterChain(const CycleState& state) const {
+    (void)state;
+    return std::nullopt;
   }
 };
 

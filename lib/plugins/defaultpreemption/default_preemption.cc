@@ -96,7 +96,10 @@ std::string_view DefaultPreemption::Name() const { return kName; }
 framework::PostFilterPlugin::Result DefaultPreemption::PostFilter(framework::CycleState& state, const PodInfo& pod,
                                                                   const framework::NodeToStatus& filtered) {
   int num_victims = 0;
+  // The hooks may read more than the memo's key does: without them only.
+  if (!is_eligible_pod_ && !more_important_pod_) dry_run_memo_.Begin(handle_, state, pod);
   framework::PostFilterPlugin::Result result = evaluator_.Preempt(state, pod, filtered, &num_victims);
+  dry_run_memo_.End();
   // One observation per attempt (the recorder counts attempts and victims
   // together).
   handle_.metrics().ObservePreemption(num_victims);
@@ -176,6 +179,18 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
     return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
   }
 
+  // What an earlier attempt found here for this signature, if the node and
+  // its nominations are unchanged. Victims depend on the budgets too: they
+  // are kept and served only without any.
+  const preemption::DryRunMemo::Slot slot = dry_run_memo_.SlotFor(state, pod, node);
+  if (const preemption::DryRunMemo::Outcome* kept = dry_run_memo_.Find(slot)) {
+    if (!kept->status.IsSuccess()) return kept->status;
+    if (pdbs.empty()) {
+      victims = kept->victims;
+      return Status();
+    }
+  }
+
   // The state is copied only when an extension will change it.
   std::unique_ptr<framework::CycleState> state_copy;
   if (handle_.HasActivePreFilterExtensions(state)) state_copy = state.Clone();
@@ -210,7 +225,10 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   if (potential.empty()) return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
   // Still no fit: this node is no candidate. (Affinity of the pod to one of
   // the victims is deliberately not considered, as upstream.)
-  if (Status s = handle_.RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node); !s.IsSuccess()) return s;
+  if (Status s = handle_.RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node); !s.IsSuccess()) {
+    if (s.IsRejected()) dry_run_memo_.Keep(slot, s, nullptr);
+    return s;
+  }
 
   // Reprieve as many as possible, the most important first: PDB-violating
   // pods before the others, so that violations are avoided where possible.
@@ -259,6 +277,7 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   // Both groups were sorted on their own; merge them back into one order.
   if (!violating.empty() && !non_violating.empty()) sort_by_importance(out);
   victims.num_pdb_violations = num_violating;
+  if (pdbs.empty()) dry_run_memo_.Keep(slot, Status(), &victims);
   return Status();
 }
 

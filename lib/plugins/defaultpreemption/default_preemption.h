@@ -16,7 +16,9 @@
 //
 // Victim selection per candidate node (SelectVictimsOnNode) works on copies
 // of the cycle state and the NodeInfo, runs concurrently for many nodes and
-// skips the copies entirely for nodes without lower-priority pods. The random
+// skips the copies entirely for nodes without lower-priority pods; what it
+// found on a node is kept for the next preemptor of the same signature while
+// the node and its nominations stay the same (preemption::DryRunMemo). The random
 // offset where the dry runs start comes from a std::mt19937_64 seeded with
 // kDefaultSeed (reseed with Seed, or pin with set_offset_source), so runs
 // are reproducible.
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "plugins/defaultpreemption/dry_run_memo.h"
 #include "plugins/defaultpreemption/evaluator.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
@@ -116,6 +119,9 @@ class DefaultPreemption final : public framework::PostFilterPlugin,
   OffsetFn offset_source_;  // empty: rng_
   std::mt19937_64 rng_{kDefaultSeed};
   preemption::Evaluator evaluator_;
+  // Serves SelectVictimsOnNode during PostFilter's attempt; written by the
+  // concurrent dry runs, each at its own node.
+  mutable preemption::DryRunMemo dry_run_memo_;
 };
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewDefaultPreemption(const framework::PluginArgs& args,
