@@ -1522,13 +1522,14 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   const bool memo_keeps_nominated =
       with_nominated && memo_decides && nominations != nullptr && !chain->pre_filter_extensions;
   if (memo_keeps_nominated) memo->PrepareNominatedVerdicts();
+  const bool pod_may_be_nominee = memo_keeps_nominated && nominations->MayList(pod);
   auto nominated_pass = [&](const NodeInfo& node, int position) -> Status {
     if (!memo_keeps_nominated) return RunFilterPluginsWithNominatedPods(state, pod, node);
     const NominatedPodsSnapshot::PodList& list = nominations->ListFor(node.name());
     // The pod's own nomination is left out of its pass: then the verdict is
     // this pod's alone.
     const auto is_pod = [&](const PodInfoPtr& p) { return p->SameUid(pod); };
-    if (list == nullptr || std::any_of(list->begin(), list->end(), is_pod)) {
+    if (list == nullptr || (pod_may_be_nominee && std::any_of(list->begin(), list->end(), is_pod))) {
       return RunFilterPluginsWithNominatedPods(state, pod, node);
     }
     if (const Status* kept = memo->NominatedVerdict(position, generations, list)) return *kept;

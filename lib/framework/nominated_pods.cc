@@ -1,12 +1,25 @@
 #include "schedkit/framework/nominated_pods.h"
 
+#include <algorithm>
+
 namespace schedkit::framework {
 
 NominatedPodsSnapshot::Shard::Shard(const ByNode& nodes) : by_node(nodes) {
   for (const auto& [node, pods] : by_node) {
     const uint32_t bit = (Hash(node) >> (32 - kShardBits - 8)) & 255;
     may_have[bit / 64] |= uint64_t{1} << (bit % 64);
+    for (const PodInfoPtr& p : *pods) uid_hashes.push_back(p->uid_hash());
   }
+  std::sort(uid_hashes.begin(), uid_hashes.end());
+}
+
+bool NominatedPodsSnapshot::MayList(const PodInfo& pod) const {
+  for (const std::shared_ptr<const Shard>& shard : shards_) {
+    if (shard != nullptr && std::binary_search(shard->uid_hashes.begin(), shard->uid_hashes.end(), pod.uid_hash())) {
+      return true;
+    }
+  }
+  return false;
 }
 
 NominatedPodsSnapshot::NominatedPodsSnapshot(const ByNode& by_node) {

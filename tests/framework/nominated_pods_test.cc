@@ -85,11 +85,20 @@ TEST_CASE("NominatedPodsSnapshot::Builder keeps each snapshot as it was built", 
   CHECK(same_list == kNodes - 2);
   CHECK(first.ListFor(node(5)) != second.ListFor(node(5)));
 
+  // MayList finds the pods in some list, and not the others.
+  CHECK(second.MayList(*second.ForNode(node(5)).front()));
+  CHECK(second.MayList(*second.ForNode(node(kNodes)).front()));
+  CHECK(first.MayList(*first.ForNode(node(6)).front()));
+  CHECK_FALSE(second.MayList(*first.ForNode(node(6)).front()));
+  CHECK_FALSE(first.MayList(*second.ForNode(node(kNodes)).front()));
+  CHECK_FALSE(second.MayList(*MakePod().Name("elsewhere").UID("elsewhere").Info()));
+
   // Removing every node leaves an empty snapshot.
   for (int i = 0; i <= kNodes; ++i) builder.Set(node(i), nullptr);
   const NominatedPodsSnapshot none = builder.Build();
   CHECK(none.empty());
   CHECK(none.ForNode(node(0)).empty());
+  CHECK_FALSE(none.MayList(*first.ForNode(node(0)).front()));
   CHECK_FALSE(second.empty());
 }
 

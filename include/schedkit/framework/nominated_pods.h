@@ -48,6 +48,10 @@ class NominatedPodsSnapshot {
   // pointer is the same nominations.
   const PodList& ListFor(Symbol node) const;
   bool empty() const { return nodes_ == 0; }
+  // False when `pod` is in no node's list: a pass may then skip looking for
+  // it in each list. True when it is, and, rarely, when another pod's uid
+  // hashes alike.
+  bool MayList(const PodInfo& pod) const;
 
   // Keeps nominations per node and builds snapshots that share every shard
   // no Set touched since the last Build. Not thread-safe.
@@ -79,6 +83,8 @@ class NominatedPodsSnapshot {
     ByNode by_node;
     // A one-hash Bloom filter of the nodes in by_node.
     std::array<uint64_t, 4> may_have{};
+    // PodInfo::uid_hash of every pod in the lists, sorted.
+    std::vector<size_t> uid_hashes;
   };
   static inline const PodList kNoList{};
 

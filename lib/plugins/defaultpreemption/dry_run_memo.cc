@@ -22,6 +22,7 @@ void DryRunMemo::Begin(const framework::Handle& handle, const framework::CycleSt
     by_position_.assign(static_cast<size_t>(snap.NumNodes()), Kept{});
   }
   snapshot_ = &snap;
+  may_be_nominee_ = state.nominated_pods() != nullptr && state.nominated_pods()->MayList(pod);
   serving_ = &state;
 }
 
@@ -43,8 +44,8 @@ DryRunMemo::Slot DryRunMemo::SlotFor(const framework::CycleState& state, const f
       state.nominated_pods() != nullptr ? state.nominated_pods()->ListFor(node.name()) : kNone;
   // The pod's own nomination stays out of its dry run, which another pod of
   // its signature would count: then the outcome is this pod's alone.
-  if (nominated != nullptr &&
-      std::any_of(nominated->begin(), nominated->end(), [&](const framework::PodInfoPtr& p) { return p->SameUid(pod); })) {
+  const auto is_pod = [&](const framework::PodInfoPtr& p) { return p->SameUid(pod); };
+  if (may_be_nominee_ && nominated != nullptr && std::any_of(nominated->begin(), nominated->end(), is_pod)) {
     return slot;
   }
   slot.position_ = static_cast<int>(position);

@@ -84,6 +84,9 @@ class DryRunMemo {
   int64_t layout_id_ = -1;
   int64_t node_objects_id_ = -1;
   uint64_t chain_ = 0;
+  // Whether the attempt's pod may be in a node's nominations
+  // (NominatedPodsSnapshot::MayList); when not, no list is searched for it.
+  bool may_be_nominee_ = false;
   std::vector<Kept> by_position_;
 };
 
