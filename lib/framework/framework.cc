@@ -198,13 +198,12 @@ Symbol SelectHost(std::span<const NodeInfo* const> nodes, std::span<const int64_
   }
 }
 
-// Whether the nominated-pods pass adds a pod to `node` (one of equal or
-// higher priority that is not `pod`); where it does not, the pass equals the
-// plain filter chain. Without a snapshot the nominator is asked per node, so
-// every node counts.
-bool AddsNominatedPods(const NominatedPodsSnapshot* snapshot, const PodInfo& pod, const NodeInfo& node) {
-  if (snapshot == nullptr) return true;
-  for (const PodInfoPtr& p : snapshot->ForNode(node.name())) {
+// Whether the nominated-pods pass adds a pod of `nominated` (a node's list,
+// null for none) to the node: one of equal or higher priority that is not
+// `pod`. Where it does not, the pass equals the plain filter chain.
+bool AddsNominatedPods(const NominatedPodsSnapshot::PodList& nominated, const PodInfo& pod) {
+  if (nominated == nullptr) return false;
+  for (const PodInfoPtr& p : *nominated) {
     if (p->priority() >= pod.priority() && !p->SameUid(pod)) return true;
   }
   return false;
@@ -1523,13 +1522,14 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       with_nominated && memo_decides && nominations != nullptr && !chain->pre_filter_extensions;
   if (memo_keeps_nominated) memo->PrepareNominatedVerdicts();
   const bool pod_may_be_nominee = memo_keeps_nominated && nominations->MayList(pod);
-  auto nominated_pass = [&](const NodeInfo& node, int position) -> Status {
-    if (!memo_keeps_nominated) return RunFilterPluginsWithNominatedPods(state, pod, node);
-    const NominatedPodsSnapshot::PodList& list = nominations->ListFor(node.name());
+  // The pass on a node where it adds nominated pods (from `list`, the
+  // node's), read from the memo when memo_keeps_nominated.
+  auto kept_nominated_pass = [&](const NodeInfo& node, int position,
+                                 const NominatedPodsSnapshot::PodList& list) -> Status {
     // The pod's own nomination is left out of its pass: then the verdict is
     // this pod's alone.
     const auto is_pod = [&](const PodInfoPtr& p) { return p->SameUid(pod); };
-    if (list == nullptr || (pod_may_be_nominee && std::any_of(list->begin(), list->end(), is_pod))) {
+    if (pod_may_be_nominee && std::any_of(list->begin(), list->end(), is_pod)) {
       return RunFilterPluginsWithNominatedPods(state, pod, node);
     }
     if (const Status* kept = memo->NominatedVerdict(position, generations, list)) return *kept;
@@ -1584,6 +1584,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       // Nodes the nominated-pods pass decides one by one: those where it
       // adds a pod. Elsewhere it equals the plain chain, so they join the run.
       std::array<uint8_t, kNodesPerTask> one_by_one;
+      // Each node's nominations list (null without a snapshot).
+      std::array<const NominatedPodsSnapshot::PodList*, kNodesPerTask> lists;
       // Nodes the memo passes through the per-node plugins, and every node's
       // snapshot position. Past a short run it may still hold a longer
       // run's flags; they only ever meet passing flags of zero there.
@@ -1628,7 +1630,10 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         bool any_one_by_one = false;
         if (with_nominated) {
           for (size_t k = 0; k < count; ++k) {
-            one_by_one[k] = AddsNominatedPods(state.nominated_pods(), pod, *run[k]);
+            // Without a snapshot the nominator is asked per node, so every
+            // node counts.
+            lists[k] = nominations != nullptr ? &nominations->ListFor(run[k]->name()) : nullptr;
+            one_by_one[k] = lists[k] == nullptr || AddsNominatedPods(*lists[k], pod);
             if (!one_by_one[k]) continue;
             passing[k] = 0;
             --alive;
@@ -1701,7 +1706,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
         for (size_t k = 0; any_one_by_one && k < count; ++k) {
           if (!one_by_one[k]) continue;
           if (errored.load(std::memory_order_relaxed)) return;
-          Status s = nominated_pass(*run[k], memo != nullptr ? position[k] : -1);
+          Status s = memo_keeps_nominated ? kept_nominated_pass(*run[k], position[k], *lists[k])
+                                          : RunFilterPluginsWithNominatedPods(state, pod, *run[k]);
           if (s.IsSuccess()) {
             im.node_passed[done + rb + k] = 1;
           } else {

@@ -6,7 +6,7 @@ namespace schedkit::framework {
 
 NominatedPodsSnapshot::Shard::Shard(const ByNode& nodes) : by_node(nodes) {
   for (const auto& [node, pods] : by_node) {
-    const uint32_t bit = (Hash(node) >> (32 - kShardBits - 8)) & 255;
+    const uint32_t bit = FilterBit(Hash(node));
     may_have[bit / 64] |= uint64_t{1} << (bit % 64);
     for (const PodInfoPtr& p : *pods) uid_hashes.push_back(p->uid_hash());
   }
@@ -15,9 +15,8 @@ NominatedPodsSnapshot::Shard::Shard(const ByNode& nodes) : by_node(nodes) {
 
 bool NominatedPodsSnapshot::MayList(const PodInfo& pod) const {
   for (const std::shared_ptr<const Shard>& shard : shards_) {
-    if (shard != nullptr && std::binary_search(shard->uid_hashes.begin(), shard->uid_hashes.end(), pod.uid_hash())) {
-      return true;
-    }
+    if (shard == nullptr) continue;
+    if (std::binary_search(shard->uid_hashes.begin(), shard->uid_hashes.end(), pod.uid_hash())) return true;
   }
   return false;
 }
@@ -36,7 +35,7 @@ NominatedPodsSnapshot::NominatedPodsSnapshot(const ByNode& by_node) {
 
 const NominatedPodsSnapshot::PodList& NominatedPodsSnapshot::ListFor(Symbol node) const {
   const uint32_t h = Hash(node);
-  const Shard* shard = shards_[h >> (32 - kShardBits)].get();
+  const Shard* shard = shards_[ShardOf(node)].get();
   // Most nodes have no nominated pod: a bit answers for them, where the map
   // would hash (a filter pass asks for every node).
   if (shard == nullptr || !shard->MayHave(h)) return kNoList;

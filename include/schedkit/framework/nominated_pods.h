@@ -73,11 +73,12 @@ class NominatedPodsSnapshot {
   // ones the filter bit, so that nodes interned one after another spread.
   static uint32_t Hash(Symbol node) { return node.id() * 2654435761u; }
   static size_t ShardOf(Symbol node) { return Hash(node) >> (32 - kShardBits); }
+  static uint32_t FilterBit(uint32_t hash) { return (hash >> (32 - kShardBits - 8)) & 255; }
 
   struct Shard {
     explicit Shard(const ByNode& nodes);
     bool MayHave(uint32_t hash) const {
-      const uint32_t bit = (hash >> (32 - kShardBits - 8)) & 255;
+      const uint32_t bit = FilterBit(hash);
       return (may_have[bit / 64] >> (bit % 64)) & 1;
     }
     ByNode by_node;

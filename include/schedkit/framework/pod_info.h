@@ -150,11 +150,11 @@ class alignas(64) PodInfo {
   const std::string& uid() const { return pod_->metadata().uid(); }
   // uid() == other.uid(). The cached hashes decide every mismatch, so hot
   // loops read the API objects only for the pod they are looking for.
-  // A hash of uid(): equal uids hash equally.
-  size_t uid_hash() const { return uid_hash_; }
   bool SameUid(const PodInfo& other) const {
     return this == &other || (uid_hash_ == other.uid_hash_ && uid() == other.uid());
   }
+  // A hash of uid(): equal uids hash equally.
+  size_t uid_hash() const { return uid_hash_; }
   Symbol name() const { return name_; }
   Symbol namespace_() const { return ns_; }
   // "namespace/name", the key the queue and tests use.
