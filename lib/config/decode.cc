@@ -20,7 +20,7 @@
 #include "config/default_plugins.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
-#include "schedkit/plugins/names.h"
+#include "schedkit/config/plugin_names.h"
 
 namespace schedkit::config::internal {
 namespace {
@@ -198,7 +198,7 @@ absl::Status ReadPlugins(const json& value, std::string_view path, framework::Pr
 // them an explicit apiVersion or kind inside the args must match. Args of
 // any other plugin pass through untouched.
 bool HasTypedArgs(std::string_view plugin) {
-  namespace names = plugins::names;
+  namespace names = plugin_names;
   for (std::string_view p : {names::kDefaultPreemption, names::kDynamicResources, names::kInterPodAffinity,
                              names::kNodeAffinity, names::kNodeResourcesBalancedAllocation,
                              names::kNodeResourcesFit, names::kPodTopologySpread, names::kVolumeBinding}) {

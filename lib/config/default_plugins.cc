@@ -10,11 +10,11 @@
 #include <utility>
 
 #include "schedkit/config/configuration.h"
-#include "schedkit/plugins/names.h"
+#include "schedkit/config/plugin_names.h"
 
 namespace schedkit::config {
 
-namespace names = plugins::names;
+namespace names = plugin_names;
 using framework::PluginRef;
 using framework::PluginSet;
 using framework::ProfilePlugins;

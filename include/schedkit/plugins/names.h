@@ -1,31 +1,14 @@
-// Names of the in-tree plugins, as the configuration spells them.
+// The in-tree plugins' names for plugin code: the config layer owns them
+// (schedkit/config/plugin_names.h), and this is their name in the plugins layer.
+//
+//   registry.Add(std::string(plugins::names::kNodeResourcesFit), &NewFit);
 #ifndef SCHEDKIT_PLUGINS_NAMES_H_
 #define SCHEDKIT_PLUGINS_NAMES_H_
 
-#include <string_view>
+#include "schedkit/config/plugin_names.h"
 
-namespace schedkit::plugins::names {
-
-inline constexpr std::string_view kPrioritySort = "PrioritySort";
-inline constexpr std::string_view kSchedulingGates = "SchedulingGates";
-inline constexpr std::string_view kNodeUnschedulable = "NodeUnschedulable";
-inline constexpr std::string_view kNodeName = "NodeName";
-inline constexpr std::string_view kNodePorts = "NodePorts";
-inline constexpr std::string_view kNodeAffinity = "NodeAffinity";
-inline constexpr std::string_view kTaintToleration = "TaintToleration";
-inline constexpr std::string_view kNodeResourcesFit = "NodeResourcesFit";
-inline constexpr std::string_view kNodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation";
-inline constexpr std::string_view kImageLocality = "ImageLocality";
-inline constexpr std::string_view kPodTopologySpread = "PodTopologySpread";
-inline constexpr std::string_view kInterPodAffinity = "InterPodAffinity";
-inline constexpr std::string_view kDefaultPreemption = "DefaultPreemption";
-inline constexpr std::string_view kDefaultBinder = "DefaultBinder";
-inline constexpr std::string_view kVolumeRestrictions = "VolumeRestrictions";
-inline constexpr std::string_view kNodeVolumeLimits = "NodeVolumeLimits";
-inline constexpr std::string_view kVolumeBinding = "VolumeBinding";
-inline constexpr std::string_view kVolumeZone = "VolumeZone";
-inline constexpr std::string_view kDynamicResources = "DynamicResources";
-
-}  // namespace schedkit::plugins::names
+namespace schedkit::plugins {
+namespace names = config::plugin_names;
+}  // namespace schedkit::plugins
 
 #endif  // SCHEDKIT_PLUGINS_NAMES_H_
