@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_join.h"
+#include "api/go_format.h"
 #include "config/decode.h"
 #include "config/default_plugins.h"
 #include "schedkit/api/str_cat.h"
@@ -49,8 +50,6 @@ std::string RemovedPluginDetail() {
                           "\" (KubeSchedulerConfiguration is version \"", internal::kApiVersion, "\")");
 }
 
-std::string Quote(std::string_view s) { return schedkit::StrCat("\"", s, "\""); }
-
 // A plugin set written compactly, for "must be the same" errors.
 std::string Describe(const PluginSet& set) {
   std::vector<std::string> enabled;
@@ -77,7 +76,7 @@ class Validator {
         ValidateProfile(profile, path);
         if (seen_names.contains(profile.scheduler_name)) {
           errors_.push_back(
-              schedkit::StrCat(path, ".schedulerName: Duplicate value: ", Quote(profile.scheduler_name)));
+              schedkit::StrCat(path, ".schedulerName: Duplicate value: ", GoQuote(profile.scheduler_name)));
         }
         seen_names[profile.scheduler_name] = i;
       }
@@ -117,14 +116,14 @@ class Validator {
       for (size_t j = 0; j < set.enabled.size(); ++j) {
         if (IsRemovedPlugin(set.enabled[j].name)) {
           errors_.push_back(schedkit::StrCat(path, ".plugins.", point.field, ".enabled[", j,
-                                             "]: Invalid value: ", Quote(set.enabled[j].name), ": ",
+                                             "]: Invalid value: ", GoQuote(set.enabled[j].name), ": ",
                                              RemovedPluginDetail()));
         }
       }
     }
     for (const auto& [name, args] : profile.plugin_args) {
       if (IsRemovedPlugin(name)) {
-        errors_.push_back(schedkit::StrCat(path, ".pluginConfig: Invalid value: ", Quote(name), ": ",
+        errors_.push_back(schedkit::StrCat(path, ".pluginConfig: Invalid value: ", GoQuote(name), ": ",
                                            RemovedPluginDetail()));
       }
     }

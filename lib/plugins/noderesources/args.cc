@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_join.h"
+#include "api/go_format.h"
 #include "api/json_documents.h"
 #include "plugins/internal/args.h"
 #include "schedkit/api/status_macros.h"
@@ -146,16 +147,6 @@ absl::StatusOr<ScoringStrategy> ReadScoringStrategy(const json& obj) {
 
 // --- validation: apimachinery's field errors and label-key rules ---
 
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  out.push_back('"');
-  return out;
-}
-
 std::string Invalid(std::string_view field, std::string_view bad_value, std::string_view detail) {
   return schedkit::StrCat(field, ": Invalid value: ", bad_value, ": ", detail);
 }
@@ -235,7 +226,7 @@ std::vector<std::string> LabelKeyErrors(std::string_view value) {
 }
 
 void ValidateLabelName(std::string_view value, std::string_view field, std::vector<std::string>& errs) {
-  for (const std::string& msg : LabelKeyErrors(value)) errs.push_back(Invalid(field, Quote(value), msg));
+  for (const std::string& msg : LabelKeyErrors(value)) errs.push_back(Invalid(field, GoQuote(value), msg));
 }
 
 void ValidateFunctionShape(const std::vector<UtilizationShapePoint>& shape, std::string_view path,
@@ -305,14 +296,14 @@ absl::Status ValidateNodeResourcesFitArgs(const NodeResourcesFitArgs& args) {
     const std::string& group = args.ignored_resource_groups[i];
     const std::string field = Index("ignoredResourceGroups", i);
     if (group.find('/') != std::string::npos) {
-      errs.push_back(Invalid(field, Quote(group), "resource group name can't contain '/'"));
+      errs.push_back(Invalid(field, GoQuote(group), "resource group name can't contain '/'"));
     }
     ValidateLabelName(group, field, errs);
   }
   if (args.scoring_strategy.has_value()) {
     const ScoringStrategy& s = *args.scoring_strategy;
     if (s.type != kLeastAllocated && s.type != kMostAllocated && s.type != kRequestedToCapacityRatio) {
-      errs.push_back(schedkit::StrCat("scoringStrategy.type: Unsupported value: ", Quote(s.type),
+      errs.push_back(schedkit::StrCat("scoringStrategy.type: Unsupported value: ", GoQuote(s.type),
                                       ": supported values: \"", kLeastAllocated, "\", \"", kMostAllocated,
                                       "\", \"", kRequestedToCapacityRatio, "\""));
     }
@@ -339,7 +330,7 @@ absl::Status ValidateNodeResourcesBalancedAllocationArgs(const NodeResourcesBala
     bool seen = false;
     for (size_t j = 0; j < i; ++j) seen = seen || args.resources[j].name == r.name;
     if (seen) {
-      errs.push_back(schedkit::StrCat(Index("resources", i), ".name: Duplicate value: ", Quote(r.name)));
+      errs.push_back(schedkit::StrCat(Index("resources", i), ".name: Duplicate value: ", GoQuote(r.name)));
     }
     if (r.weight != 1) {
       errs.push_back(Invalid(schedkit::StrCat(Index("resources", i), ".weight"), schedkit::StrCat(r.weight),

@@ -1,0 +1,156 @@
+#include "api/go_format.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace schedkit {
+namespace {
+
+// The length of the valid UTF-8 sequence at s[i] and its rune, or 0 when the
+// byte there does not start one (as Go's utf8.DecodeRuneInString reports
+// width 1 with RuneError).
+int DecodeRune(std::string_view s, size_t i, uint32_t& rune) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b0 = byte(i);
+  int len = 0;
+  uint32_t min = 0;
+  if (b0 < 0x80) {
+    rune = b0;
+    return 1;
+  } else if ((b0 & 0xe0) == 0xc0) {
+    len = 2;
+    min = 0x80;
+    rune = b0 & 0x1f;
+  } else if ((b0 & 0xf0) == 0xe0) {
+    len = 3;
+    min = 0x800;
+    rune = b0 & 0x0f;
+  } else if ((b0 & 0xf8) == 0xf0) {
+    len = 4;
+    min = 0x10000;
+    rune = b0 & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (int k = 1; k < len; ++k) {
+    const unsigned char b = byte(i + k);
+    if ((b & 0xc0) != 0x80) return 0;
+    rune = (rune << 6) | (b & 0x3f);
+  }
+  // Overlong forms, surrogates and runes past U+10FFFF are not valid UTF-8.
+  if (rune < min || (rune >= 0xd800 && rune <= 0xdfff) || rune > 0x10ffff) return 0;
+  return len;
+}
+
+// The two-character escape of an ASCII byte, or null. JSON has no \a or \v.
+const char* ShortEscape(char c, bool json) {
+  switch (c) {
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\a':
+      return json ? nullptr : "\\a";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '\v':
+      return json ? nullptr : "\\v";
+    default:
+      return nullptr;
+  }
+}
+
+void AppendHex(std::string& out, const char* format, uint32_t value) {
+  char buf[12];
+  std::snprintf(buf, sizeof(buf), format, value);
+  out += buf;
+}
+
+}  // namespace
+
+std::string GoQuote(std::string_view s) {
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size();) {
+    uint32_t rune = 0;
+    const int len = DecodeRune(s, i, rune);
+    if (len == 0) {
+      AppendHex(out, "\\x%02x", static_cast<unsigned char>(s[i]));
+      ++i;
+      continue;
+    }
+    if (len > 1) {
+      const bool unprintable =
+          (rune >= 0x80 && rune <= 0x9f) || rune == 0xad || rune == 0x2028 || rune == 0x2029 || rune == 0xfeff;
+      if (unprintable) {
+        AppendHex(out, "\\u%04x", rune);
+      } else {
+        out.append(s.substr(i, len));
+      }
+      i += len;
+      continue;
+    }
+    ++i;
+    if (const char* escape = ShortEscape(static_cast<char>(rune), /*json=*/false)) {
+      out += escape;
+    } else if (rune < 0x20 || rune == 0x7f) {
+      AppendHex(out, "\\x%02x", rune);
+    } else {
+      out += static_cast<char>(rune);
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string JsonQuote(std::string_view s) {
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size();) {
+    uint32_t rune = 0;
+    const int len = DecodeRune(s, i, rune);
+    if (len == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (len > 1) {
+      if (rune == 0x2028 || rune == 0x2029) {
+        AppendHex(out, "\\u%04x", rune);
+      } else {
+        out.append(s.substr(i, len));
+      }
+      i += len;
+      continue;
+    }
+    ++i;
+    if (const char* escape = ShortEscape(static_cast<char>(rune), /*json=*/true)) {
+      out += escape;
+    } else if (rune < 0x20 || rune == '<' || rune == '>' || rune == '&') {
+      AppendHex(out, "\\u%04x", rune);
+    } else {
+      out += static_cast<char>(rune);
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string GoStringList(std::span<const std::string> items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ' ';
+    out += items[i];
+  }
+  out += ']';
+  return out;
+}
+
+}  // namespace schedkit

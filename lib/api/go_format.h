@@ -1,0 +1,36 @@
+// Internal: strings formatted as upstream's Go code formats them, for error
+// and failure messages that must match upstream byte for byte.
+//
+//   GoQuote("a\"b")          // "\"a\\\"b\""        fmt's %q, strconv.Quote
+//   JsonQuote("<x>")         // "\"\\u003cx\\u003e\"" encoding/json's Marshal
+//   GoStringList({"A", "B"}) // "[A B]"             fmt's %v of a []string
+//
+// Pure functions; any thread.
+#ifndef SCHEDKIT_LIB_API_GO_FORMAT_H_
+#define SCHEDKIT_LIB_API_GO_FORMAT_H_
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace schedkit {
+
+// strconv.Quote: printable ASCII as is, `"` and `\` escaped, the C escapes
+// (\a \b \f \n \r \t \v), other control bytes as \xNN. Valid UTF-8 passes
+// through, except the runes Go prints escaped that occur in practice: the C1
+// controls, U+00AD, U+2028, U+2029 and U+FEFF as \uNNNN. A byte that is not
+// part of valid UTF-8 is \xNN.
+std::string GoQuote(std::string_view s);
+
+// encoding/json's string encoding (Go 1.22 and later): `"` and `\` escaped,
+// \b \f \n \r \t, other control bytes and the HTML-sensitive < > & as \u00NN,
+// U+2028 and U+2029 as \u2028 and \u2029, and each byte that is not part of
+// valid UTF-8 as \ufffd.
+std::string JsonQuote(std::string_view s);
+
+// fmt's %v of a []string: the items separated by single spaces, in brackets.
+std::string GoStringList(std::span<const std::string> items);
+
+}  // namespace schedkit
+
+#endif  // SCHEDKIT_LIB_API_GO_FORMAT_H_
