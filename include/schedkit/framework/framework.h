@@ -195,6 +195,7 @@ class Framework final : public Handle {
 
  private:
   struct Impl;
+  class FilterPass;
   explicit Framework(FrameworkOptions options);
 
   absl::Status Build(const Registry& registry, const Profile& profile);
@@ -203,12 +204,20 @@ class Framework final : public Handle {
   Status FindNodesThatPassFilters(const CycleState& state, const PodInfo& pod,
                                   std::span<const NodeInfo* const> nodes, int start, Diagnosis& diagnosis,
                                   std::vector<const NodeInfo*>& feasible, int& processed, CycleTrace* trace);
+  // After the filter pass: the feasible nodes among positions [0, last) of
+  // the rotated order into `feasible`, the others' statuses into `diagnosis`.
+  void CollectFilterResults(std::span<const NodeInfo* const> nodes, int start, int last, int found,
+                            bool runs_counted, Diagnosis& diagnosis, std::vector<const NodeInfo*>& feasible,
+                            CycleTrace* trace);
   static Status RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
                                  const CycleState& state, const PodInfo& pod, const NodeInfo& node);
   std::shared_ptr<const ActiveFilterChain> DeriveFilterChain(const CycleState& state) const;
   // The chain kept in `state` when this framework derived it from the
   // state's current skip set; nullptr otherwise.
   const ActiveFilterChain* KeptFilterChain(const CycleState& state) const;
+  // The kept chain, or one derived now and held by `derived`.
+  const ActiveFilterChain& FilterChainFor(const CycleState& state,
+                                          std::shared_ptr<const ActiveFilterChain>& derived) const;
   // HasActivePreFilterExtensions without a kept chain to answer it.
   bool ScanPreFilterExtensions(const CycleState& state) const;
 

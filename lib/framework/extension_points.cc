@@ -1,0 +1,283 @@
+// Running the extension points of one profile, each with upstream's
+// handling of its plugins' return codes: PreEnqueue, PreFilter, PostFilter,
+// PreScore, Reserve/Unreserve, Permit, PreBind, Bind and PostBind. The filter
+// chain and its PreFilter extensions are in filter_plugins.cc, the Score and
+// NormalizeScore pass in score_pass.cc.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/go_format.h"
+#include "framework/framework_impl.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/framework/framework.h"
+
+namespace schedkit::framework {
+namespace {
+
+// Upstream's maxTimeout: no Permit plugin makes a pod wait longer.
+constexpr absl::Duration kMaxPermitTimeout = absl::Minutes(15);
+
+}  // namespace
+
+Status Framework::RunPreEnqueuePlugins(const PodInfo& pod) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreEnqueue, profile_name_);
+  Status result;
+  for (size_t i = 0; i < im.pre_enqueue.size(); ++i) {
+    Status s = im.pre_enqueue.plugins[i]->PreEnqueue(pod);
+    if (s.IsSuccess()) continue;
+    s.WithPlugin(im.pre_enqueue.names[i]);
+    if (!s.IsRejected()) {
+      result = Status::Error(schedkit::StrCat("running PreEnqueue plugin \"", im.pre_enqueue.names[i].str(),
+                                              "\": ", s.Message()));
+      result.WithPlugin(im.pre_enqueue.names[i]);
+    } else {
+      result = std::move(s);
+    }
+    break;
+  }
+  timer.Done(result.code());
+  return result;
+}
+
+PreFilterPlugin::Result Framework::RunPreFilterPlugins(CycleState& state, const PodInfo& pod,
+                                                       absl::flat_hash_set<Symbol>* plugins_with_nodes) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreFilter, profile_name_);
+  std::span<const NodeInfo* const> nodes = snapshot().nodes();
+  auto& skip = state.skip_filter_plugins();
+  skip.clear();
+  PreFilterPlugin::Result out;
+  std::optional<Status> rejection;
+  std::vector<Symbol> narrowing;  // plugins whose result restricted the nodes
+  for (size_t i = 0; i < im.pre_filter.size(); ++i) {
+    const Symbol name = im.pre_filter.names[i];
+    PreFilterPlugin::Result r = im.pre_filter.plugins[i]->PreFilter(state, pod, nodes);
+    if (r.status.IsSkip()) {
+      skip.insert(name);
+      continue;
+    }
+    if (!r.status.IsSuccess()) {
+      r.status.WithPlugin(name);
+      if (r.status.code() == Code::kUnschedulableAndUnresolvable) {
+        out.status = std::move(r.status);
+        out.result = PreFilterResult();
+        rejection.reset();
+        narrowing.clear();
+        break;
+      }
+      if (r.status.code() == Code::kUnschedulable) {
+        // Later PreFilters still run: preemption needs their state.
+        if (!rejection) rejection = std::move(r.status);
+        continue;
+      }
+      out.status = Status::Error(
+          schedkit::StrCat("running PreFilter plugin \"", name.str(), "\": ", r.status.Message()));
+      out.status.WithPlugin(name);
+      out.result = PreFilterResult();
+      rejection.reset();
+      narrowing.clear();
+      break;
+    }
+    if (!r.result.AllNodes()) narrowing.push_back(name);
+    out.result = out.result.Merge(r.result);
+    if (!out.result.AllNodes() && out.result.node_names->empty()) {
+      const std::vector<std::string> sorted = SortedDistinctNames(narrowing);
+      out.status = Status::WithText(
+          Code::kUnschedulableAndUnresolvable,
+          sorted.size() == 1
+              ? schedkit::StrCat("node(s) didn't satisfy plugin ", sorted[0])
+              : schedkit::StrCat("node(s) didn't satisfy plugin(s) ", GoStringList(sorted), " simultaneously"));
+      break;
+    }
+  }
+  if (out.status.IsSuccess() && rejection) out.status = std::move(*rejection);
+  state.set_active_filter_chain(DeriveFilterChain(state));
+  if (plugins_with_nodes != nullptr) {
+    plugins_with_nodes->clear();
+    plugins_with_nodes->insert(narrowing.begin(), narrowing.end());
+  }
+  timer.Done(out.status.code());
+  return out;
+}
+
+PostFilterPlugin::Result Framework::RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
+                                                         const NodeToStatus& statuses) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPostFilter, profile_name_);
+  PostFilterPlugin::Result out;
+  std::vector<Symbol> reason_syms;
+  std::vector<std::string> reasons;
+  Symbol rejector;
+  bool done = false;
+  for (size_t i = 0; i < im.post_filter.size() && !done; ++i) {
+    const Symbol name = im.post_filter.names[i];
+    PostFilterPlugin::Result r = im.post_filter.plugins[i]->PostFilter(state, pod, statuses);
+    if (r.status.IsSuccess()) {
+      out = std::move(r);
+      done = true;
+    } else if (r.status.code() == Code::kUnschedulableAndUnresolvable) {
+      r.status.WithPlugin(name);
+      out = std::move(r);
+      done = true;
+    } else if (!r.status.IsRejected()) {
+      out.nominating_info = NominatingInfo();
+      out.status = Status::WithText(Code::kError, r.status.Message());
+      out.status.WithPlugin(name);
+      done = true;
+    } else {
+      if (r.nominating_info.mode != NominatingInfo::Mode::kNoop) out.nominating_info = r.nominating_info;
+      for (std::string& reason : r.status.Reasons()) reasons.push_back(std::move(reason));
+      if (rejector.empty()) rejector = name;
+    }
+  }
+  if (!done) {
+    // Every plugin declined: Unschedulable with all their reasons.
+    std::string joined;
+    for (size_t k = 0; k < reasons.size(); ++k) schedkit::StrAppend(&joined, k ? ", " : "", reasons[k]);
+    out.status = reasons.empty() ? Status::WithReasons(Code::kUnschedulable, {})
+                                 : Status::WithText(Code::kUnschedulable, std::move(joined));
+    out.status.WithPlugin(rejector);
+  }
+  timer.Done(out.status.code());
+  return out;
+}
+
+Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreScore, profile_name_);
+  auto& skip = state.skip_score_plugins();
+  skip.clear();
+  Status result;
+  for (size_t i = 0; i < im.pre_score.size(); ++i) {
+    Status s = im.pre_score.plugins[i]->PreScore(state, pod, nodes);
+    if (s.IsSkip()) {
+      skip.insert(im.pre_score.names[i]);
+      continue;
+    }
+    if (!s.IsSuccess()) {
+      result = Status::Error(
+          schedkit::StrCat("running PreScore plugin \"", im.pre_score.names[i].str(), "\": ", s.Message()));
+      break;
+    }
+  }
+  timer.Done(result.code());
+  return result;
+}
+
+Status Framework::RunReservePluginsReserve(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kReserve, profile_name_);
+  Status result;
+  for (size_t i = 0; i < im.reserve.size(); ++i) {
+    Status s = im.reserve.plugins[i]->Reserve(state, pod, node);
+    if (s.IsSuccess()) continue;
+    if (s.IsRejected()) {
+      result = std::move(s);
+    } else {
+      result = Status::Error(
+          schedkit::StrCat("running Reserve plugin \"", im.reserve.names[i].str(), "\": ", s.Message()));
+    }
+    result.WithPlugin(im.reserve.names[i]);
+    break;
+  }
+  timer.Done(result.code());
+  return result;
+}
+
+void Framework::RunReservePluginsUnreserve(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kUnreserve, profile_name_);
+  for (size_t i = im.reserve.size(); i-- > 0;) im.reserve.plugins[i]->Unreserve(state, pod, node);
+  timer.Done(Code::kSuccess);
+}
+
+Status Framework::RunPermitPlugins(CycleState& state, const PodInfoPtr& pod_ptr, Symbol node) {
+  const Impl& im = *impl_;
+  const PodInfo& pod = *pod_ptr;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPermit, profile_name_);
+  std::vector<std::pair<Symbol, absl::Duration>> waits;
+  Status result;
+  for (size_t i = 0; i < im.permit.size(); ++i) {
+    const Symbol name = im.permit.names[i];
+    PermitPlugin::Result r = im.permit.plugins[i]->Permit(state, pod, node);
+    if (r.status.IsSuccess()) continue;
+    if (r.status.IsRejected()) {
+      result = std::move(r.status);
+      result.WithPlugin(name);
+      waits.clear();
+      break;
+    }
+    if (r.status.IsWait()) {
+      waits.emplace_back(name, std::min(r.timeout, kMaxPermitTimeout));
+      continue;
+    }
+    result = Status::Error(schedkit::StrCat("running Permit plugin \"", name.str(), "\": ", r.status.Message()));
+    result.WithPlugin(name);
+    waits.clear();
+    break;
+  }
+  if (result.IsSuccess() && !waits.empty()) {
+    // Park the pod: one timer per waiting plugin rejects it on expiry.
+    impl_->waiting.Park(pod_ptr, node, waits, *options_.clock);
+    result = Status::WithText(Code::kWait, schedkit::StrCat("one or more plugins asked to wait and no plugin "
+                                                            "rejected pod \"", pod.name().str(), "\""));
+  }
+  timer.Done(result.code());
+  return result;
+}
+
+Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreBind, profile_name_);
+  Status result;
+  for (size_t i = 0; i < im.pre_bind.size(); ++i) {
+    Status s = im.pre_bind.plugins[i]->PreBind(state, pod, node);
+    if (s.IsSuccess() || s.IsSkip()) continue;
+    if (s.IsRejected()) {
+      result = std::move(s);
+    } else {
+      result = Status::Error(
+          schedkit::StrCat("running PreBind plugin \"", im.pre_bind.names[i].str(), "\": ", s.Message()));
+    }
+    result.WithPlugin(im.pre_bind.names[i]);
+    break;
+  }
+  timer.Done(result.code());
+  return result;
+}
+
+Status Framework::RunBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kBind, profile_name_);
+  Status result = Status::Skip();
+  for (size_t i = 0; i < im.bind.size(); ++i) {
+    Status s = im.bind.plugins[i]->Bind(state, pod, node);
+    if (s.IsSkip()) continue;
+    if (s.IsSuccess()) {
+      result = Status();
+    } else if (s.IsRejected()) {
+      result = std::move(s);
+      result.WithPlugin(im.bind.names[i]);
+    } else {
+      result = Status::Error(
+          schedkit::StrCat("running Bind plugin \"", im.bind.names[i].str(), "\": ", s.Message()));
+      result.WithPlugin(im.bind.names[i]);
+    }
+    break;
+  }
+  timer.Done(result.code());
+  return result;
+}
+
+void Framework::RunPostBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
+  const Impl& im = *impl_;
+  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPostBind, profile_name_);
+  for (PostBindPlugin* p : im.post_bind.plugins) p->PostBind(state, pod, node);
+  timer.Done(Code::kSuccess);
+}
+
+}  // namespace schedkit::framework
