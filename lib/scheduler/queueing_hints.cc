@@ -1,0 +1,122 @@
+#include "scheduler/queueing_hints.h"
+
+#include <utility>
+
+namespace schedkit::scheduler {
+namespace {
+
+using framework::ClusterEvent;
+using framework::ClusterEventWithHint;
+using framework::EventResource;
+using framework::QueuedPodInfo;
+using framework::QueueingHint;
+
+bool IsRejector(const QueuedPodInfo& info, Symbol plugin) {
+  return info.unschedulable_plugins.contains(plugin) || info.pending_plugins.contains(plugin);
+}
+
+}  // namespace
+
+bool HasRejectors(const QueuedPodInfo& info) {
+  return !info.unschedulable_plugins.empty() || !info.pending_plugins.empty();
+}
+
+QueueingHints::ProfileHints QueueingHints::Build(const framework::Framework& fw) {
+  ProfileHints out;
+  for (const framework::Framework::PluginEvents& pe : fw.enqueue_events()) {
+    // A plugin that registered nothing is requeued only by its own pod updates
+    // through other plugins, or by wildcard events.
+    if (pe.events.empty()) continue;
+    PluginHints ph{pe.plugin, pe.events};
+    // Upstream's workaround for kubernetes#109437: a plugin interested in
+    // Node/Add also gets Node/UpdateNodeTaint (always Queue), because a node
+    // added with a NoSchedule taint is only announced as schedulable later
+    // by a taint update.
+    bool node_add = false;
+    bool node_taint = false;
+    for (const ClusterEventWithHint& e : pe.events) {
+      if (e.event.resource != EventResource::kNode) continue;
+      node_add |= (e.event.action & framework::kActionAdd) != 0;
+      node_taint |= (e.event.action & framework::kActionUpdateNodeTaint) != 0;
+    }
+    if (node_add && !node_taint) {
+      ph.events.push_back(ClusterEventWithHint{
+          ClusterEvent{EventResource::kNode, framework::kActionUpdateNodeTaint, "NodeUpdateNodeTaint"}, {}});
+    }
+    out.push_back(std::move(ph));
+  }
+  return out;
+}
+
+void QueueingHints::AddProfile(const framework::Framework* fw) { For(fw); }
+
+const QueueingHints::ProfileHints* QueueingHints::For(const framework::Framework* fw) {
+  if (fw == nullptr) return nullptr;
+  auto it = profiles_.find(fw);
+  if (it == profiles_.end()) it = profiles_.emplace(fw, std::make_unique<ProfileHints>(Build(*fw))).first;
+  return it->second.get();
+}
+
+bool QueueingHints::IsEventOfInterest(const ClusterEvent& event) const {
+  if (event.IsWildcard()) return true;
+  for (const auto& [fw, plugins] : profiles_) {
+    for (const PluginHints& p : *plugins) {
+      for (const ClusterEventWithHint& e : p.events) {
+        if (e.event.Matches(event)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool QueueingHints::GatingPluginInterested(const framework::Framework* fw, const QueuedPodInfo& info,
+                                           const ClusterEvent& event) {
+  const ProfileHints* plugins = For(fw);
+  if (plugins == nullptr) return false;
+  for (const PluginHints& p : *plugins) {
+    if (p.plugin != info.gating_plugin) continue;
+    for (const ClusterEventWithHint& r : p.events) {
+      if (r.event.Matches(event)) return true;
+    }
+  }
+  return false;
+}
+
+Strategy QueueingHints::IsPodWorthRequeuing(const framework::Framework* fw, const QueuedPodInfo& info,
+                                            const ClusterEvent& event, const framework::EventObjects& objects) {
+  // A pod that failed with an error has no rejector to ask.
+  if (!HasRejectors(info)) return Strategy::kAfterBackoff;
+  if (event.IsWildcard()) {
+    // A wildcard event that carries an object targets that pod only
+    // (ForceActivate of an in-flight pod).
+    if (objects.new_pod != nullptr) {
+      return objects.new_pod->metadata().uid() == info.pod->uid() ? Strategy::kAfterBackoff : Strategy::kSkip;
+    }
+    if (objects.new_node != nullptr) return Strategy::kSkip;
+    return Strategy::kAfterBackoff;
+  }
+  const ProfileHints* plugins = For(fw);
+  if (plugins == nullptr) return Strategy::kAfterBackoff;  // no profile serves it
+
+  Strategy strategy = Strategy::kSkip;
+  for (const PluginHints& p : *plugins) {
+    if (!IsRejector(info, p.plugin)) continue;
+    for (const ClusterEventWithHint& r : p.events) {
+      if (!r.event.Matches(event)) continue;
+      QueueingHint hint = QueueingHint::kQueue;
+      if (r.hint) {
+        absl::StatusOr<QueueingHint> h = r.hint(*info.pod, objects);
+        // An error must not strand the pod in the pool: treat it as Queue.
+        hint = h.ok() ? *h : QueueingHint::kQueue;
+      }
+      if (hint == QueueingHint::kSkip) continue;
+      if (info.pending_plugins.contains(p.plugin)) return Strategy::kImmediately;
+      // Only a Pending plugin can do better than AfterBackoff.
+      if (info.pending_plugins.empty()) return Strategy::kAfterBackoff;
+      strategy = Strategy::kAfterBackoff;
+    }
+  }
+  return strategy;
+}
+
+}  // namespace schedkit::scheduler
