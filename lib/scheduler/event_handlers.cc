@@ -1,0 +1,206 @@
+// The informer-style event handlers (upstream's eventhandlers.go): nodes,
+// pods, PodDisruptionBudgets and namespaces as the host sees them change.
+// Each updates the cache and the pod table, then tells the queue the cluster
+// event it amounts to, so that pods a plugin rejected for its lack may move.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "scheduler/scheduler_impl.h"
+
+namespace schedkit::scheduler {
+namespace {
+
+using framework::ClusterEvent;
+using framework::EventResource;
+using framework::PodInfo;
+using framework::PodInfoPtr;
+
+std::string PodKey(std::string_view ns, std::string_view name) { return schedkit::StrCat(ns, "/", name); }
+
+// Node update → the action bits upstream derives (nodeSchedulingPropertiesChange).
+framework::ActionType NodeUpdateActions(const api::v1::Node& o, const api::v1::Node& n) {
+  framework::ActionType a = 0;
+  auto same_map = [](const auto& x, const auto& y) {
+    if (x.size() != y.size()) return false;
+    for (const auto& [k, v] : x) {
+      auto it = y.find(k);
+      if (it == y.end() || it->second != v) return false;
+    }
+    return true;
+  };
+  if (!same_map(o.status().allocatable(), n.status().allocatable())) a |= framework::kActionUpdateNodeAllocatable;
+  if (!same_map(o.metadata().labels(), n.metadata().labels())) a |= framework::kActionUpdateNodeLabel;
+  if (o.spec().unschedulable() != n.spec().unschedulable() ||
+      o.spec().taints().size() != n.spec().taints().size() ||
+      !std::equal(o.spec().taints().begin(), o.spec().taints().end(), n.spec().taints().begin(),
+                  [](const auto& x, const auto& y) {
+                    return x.key() == y.key() && x.value() == y.value() && x.effect() == y.effect();
+                  })) {
+    a |= framework::kActionUpdateNodeTaint;
+  }
+  if (o.status().conditions_size() != n.status().conditions_size()) a |= framework::kActionUpdateNodeCondition;
+  if (!same_map(o.metadata().annotations(), n.metadata().annotations())) a |= framework::kActionUpdateNodeAnnotation;
+  return a;
+}
+
+// Pod update → action bits (upstream podSchedulingPropertiesChange, the parts we model).
+framework::ActionType PodUpdateActions(const PodInfo& o, const PodInfo& n) {
+  framework::ActionType a = 0;
+  if (!(o.labels() == n.labels())) a |= framework::kActionUpdatePodLabel;
+  const auto& ro = o.requests();
+  const auto& rn = n.requests();
+  if (rn.milli_cpu < ro.milli_cpu || rn.memory < ro.memory || rn.ephemeral_storage < ro.ephemeral_storage) {
+    a |= framework::kActionUpdatePodScaleDown;
+  }
+  if (o.tolerations().size() != n.tolerations().size()) a |= framework::kActionUpdatePodToleration;
+  if (!o.scheduling_gates().empty() && n.scheduling_gates().empty()) {
+    a |= framework::kActionUpdatePodSchedulingGatesEliminated;
+  }
+  return a == 0 ? framework::kActionUpdate : a;
+}
+
+}  // namespace
+
+absl::Status Scheduler::AddNode(std::shared_ptr<const api::v1::Node> node) {
+  if (absl::Status s = impl_->cache.AddNode(node); !s.ok()) return s;
+  {
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+    impl_->nodes[node->metadata().name()] = node;
+  }
+  impl_->queue->OnClusterEventShared(ClusterEvent{EventResource::kNode, framework::kActionAdd, "NodeAdd"},
+                                     SharedEventObjects{.new_node = std::move(node)});
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::UpdateNode(std::shared_ptr<const api::v1::Node> node) {
+  if (absl::Status s = impl_->cache.UpdateNode(node); !s.ok()) return s;
+  std::shared_ptr<const api::v1::Node> old;
+  {
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+    auto& slot = impl_->nodes[node->metadata().name()];
+    old = std::move(slot);
+    slot = node;
+  }
+  const framework::ActionType actions = old ? NodeUpdateActions(*old, *node) : framework::kActionAdd;
+  if (actions != 0) {
+    impl_->queue->OnClusterEventShared(
+        ClusterEvent{EventResource::kNode, actions, "NodeUpdate"},
+        SharedEventObjects{.old_node = std::move(old), .new_node = std::move(node)});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::DeleteNode(std::string_view name) {
+  if (absl::Status s = impl_->cache.RemoveNode(name); !s.ok()) return s;
+  {
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+    impl_->nodes.erase(std::string(name));
+  }
+  impl_->queue->OnClusterEvent(ClusterEvent{EventResource::kNode, framework::kActionDelete, "NodeDelete"}, {});
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::AddPod(std::shared_ptr<const api::v1::Pod> pod) {
+  auto info = framework::PodInfo::Create(std::move(pod));
+  if (!info.ok()) return info.status();
+  PodInfoPtr p = *std::move(info);
+  {
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+    if (impl_->pods.contains(p->key())) {
+      return absl::AlreadyExistsError(schedkit::StrCat("pod ", p->key(), " already exists"));
+    }
+    impl_->pods[p->key()] = p;
+  }
+  if (!p->node_name().empty()) {
+    if (absl::Status s = impl_->cache.AddPod(p); !s.ok()) return s;
+    impl_->queue->OnClusterEventShared(
+        ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
+        SharedEventObjects{.new_pod = p->pod_ptr()});
+    return absl::OkStatus();
+  }
+  if (impl_->FrameworkForPod(*p) == nullptr) return absl::OkStatus();  // another scheduler's pod
+  impl_->queue->Add(std::move(p));
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
+  auto info = framework::PodInfo::Create(std::move(pod));
+  if (!info.ok()) return info.status();
+  PodInfoPtr p = *std::move(info);
+  PodInfoPtr old;
+  {
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+    auto it = impl_->pods.find(p->key());
+    if (it == impl_->pods.end()) return absl::NotFoundError(schedkit::StrCat("pod ", p->key(), " not found"));
+    old = it->second;
+    it->second = p;
+  }
+  const bool was_bound = !old->node_name().empty() && !impl_->cache.IsAssumed(old->uid());
+  if (!p->node_name().empty()) {
+    if (was_bound) {
+      if (absl::Status s = impl_->cache.UpdatePod(p); !s.ok()) return s;
+      impl_->queue->OnClusterEventShared(
+          ClusterEvent{EventResource::kAssignedPod, PodUpdateActions(*old, *p), "AssignedPodUpdate"},
+          SharedEventObjects{.old_pod = old->pod_ptr(), .new_pod = p->pod_ptr()});
+    } else {
+      // Bound by the host (or confirming our own bind).
+      impl_->queue->Delete(*old);
+      if (absl::Status s = impl_->cache.AddPod(p); !s.ok() && !absl::IsAlreadyExists(s)) return s;
+      impl_->queue->OnClusterEventShared(
+          ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
+          SharedEventObjects{.new_pod = p->pod_ptr()});
+    }
+    return absl::OkStatus();
+  }
+  if (impl_->FrameworkForPod(*p) != nullptr) impl_->queue->Update(old, p);
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::DeletePod(std::string_view namespace_name, std::string_view name) {
+  PodInfoPtr old;
+  {
+    std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+    auto it = impl_->pods.find(PodKey(namespace_name, name));
+    if (it == impl_->pods.end()) {
+      return absl::NotFoundError(schedkit::StrCat("pod ", namespace_name, "/", name, " not found"));
+    }
+    old = it->second;
+    impl_->pods.erase(it);
+  }
+  impl_->queue->DeleteNominatedPodIfExists(*old);
+  PodInfoPtr cached = impl_->cache.GetPod(old->uid());
+  if (cached != nullptr) {
+    // A waiting pod is rejected; an assumed one is forgotten by its binding cycle.
+    for (auto& fw : impl_->frameworks) fw->RejectWaitingPod(old->uid(), "pod deleted");
+    if (!impl_->cache.IsAssumed(old->uid())) {
+      if (absl::Status s = impl_->cache.RemovePod(*cached); !s.ok()) return s;
+    }
+    impl_->queue->OnClusterEventShared(
+        ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
+        SharedEventObjects{.old_pod = cached->pod_ptr()});
+    return absl::OkStatus();
+  }
+  impl_->queue->Delete(*old);
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::AddPodDisruptionBudget(std::shared_ptr<const api::v1::PodDisruptionBudget> pdb) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  impl_->pdbs[PodKey(pdb->metadata().namespace_(), pdb->metadata().name())] = std::move(pdb);
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::DeletePodDisruptionBudget(std::string_view namespace_name, std::string_view name) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  if (impl_->pdbs.erase(PodKey(namespace_name, name)) == 0) {
+    return absl::NotFoundError(schedkit::StrCat("PodDisruptionBudget ", namespace_name, "/", name, " not found"));
+  }
+  return absl::OkStatus();
+}
+
+void Scheduler::SetNamespace(const api::v1::Namespace& ns) { impl_->cache.SetNamespace(ns); }
+
+}  // namespace schedkit::scheduler
