@@ -9,7 +9,10 @@
 //
 // The Handle outlives every plugin it constructed. snapshot() returns the
 // snapshot of the cycle in progress and may be called from any extension
-// point. Thread-safe unless a method says otherwise.
+// point of the scheduling cycle (see snapshot() for the binding side).
+// Thread-safe unless a method says otherwise. Threads are named as in
+// plugin.h (the scheduling thread, worker threads, a binding thread,
+// queue-side calls).
 #ifndef SCHEDKIT_FRAMEWORK_HANDLE_H_
 #define SCHEDKIT_FRAMEWORK_HANDLE_H_
 
@@ -35,56 +38,100 @@
 
 namespace schedkit::framework {
 
-// A pod parked by a Permit plugin that returned Wait.
+// A pod parked by a Permit plugin that returned Wait; its binding cycle
+// blocks until the pod is allowed or rejected. Handed out by
+// Handle::IterateOverWaitingPods, valid for the callback. Every method may be
+// called from any thread; the first decision (all allowed, or a rejection)
+// wins and later calls change nothing.
 class WaitingPod {
  public:
   virtual ~WaitingPod() = default;
+  // The pod as Permit saw it (assumed on node()). Constant.
   virtual const PodInfo& pod() const = 0;
+  // The node the pod is reserved on. Constant.
   virtual Symbol node() const = 0;
-  // Plugins that still have to Allow.
+  // Plugins that returned Wait and have not allowed yet (a copy).
   virtual std::vector<Symbol> pending_plugins() const = 0;
-  // Marks `plugin` as allowing; the pod proceeds once no plugin is pending.
+  // Marks `plugin` as allowing and stops its timeout; no effect if it is not
+  // pending. Once no plugin is pending the binding cycle goes on to PreBind.
   virtual void Allow(Symbol plugin) = 0;
-  // Fails the pod's Permit with Unschedulable and `message`.
+  // Fails the pod's Permit at once with Unschedulable and `message`, naming
+  // `plugin`, and stops every timeout: the binding cycle unreserves the pod,
+  // forgets it and requeues it as unschedulable with `plugin` as rejector.
   virtual void Reject(Symbol plugin, std::string message) = 0;
 };
 
 // Pods nominated to nodes by preemption; the two-pass filter and preemption
-// read it. The scheduling queue implements it.
+// read it. The scheduling queue implements it, under its own lock: every
+// method may be called from any thread, but not from queue-side calls
+// (PreEnqueue, QueueSortPlugin, queueing hints), which already hold that lock.
 class PodNominator {
  public:
   virtual ~PodNominator() = default;
-  // Pods nominated to `node` (copies of the pointers; safe to keep).
+  // Pods nominated to `node`, each as the queue's latest copy (copies of the
+  // pointers; safe to keep). The framework calls it per node only when
+  // Snapshot() gives nothing.
   virtual std::vector<PodInfoPtr> NominatedPodsForNode(Symbol node) const = 0;
+  // Nominates `pod` to `node`, replacing any nomination it had; an empty
+  // `node` nominates it to its own status.nominatedNodeName (none: the pod is
+  // left unnominated). A pod with spec.nodeName set is never nominated, and
+  // a null `pod` is ignored. Called by the scheduler when PostFilter
+  // nominates a node (the scheduler also tells the Host; this call alone
+  // does not). Seen at once by NominatedPodsForNode, and by the next cycle:
+  // a cycle in progress keeps the Snapshot() it took.
   virtual void AddNominatedPod(PodInfoPtr pod, Symbol node) = 0;
+  // Removes the nomination of the pod with `pod`'s uid, if any.
   virtual void DeleteNominatedPodIfExists(const PodInfo& pod) = 0;
   // Whether any pod is nominated anywhere; lets the filter loop skip the
-  // per-node nominated-pods pass in the common case. Conservative default.
+  // per-node nominated-pods pass in the common case. Asked by the filter
+  // pass of a cycle without a Snapshot(). Conservative default.
   virtual bool HasNominatedPods() const { return true; }
   // Every nomination at once, for a cycle to read per node without locking;
   // nullptr (the default) makes the framework call NominatedPodsForNode per
   // node instead. Same content as NominatedPodsForNode for every node.
+  // Called once per cycle, when it starts, on the scheduling thread.
   virtual std::shared_ptr<const NominatedPodsSnapshot> Snapshot() const { return nullptr; }
 };
 
 // The framework's way to the host: binding and eviction, as upstream plugins
-// use the API server. The scheduler implements it over the host callbacks.
+// use the API server. The scheduler implements it over the host callbacks,
+// which may block; a callback that throws becomes an Internal status. Every
+// method may be called from any thread, concurrently (ClearNominatedNodeName
+// takes the queue's lock: not from queue-side calls).
 class ClusterClient {
  public:
   virtual ~ClusterClient() = default;
+  // Binds `pod` to `node`: the scheduler returns Host::Bind's status, given
+  // the pod as the host delivered it. Called by Bind plugins (DefaultBinder),
+  // on a binding thread, concurrently with other pods' binds. OK: the pod is
+  // bound, and the binding cycle finishes. DefaultBinder turns any other
+  // status into an Error, so the binding cycle fails: Unreserve, the pod is
+  // forgotten and requeued as an error with backoff.
   virtual absl::Status Bind(const PodInfo& pod, Symbol node) = 0;
-  // Evicts `victim` so that `preemptor` can run on `node`.
+  // Evicts `victim` so that `preemptor` can run on `node`: the scheduler
+  // returns Host::Evict's status (by default Unimplemented). Called by
+  // preemption from PostFilter, on the scheduling thread; it takes NotFound
+  // as already gone.
   virtual absl::Status Evict(const PodInfo& victim, const PodInfo& preemptor, Symbol node) = 0;
   // Clears a pod's status.nominatedNodeName (a lower-priority pod that lost
-  // its nomination to a preemptor).
+  // its nomination to a preemptor): the scheduler drops the nomination, tells
+  // Host::OnNominatedNodeChanged with an empty node and updates its copy of a
+  // pending pod. Always OK in the scheduler.
   virtual absl::Status ClearNominatedNodeName(const PodInfo& pod) = 0;
+  // The PodDisruptionBudgets the scheduler holds (Scheduler::AddPodDisruptionBudget), a copy.
   virtual std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const = 0;
 };
 
-// Kubernetes-style events (Scheduled, FailedScheduling, Preempted).
+// Kubernetes-style events about pods, given as FrameworkOptions::events.
+// In-tree, only DefaultPreemption records one (Preempted); the Scheduler
+// wires no recorder and reports Scheduled and FailedScheduling through Host
+// callbacks instead.
 class EventRecorder {
  public:
   virtual ~EventRecorder() = default;
+  // Records an event (`type` "Normal" or "Warning") regarding a pod. Called
+  // by plugins on their own threads (preemption: the scheduling thread), so
+  // it must be thread-safe.
   virtual void Event(const PodInfo& regarding, std::string_view type, std::string_view reason,
                      std::string_view action, std::string_view message) = 0;
 };
@@ -93,28 +140,65 @@ class Handle {
  public:
   virtual ~Handle() = default;
 
+  // The snapshot of the scheduling cycle in progress (an empty one before
+  // the first). The scheduling thread refreshes it in place when each cycle
+  // starts, so read it only from the scheduling cycle's extension points and
+  // their worker threads, not from a binding thread or a queue-side call.
   virtual const Snapshot& snapshot() const = 0;
+  // The threads for Filter and Score, shared by a scheduler's profiles;
+  // thread-safe. Never changes.
   virtual Parallelizer& parallelizer() const = 0;
+  // The profile's schedulerName. Never changes.
   virtual std::string_view profile_name() const = 0;
+  // The host's recorder, or one that records nothing; never null, and
+  // thread-safe.
   virtual MetricsRecorder& metrics() const = 0;
-  // nullptr when the framework runs without a scheduler (tests, tools).
+  // The scheduling queue under a Scheduler; nullptr when the framework runs
+  // without a scheduler (tests, tools). The Scheduler sets it after building
+  // its profiles, so it is still null while plugin factories run: call it
+  // when needed, do not keep the factory-time answer.
   virtual PodNominator* nominator() const = 0;
+  // The Scheduler (binding and eviction through the Host); nullptr when the
+  // framework runs without one (tests, tools). Set before plugins are built.
   virtual ClusterClient* client() const = 0;
+  // FrameworkOptions::events, or nullptr; the Scheduler gives none.
   virtual EventRecorder* events() const = 0;
 
-  // Waiting pods (Permit). `fn` must not call back into these methods.
+  // Waiting pods (Permit): pods of this profile parked by a Wait, until their
+  // binding cycle has its answer. Any thread.
+  //
+  // Calls `fn` on the calling thread for each waiting pod, over a list copied
+  // under the lock: `fn` may Allow or Reject, and may call the methods below.
   virtual void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) = 0;
+  // Whether the pod with `uid` is waiting at Permit in this profile.
   virtual bool HasWaitingPod(std::string_view uid) const = 0;
+  // WaitingPod::Allow on that pod; false if it is not waiting.
   virtual bool AllowWaitingPod(std::string_view uid, Symbol plugin) = 0;
-  // Rejects with plugin "" and message "removed"; false if not waiting.
+  // WaitingPod::Reject on that pod, naming no plugin ("") and with
+  // `message`; false if not waiting. Scheduler::DeletePod passes "pod deleted".
   virtual bool RejectWaitingPod(std::string_view uid, std::string message = "removed") = 0;
 
   // Runs this profile's plugins, as upstream's PluginsRunner, for plugins
-  // that simulate (preemption). All are safe to call concurrently on
-  // distinct states and NodeInfos.
+  // that simulate (preemption, from PostFilter on the scheduling thread and
+  // its worker threads). All are safe to call concurrently on distinct
+  // states and NodeInfos. Plugins PreFilter skipped in `state` are left out.
+  //
+  // The Filter plugins on `node` in order, until one fails: Success, the
+  // rejection (naming its plugin), or an Error for any other code. Calls
+  // Filter, not FilterNodes, and consults no memo.
   virtual Status RunFilterPlugins(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const = 0;
+  // Upstream's two passes: where `node` has nominated pods of equal or
+  // higher priority (other than `pod`), first on a copy of `node` with them
+  // added (and a clone of `state` updated through AddPod, when an extension
+  // is active), then on `node`; Success only if both pass. Returns the first
+  // failing pass's status, or AddPod's Error. Nominations come from
+  // `state`'s snapshot when the cycle took one, else from the nominator.
   virtual Status RunFilterPluginsWithNominatedPods(const CycleState& state, const PodInfo& pod,
                                                    const NodeInfo& node) const = 0;
+  // PreFilterExtensions::AddPod / RemovePod of each PreFilter plugin with
+  // extensions, in order, until one fails: Success, or an Error wrapping
+  // the failure's message. They update `state`: pass a clone
+  // (CycleState::Clone) and a `node` that already shows the change.
   virtual Status RunPreFilterExtensionAddPod(CycleState& state, const PodInfo& pod, const PodInfo& to_add,
                                              const NodeInfo& node) const = 0;
   virtual Status RunPreFilterExtensionRemovePod(CycleState& state, const PodInfo& pod,

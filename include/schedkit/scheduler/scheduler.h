@@ -84,16 +84,47 @@ class Scheduler {
   Scheduler& operator=(const Scheduler&) = delete;
 
   // --- cluster events (as upstream's informer handlers) ---
+  // Any thread (see above). The statuses listed are all each method
+  // returns; those said to come from the Cache are its own (cache.h).
+  //
+  // Adds a node. AlreadyExists if a node of that name exists; InvalidArgument
+  // if its status.allocatable does not parse (both from the Cache).
   absl::Status AddNode(std::shared_ptr<const api::v1::Node> node);
+  // Replaces a node; the queue hears of it only if a property pods may
+  // depend on changed (upstream's nodeSchedulingPropertiesChange). An unknown
+  // name is added as by AddNode, without AlreadyExists.
+  // InvalidArgument (from the Cache) if status.allocatable does not parse.
   absl::Status UpdateNode(std::shared_ptr<const api::v1::Node> node);
+  // Removes a node; while pods remain on it the cache keeps it as a ghost.
+  // NotFound (from the Cache) if no node of that name exists.
   absl::Status DeleteNode(std::string_view name);
   // A pod with spec.nodeName is bound (enters the cache); without, it is
-  // pending and queued if a profile serves its schedulerName.
+  // pending and queued if a profile serves its schedulerName (otherwise it is
+  // only remembered, and OK). InvalidArgument if the pod does not parse (a
+  // bad quantity, timestamp or selector); AlreadyExists if a pod of that
+  // namespace/name is known (send UpdatePod), or, for a bound pod, from the
+  // Cache if it already holds that uid as bound.
   absl::Status AddPod(std::shared_ptr<const api::v1::Pod> pod);
+  // InvalidArgument if the pod does not parse; NotFound if no pod of that
+  // namespace/name is known (send AddPod). A pod bound before and after is
+  // updated in the Cache, whose errors pass through (NotFound for a uid it
+  // does not hold). A pod that has just got spec.nodeName (the host bound it,
+  // or confirms our bind) leaves the queue and enters the Cache; the Cache's
+  // AlreadyExists is ignored there, its other errors pass through. A pending
+  // pod's update goes to the queue (if a profile serves it); OK.
   absl::Status UpdatePod(std::shared_ptr<const api::v1::Pod> pod);
+  // NotFound if no pod of that namespace/name is known. A pod waiting at
+  // Permit is rejected ("pod deleted"); a bound pod leaves the Cache (whose
+  // error, if any, passes through); an assumed one is removed by its binding
+  // cycle; a pending one leaves the queue.
   absl::Status DeletePod(std::string_view namespace_name, std::string_view name);
+  // Adds a PodDisruptionBudget (for preemption), replacing one of the same
+  // namespace/name. Always OK.
   absl::Status AddPodDisruptionBudget(std::shared_ptr<const api::v1::PodDisruptionBudget> pdb);
+  // NotFound if no PodDisruptionBudget of that namespace/name is held.
   absl::Status DeletePodDisruptionBudget(std::string_view namespace_name, std::string_view name);
+  // Adds or replaces a namespace's labels (for namespace selectors). Cannot
+  // fail, and requeues no pod.
   void SetNamespace(const api::v1::Namespace& ns);
 
   // --- running ---
