@@ -30,8 +30,12 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
 
-#include "absl/strings/numbers.h"
+#include "absl/flags/flag.h"
+#include "command_line.h"
 #include "floor.h"
 #include "report.h"
 #include "runner.h"
@@ -40,6 +44,41 @@
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/framework.h"
 #include "workloads.h"
+
+namespace schedkit::perf {
+
+// --output's values.
+enum class Output { kTable, kJson };
+
+bool AbslParseFlag(absl::string_view text, Output* out, std::string* error) {
+  if (text == "table" || text == "json") {
+    *out = text == "table" ? Output::kTable : Output::kJson;
+    return true;
+  }
+  *error = "must be table or json";
+  return false;
+}
+std::string AbslUnparseFlag(Output o) { return o == Output::kTable ? "table" : "json"; }
+
+}  // namespace schedkit::perf
+
+ABSL_FLAG(std::string, workload, "", "the workload to run (required unless --list)");
+ABSL_FLAG(std::optional<int>, nodes, std::nullopt, "nodes (default: the workload's upstream size)");
+ABSL_FLAG(std::optional<int>, init_pods, std::nullopt,
+          "pods per init createPods op, as upstream's initPods (default: the workload's)");
+ABSL_FLAG(std::optional<int>, pods, std::nullopt, "measured pods (default: the workload's)");
+ABSL_FLAG(std::string, config, "", "a KubeSchedulerConfiguration for the scheduler (default: upstream's)");
+ABSL_FLAG(schedkit::perf::Output, output, schedkit::perf::Output::kTable, "table or json (upstream's DataItems)");
+ABSL_FLAG(int, threads, 2, "the scheduler's parallelism");
+ABSL_FLAG(int, stall_timeout, 120, "seconds without a bind after which a run counts as stalled");
+ABSL_FLAG(bool, progress, false, "print progress on stderr");
+ABSL_FLAG(bool, bind_on_pool, false, "run binding cycles on the executor's threads, not the scheduling thread");
+ABSL_FLAG(bool, no_memo, false, "turn off the reuse of per-node plugin outcomes across pods of one signature");
+ABSL_FLAG(bool, list, false, "list the workloads and upstream's sizes");
+ABSL_FLAG(bool, vs_upstream, false, "also run upstream's scheduler (the oracle) on the same cluster and pods");
+ABSL_FLAG(std::string, oracle, "",
+          "with --vs-upstream: the oracle binary (default: $SCHEDKIT_ORACLE, else "
+          "tests/conformance/.bin/schedkit-oracle, which `make oracle` builds)");
 
 namespace {
 
@@ -52,96 +91,29 @@ constexpr char kUsage[] =
     "                     [--vs-upstream [--oracle PATH]]\n"
     "       schedkit-perf --list\n";
 
-struct Flags {
-  std::string workload;
-  std::optional<int> nodes, init_pods, pods;
-  std::string config;
-  std::string output = "table";
-  int threads = 2;
-  int stall_timeout_seconds = 120;
-  bool progress = false;
-  bool bind_on_pool = false;
-  bool memoize = true;
-  bool list = false;
-  bool vs_upstream = false;
-  // Default: $SCHEDKIT_ORACLE, else where `make oracle` puts it.
-  std::string oracle;
-};
+const schedkit::command_line::Program& Program() {
+  static const schedkit::command_line::Program* program =
+      new schedkit::command_line::Program{"schedkit-perf", kUsage, {}};
+  return *program;
+}
 
 [[noreturn]] void Fail(int code, const std::string& message) {
-  std::fprintf(stderr, "schedkit-perf: %s\n", message.c_str());
-  std::exit(code);
+  schedkit::command_line::Fail(Program(), code, message);
 }
 
-int ParseInt(const std::string& flag, const std::string& value, int min) {
-  int v = 0;
-  if (!absl::SimpleAtoi(value, &v) || v < min) {
-    Fail(2, schedkit::StrCat(flag, " must be an integer of at least ", min, ", got \"", value, "\""));
+// The value of an integer flag that must be at least `min`.
+template <typename T>
+T AtLeast(const absl::Flag<T>& flag, std::string_view spelled, int min) {
+  const T v = absl::GetFlag(flag);
+  int value = 0;
+  if constexpr (std::is_same_v<T, int>) {
+    value = v;
+  } else {
+    if (!v.has_value()) return v;
+    value = *v;
   }
+  if (value < min) Fail(2, schedkit::StrCat(spelled, " must be at least ", min, ", got ", value));
   return v;
-}
-
-Flags ParseFlags(int argc, char** argv) {
-  Flags f;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool has_value = false;
-    if (auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_value = true;
-    }
-    auto next = [&]() -> std::string {
-      if (has_value) return value;
-      if (i + 1 >= argc) Fail(2, schedkit::StrCat(arg, " needs a value\n", kUsage));
-      return argv[++i];
-    };
-    if (arg == "--workload") {
-      f.workload = next();
-    } else if (arg == "--nodes") {
-      f.nodes = ParseInt(arg, next(), 1);
-    } else if (arg == "--init-pods") {
-      f.init_pods = ParseInt(arg, next(), 0);
-    } else if (arg == "--pods") {
-      f.pods = ParseInt(arg, next(), 1);
-    } else if (arg == "--config") {
-      f.config = next();
-    } else if (arg == "--output") {
-      f.output = next();
-      if (f.output != "table" && f.output != "json") {
-        Fail(2, schedkit::StrCat("--output must be table or json, got \"", f.output, "\""));
-      }
-    } else if (arg == "--threads") {
-      f.threads = ParseInt(arg, next(), 1);
-    } else if (arg == "--stall-timeout") {
-      f.stall_timeout_seconds = ParseInt(arg, next(), 1);
-    } else if (arg == "--progress") {
-      f.progress = true;
-    } else if (arg == "--bind-on-pool") {
-      f.bind_on_pool = true;
-    } else if (arg == "--no-memo") {
-      f.memoize = false;
-    } else if (arg == "--vs-upstream") {
-      f.vs_upstream = true;
-    } else if (arg == "--oracle") {
-      f.oracle = next();
-    } else if (arg == "--list") {
-      f.list = true;
-    } else if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else {
-      Fail(2, schedkit::StrCat("unknown argument \"", arg, "\"\n", kUsage));
-    }
-  }
-  if (!f.list && f.workload.empty()) Fail(2, schedkit::StrCat("--workload is required\n", kUsage));
-  if (!f.oracle.empty() && !f.vs_upstream) Fail(2, "--oracle needs --vs-upstream");
-  if (f.vs_upstream && f.oracle.empty()) {
-    const char* env = std::getenv("SCHEDKIT_ORACLE");
-    f.oracle = env != nullptr && *env != '\0' ? env : "tests/conformance/.bin/schedkit-oracle";
-  }
-  return f;
 }
 
 void List() {
@@ -153,41 +125,55 @@ void List() {
 }
 
 int Run(int argc, char** argv) {
-  const Flags flags = ParseFlags(argc, argv);
-  if (flags.list) {
+  const std::vector<std::string> rest = schedkit::command_line::Parse(Program(), argc, argv);
+  if (!rest.empty()) Fail(2, schedkit::StrCat("unexpected argument \"", rest[0], "\"\n", kUsage));
+  if (absl::GetFlag(FLAGS_list)) {
     List();
     return 0;
   }
-  const Workload* w = schedkit::perf::FindWorkload(flags.workload);
-  if (w == nullptr) Fail(2, schedkit::StrCat("unknown workload \"", flags.workload, "\" (see --list)"));
+  const std::string workload = absl::GetFlag(FLAGS_workload);
+  const std::string config_path = absl::GetFlag(FLAGS_config);
+  const bool vs_upstream = absl::GetFlag(FLAGS_vs_upstream);
+  std::string oracle = absl::GetFlag(FLAGS_oracle);
+  if (workload.empty()) Fail(2, schedkit::StrCat("--workload is required\n", kUsage));
+  if (!oracle.empty() && !vs_upstream) Fail(2, "--oracle needs --vs-upstream");
+  if (vs_upstream && oracle.empty()) {
+    const char* env = std::getenv("SCHEDKIT_ORACLE");
+    oracle = env != nullptr && *env != '\0' ? env : "tests/conformance/.bin/schedkit-oracle";
+  }
+  const std::optional<int> nodes = AtLeast(FLAGS_nodes, "--nodes", 1);
+  const std::optional<int> init_pods = AtLeast(FLAGS_init_pods, "--init-pods", 0);
+  const std::optional<int> pods = AtLeast(FLAGS_pods, "--pods", 1);
+  const Workload* w = schedkit::perf::FindWorkload(workload);
+  if (w == nullptr) Fail(2, schedkit::StrCat("unknown workload \"", workload, "\" (see --list)"));
 
   schedkit::perf::RunOptions options;
   options.workload = w;
-  options.nodes = flags.nodes.value_or(w->default_nodes);
-  options.init_pods = w->init_ops.empty() ? 0 : flags.init_pods.value_or(w->default_init_pods);
-  options.pods = flags.pods.value_or(w->default_pods);
+  options.nodes = nodes.value_or(w->default_nodes);
+  options.init_pods = w->init_ops.empty() ? 0 : init_pods.value_or(w->default_init_pods);
+  options.pods = pods.value_or(w->default_pods);
   if (absl::Status s = schedkit::perf::CheckSchedulable(*w, options.nodes, options.init_pods, options.pods); !s.ok()) {
     Fail(2, std::string(s.message()));
   }
   options.config = schedkit::config::DefaultConfiguration();
-  if (!flags.config.empty()) {
-    auto loaded = schedkit::config::LoadConfiguration(flags.config);
+  if (!config_path.empty()) {
+    auto loaded = schedkit::config::LoadConfiguration(config_path);
     if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
     options.config = *std::move(loaded);
   }
-  options.config.parallelism = flags.threads;
-  options.stall_timeout = absl::Seconds(flags.stall_timeout_seconds);
-  options.progress = flags.progress;
-  options.bind_on_pool = flags.bind_on_pool;
-  options.memoize = flags.memoize;
+  options.config.parallelism = AtLeast(FLAGS_threads, "--threads", 1);
+  options.stall_timeout = absl::Seconds(AtLeast(FLAGS_stall_timeout, "--stall-timeout", 1));
+  options.progress = absl::GetFlag(FLAGS_progress);
+  options.bind_on_pool = absl::GetFlag(FLAGS_bind_on_pool);
+  options.memoize = !absl::GetFlag(FLAGS_no_memo);
   std::optional<schedkit::perf::ScratchDir> scratch;
-  if (flags.vs_upstream) {
+  if (vs_upstream) {
     // The churn ops inject objects on a timer, which a run from files cannot replay.
     if (w->churn != schedkit::perf::Churn::kNone) {
       Fail(2, schedkit::StrCat("--vs-upstream: ", w->name, " has a churn op, which the upstream run cannot replay"));
     }
-    if (access(flags.oracle.c_str(), X_OK) != 0) {
-      Fail(2, schedkit::StrCat("--oracle ", flags.oracle, ": not an executable; build it with `make oracle`"));
+    if (access(oracle.c_str(), X_OK) != 0) {
+      Fail(2, schedkit::StrCat("--oracle ", oracle, ": not an executable; build it with `make oracle`"));
     }
     scratch.emplace();
     if (scratch->path().empty()) Fail(1, "cannot create a temporary directory");
@@ -227,10 +213,10 @@ int Run(int argc, char** argv) {
       {.nodes = run->nodes, .nodes_read = run->nodes, .columns = w->floor_columns, .pods = floor_pods});
 
   // Upstream last, so that nothing else competes with either run.
-  if (flags.vs_upstream && run->complete()) {
-    auto up = schedkit::perf::RunUpstream({.oracle = flags.oracle,
+  if (vs_upstream && run->complete()) {
+    auto up = schedkit::perf::RunUpstream({.oracle = oracle,
                                            .cluster = options.upstream_cluster_path,
-                                           .config = flags.config,
+                                           .config = config_path,
                                            .parallelism = options.config.parallelism,
                                            .scratch_dir = scratch->path()});
     if (!up.ok()) {
@@ -240,7 +226,7 @@ int Run(int argc, char** argv) {
     report.upstream = *up;
   }
 
-  if (flags.output == "json") {
+  if (absl::GetFlag(FLAGS_output) == schedkit::perf::Output::kJson) {
     std::cout << schedkit::perf::DataItemsJson(report).dump(2) << "\n";
   } else {
     std::cout << schedkit::perf::Table(report);

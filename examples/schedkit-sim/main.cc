@@ -9,19 +9,63 @@
 // or bad input (one line on stderr naming the culprit), 1 for internal errors.
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
+#include "absl/flags/flag.h"
+#include "command_line.h"
 #include "demo_cluster.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "simulation.h"
+
+namespace schedkit::sim {
+
+// --output's values.
+enum class Output { kTable, kJson };
+
+bool AbslParseFlag(absl::string_view text, Output* out, std::string* error) {
+  if (text == "table" || text == "json") {
+    *out = text == "table" ? Output::kTable : Output::kJson;
+    return true;
+  }
+  *error = "must be table or json";
+  return false;
+}
+std::string AbslUnparseFlag(Output o) { return o == Output::kTable ? "table" : "json"; }
+
+// --tie-break's values.
+enum class TieBreakFlag { kRandom, kName };
+
+bool AbslParseFlag(absl::string_view text, TieBreakFlag* out, std::string* error) {
+  if (text == "random" || text == "name") {
+    *out = text == "random" ? TieBreakFlag::kRandom : TieBreakFlag::kName;
+    return true;
+  }
+  *error = "must be random or name";
+  return false;
+}
+std::string AbslUnparseFlag(TieBreakFlag t) { return t == TieBreakFlag::kRandom ? "random" : "name"; }
+
+}  // namespace schedkit::sim
+
+ABSL_FLAG(std::vector<std::string>, cluster, {},
+          "a file or directory (read recursively) of what `kubectl get ... -o json` or `-o yaml` prints; "
+          "repeatable; none: the bundled demo cluster");
+ABSL_FLAG(std::string, config, "", "a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), JSON or YAML");
+ABSL_FLAG(std::optional<schedkit::sim::Output>, output, std::nullopt,
+          "table or json (default: table on a terminal, else json)");
+ABSL_FLAG(bool, explain, false, "with --output json: every node's filter verdict and every plugin's scores");
+ABSL_FLAG(schedkit::sim::TieBreakFlag, tie_break, schedkit::sim::TieBreakFlag::kRandom,
+          "how ties between top-scoring nodes break: random (as upstream) or name (the lowest node name)");
+ABSL_FLAG(uint64_t, seed, 0, "seeds random tie-breaking and preemption; 0 picks a random seed");
 
 namespace {
 
@@ -32,62 +76,14 @@ constexpr char kUsage[] =
     "usage: schedkit-sim [--cluster PATH]... [--config PATH] [--output table|json] [--explain]\n"
     "                    [--tie-break random|name] [--seed N]\n";
 
-struct Flags {
-  std::vector<std::string> clusters;
-  std::string config;
-  std::string output;
-  bool explain = false;
-  std::string tie_break = "random";
-  uint64_t seed = 0;
-};
-
-[[noreturn]] void Fail(int code, const std::string& message) {
-  std::fprintf(stderr, "schedkit-sim: %s\n", message.c_str());
-  std::exit(code);
+const schedkit::command_line::Program& Program() {
+  static const schedkit::command_line::Program* program =
+      new schedkit::command_line::Program{"schedkit-sim", kUsage, {&FLAGS_cluster}};
+  return *program;
 }
 
-Flags ParseFlags(int argc, char** argv) {
-  Flags f;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool has_value = false;
-    if (auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_value = true;
-    }
-    auto next = [&]() -> std::string {
-      if (has_value) return value;
-      if (i + 1 >= argc) Fail(2, schedkit::StrCat(arg, " needs a value\n", kUsage));
-      return argv[++i];
-    };
-    if (arg == "--cluster") {
-      f.clusters.push_back(next());
-    } else if (arg == "--config") {
-      f.config = next();
-    } else if (arg == "--output") {
-      f.output = next();
-      if (f.output != "table" && f.output != "json") Fail(2, schedkit::StrCat("--output must be table or json, got \"", f.output, "\""));
-    } else if (arg == "--explain") {
-      f.explain = true;
-    } else if (arg == "--tie-break") {
-      f.tie_break = next();
-      if (f.tie_break != "random" && f.tie_break != "name") {
-        Fail(2, schedkit::StrCat("--tie-break must be random or name, got \"", f.tie_break, "\""));
-      }
-    } else if (arg == "--seed") {
-      const std::string v = next();
-      if (!absl::SimpleAtoi(v, &f.seed)) Fail(2, schedkit::StrCat("--seed must be a non-negative integer, got \"", v, "\""));
-    } else if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else {
-      Fail(2, schedkit::StrCat("unknown argument \"", arg, "\"\n", kUsage));
-    }
-  }
-  if (f.output.empty()) f.output = isatty(STDOUT_FILENO) ? "table" : "json";
-  return f;
+[[noreturn]] void Fail(int code, const std::string& message) {
+  schedkit::command_line::Fail(Program(), code, message);
 }
 
 nlohmann::ordered_json PodJson(const PodResult& p, bool explain) {
@@ -183,28 +179,36 @@ void PrintTable(const Result& r) {
 }
 
 int Run(int argc, char** argv) {
-  const Flags flags = ParseFlags(argc, argv);
+  const std::vector<std::string> rest = schedkit::command_line::Parse(Program(), argc, argv);
+  if (!rest.empty()) Fail(2, schedkit::StrCat("unexpected argument \"", rest[0], "\" (--cluster names files)"));
+  const std::vector<std::string> clusters = absl::GetFlag(FLAGS_cluster);
+  const std::string config_path = absl::GetFlag(FLAGS_config);
+  const bool explain = absl::GetFlag(FLAGS_explain);
+  const bool json = absl::GetFlag(FLAGS_output).value_or(isatty(STDOUT_FILENO) ? schedkit::sim::Output::kTable
+                                                                                : schedkit::sim::Output::kJson) ==
+                    schedkit::sim::Output::kJson;
   schedkit::api::DecodedCluster cluster;
-  if (flags.clusters.empty()) {
+  if (clusters.empty()) {
     auto decoded = schedkit::api::Decode(schedkit::sim::kDemoCluster, "<demo cluster>");
     if (!decoded.ok()) Fail(1, std::string(decoded.status().message()));
     cluster = *std::move(decoded);
   } else {
-    auto loaded = schedkit::api::LoadPaths(flags.clusters);
+    auto loaded = schedkit::api::LoadPaths(clusters);
     if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
     cluster = *std::move(loaded);
   }
   schedkit::config::SchedulerConfiguration config = schedkit::config::DefaultConfiguration();
-  if (!flags.config.empty()) {
-    auto loaded = schedkit::config::LoadConfiguration(flags.config);
+  if (!config_path.empty()) {
+    auto loaded = schedkit::config::LoadConfiguration(config_path);
     if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
     config = *std::move(loaded);
   }
   schedkit::sim::Options options;
-  options.explain = flags.explain;
-  options.tie_break = flags.tie_break == "name" ? schedkit::framework::TieBreak::kLowestName
-                                                : schedkit::framework::TieBreak::kRandom;
-  options.seed = flags.seed;
+  options.explain = explain;
+  options.tie_break = absl::GetFlag(FLAGS_tie_break) == schedkit::sim::TieBreakFlag::kName
+                          ? schedkit::framework::TieBreak::kLowestName
+                          : schedkit::framework::TieBreak::kRandom;
+  options.seed = absl::GetFlag(FLAGS_seed);
   if (isatty(STDERR_FILENO)) {
     options.progress = [](int attempts, int pending) {
       std::fprintf(stderr, "\rschedkit-sim: %d scheduling attempts for %d pending pods...", attempts, pending);
@@ -218,8 +222,8 @@ int Run(int argc, char** argv) {
                            result.status().code() == absl::StatusCode::kNotFound;
     Fail(bad_input ? 2 : 1, std::string(result.status().message()));
   }
-  if (flags.output == "json") {
-    PrintJson(*result, flags.explain);
+  if (json) {
+    PrintJson(*result, explain);
   } else {
     PrintTable(*result);
   }

@@ -97,6 +97,18 @@ TEST_CASE("deterministic with --tie-break name and with a fixed --seed", "[sim]"
   CHECK(s1["pods"] == s2["pods"]);
 }
 
+TEST_CASE("--help lists every flag; --cluster repeats", "[sim]") {
+  const Run help = Sim("--help");
+  CHECK(help.exit_code == 0);
+  for (const char* flag : {"--cluster", "--config", "--output", "--explain", "--tie-break", "--seed"}) {
+    CHECK(help.out.find(flag) != std::string::npos);
+  }
+  // Each --cluster adds its objects (3 + 8 nodes), in either spelling.
+  auto j = Json(Sim("--cluster " + TestData("basic.yaml") + " --cluster=" + TestData("ties.yaml") + " --output=json"));
+  CHECK(j["summary"]["nodes"] == 11);
+  CHECK(j["summary"]["pendingPods"] == 12);
+}
+
 TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
   struct Case {
     std::string args;
@@ -112,6 +124,8 @@ TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
       {"--tie-break sometimes", {"--tie-break"}},
       {"--seed minus-one", {"--seed"}},
       {"--frobnicate", {"--frobnicate"}},
+      {"--seed", {"--seed", "needs a value"}},
+      {"stray-argument", {"stray-argument"}},
   };
   for (const Case& c : cases) {
     INFO(c.args);
