@@ -72,21 +72,15 @@ absl::Status Cache::AddPod(framework::PodInfoPtr pod) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = pods_.find(pod->uid());
   if (it != pods_.end()) {
-    if (it->second.assumed && it->second.pod->node_name() == pod->node_name()) {
-      // The host confirms what we assumed; keep the newer object.
-      if (absl::Status s = state_.RemovePod(*it->second.pod); !s.ok()) return s;
-      if (absl::Status s = state_.AddPod(pod); !s.ok()) return s;
-      it->second = Entry{std::move(pod), false};
-      return absl::OkStatus();
+    if (!it->second.assumed) {
+      return absl::AlreadyExistsError(schedkit::StrCat("pod ", pod->key(), " is already in the cache"));
     }
-    if (it->second.assumed) {
-      // Bound elsewhere than assumed: follow the host.
-      if (absl::Status s = state_.RemovePod(*it->second.pod); !s.ok()) return s;
-      if (absl::Status s = state_.AddPod(pod); !s.ok()) return s;
-      it->second = Entry{std::move(pod), false};
-      return absl::OkStatus();
-    }
-    return absl::AlreadyExistsError(schedkit::StrCat("pod ", pod->key(), " is already in the cache"));
+    // The host confirms what we assumed, or bound it elsewhere: either way
+    // its object (newer, and on its real node) replaces ours.
+    if (absl::Status s = state_.RemovePod(*it->second.pod); !s.ok()) return s;
+    if (absl::Status s = state_.AddPod(pod); !s.ok()) return s;
+    it->second = Entry{std::move(pod), false};
+    return absl::OkStatus();
   }
   if (absl::Status s = state_.AddPod(pod); !s.ok()) return s;
   const std::string uid = pod->uid();

@@ -20,9 +20,6 @@
 #include "plugins/defaultpreemption/go_sort.h"
 
 #include <catch2/catch.hpp>
-#include <chrono>
-#include <cstdlib>
-#include <ctime>
 #include <deque>
 #include <random>
 #include <limits>
@@ -1302,56 +1299,6 @@ TEST_CASE("Integration: with the default args only the shortlist from the offset
   // one per reprieve.
   CHECK(w.fake_filter_calls.load() == 100 * 5);
 }
-
-// Not a timed test: prints how long one preemption over 5,000 full nodes
-// takes, for the report. Run with: schedkit_plugin_defaultpreemption_tests "[.perf]"
-TEST_CASE("Perf: preemption over 5,000 nodes", "[.perf]") {
-  constexpr int kNodes = 5000;
-  for (int pods_per_node : {4, 32}) {
-    for (int parallelism : {1, 2}) {
-      World w;
-      w.Enable({"NodeResourcesFit"}, {"NodeResourcesFit"});
-      const std::string pod_cpu = schedkit::StrCat(4000 / pods_per_node, "m");
-      for (int i = 0; i < kNodes; ++i) {
-        const std::string node = schedkit::StrCat("n", i);
-        w.AddNode(MakeNode().Name(node).Capacity(Cap({{"cpu", "4"}, {"memory", "16Gi"}, {"pods", "110"}})).Obj());
-        for (int k = 0; k < pods_per_node; ++k) {
-          w.AddPod(MakePod()
-                       .Name(schedkit::StrCat(node, "-p", k))
-                       .Node(node)
-                       .Priority((i * 7 + k * 13) % 500)
-                       .Req({{"cpu", pod_cpu}, {"memory", "100Mi"}})
-                       .StartTime(Epoch(k))
-                       .Obj());
-        }
-      }
-      w.Build(parallelism);
-      auto pl = NewPlugin(w);
-      PodInfoPtr pod = Info(MakePod().Name("big").Priority(1000).Req({{"cpu", "2000m"}, {"memory", "1Gi"}}).Obj());
-      std::map<std::string, Code> all;
-      for (int i = 0; i < kNodes; ++i) all[schedkit::StrCat("n", i)] = Code::kUnschedulable;
-      const NodeToStatus statuses = Statuses(all);
-      // SCHEDKIT_PERF_ROUNDS raises the rounds, e.g. to profile PostFilter alone.
-      const char* rounds_env = std::getenv("SCHEDKIT_PERF_ROUNDS");
-      const int kRounds = rounds_env != nullptr ? std::max(1, std::atoi(rounds_env)) : 5;
-      double cpu_ms = 0;
-      const auto start = std::chrono::steady_clock::now();
-      for (int r = 0; r < kRounds; ++r) {
-        CycleState state;
-        w.PreFilter(state, *pod);
-        const std::clock_t c0 = std::clock();
-        auto res = pl->PostFilter(state, *pod, statuses);
-        cpu_ms += 1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
-        REQUIRE(res.status.IsSuccess());
-      }
-      const double ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / kRounds;
-      WARN(kNodes << " nodes x " << pods_per_node << " pods, parallelism " << parallelism << ": " << ms
-                  << " ms wall, " << cpu_ms / kRounds << " ms cpu per PostFilter");
-    }
-  }
-}
-
 
 // Upstream compares pods without a start time at time.Now(), read at each
 // comparison, and sorts with Go's sort.Slice: equal-priority victims that never

@@ -45,6 +45,7 @@
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/minimal_plugins.h"
+#include "testing/must.h"
 
 namespace schedkit::plugins::preemption_testing {
 
@@ -501,11 +502,7 @@ inline std::unique_ptr<DefaultPreemption> NewPlugin(World& w, std::string args =
   return std::unique_ptr<DefaultPreemption>(pl);
 }
 
-inline PodInfoPtr Info(const api::v1::Pod& pod) {
-  absl::StatusOr<PodInfoPtr> info = PodInfo::Create(pod);
-  REQUIRE(info.ok());
-  return *info;
-}
+using testing::Info;
 
 // A candidate as the tests compare it: node, victim names, PDB violations.
 struct CandidateView {

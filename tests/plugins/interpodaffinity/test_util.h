@@ -16,6 +16,7 @@
 #include "schedkit/framework/status.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/must.h"
 
 namespace schedkit::ipa_test {
 
@@ -132,11 +133,7 @@ inline api::v1::Pod CreatePodWithAffinityTerms(std::string ns, std::string node_
   return WithAffinity(builder.Obj(), a.Obj());
 }
 
-inline framework::PodInfoPtr Info(const api::v1::Pod& pod) {
-  auto info = framework::PodInfo::Create(pod);
-  REQUIRE(info.ok());
-  return *std::move(info);
-}
+using testing::Info;
 
 inline std::unique_ptr<plugins::InterPodAffinity> NewPlugin(testing::FakeHandle& h,
                                                             std::string args_json = "") {

@@ -21,6 +21,7 @@
 #include "schedkit/plugins/names.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/must.h"
 #include "testing/normalizes_by_maximum.h"
 
 namespace schedkit::plugins {
@@ -71,12 +72,6 @@ api::v1::Pod PreferredPod(const std::vector<std::pair<int32_t, api::v1::NodeSele
   testing::PodBuilder b = MakePod();
   for (const auto& [w, t] : terms) b.PreferredNodeAffinity(w, t);
   return b.Obj();
-}
-
-std::unique_ptr<framework::Plugin> MustNew(testing::FakeHandle& h, const std::string& args = "") {
-  auto p = NewNodeAffinity(framework::PluginArgs(args), h);
-  REQUIRE(p.ok());
-  return *std::move(p);
 }
 
 const Status& ErrPod() {
@@ -359,7 +354,7 @@ TEST_CASE("TestNodeAffinity", "[nodeaffinity]") {
       if (!c.node_name.empty()) nb.Name(c.node_name);
       const framework::NodeInfo node = nb.Info();
       testing::FakeHandle h;
-      auto plugin = MustNew(h, c.args);
+      auto plugin = testing::MustNew(&NewNodeAffinity, h, c.args);
       framework::CycleState state;
       auto pod = framework::PodInfo::Create(c.pod).value();
       if (c.run_pre_filter) {
@@ -481,7 +476,7 @@ TEST_CASE("TestNodeAffinityPriority", "[nodeaffinity]") {
     DYNAMIC_SECTION("TestNodeAffinityPriority/" << c.name) {
       testing::FakeHandle h;
       h.SetCluster(c.nodes, {});
-      auto plugin = MustNew(h, c.args);
+      auto plugin = testing::MustNew(&NewNodeAffinity, h, c.args);
       auto& score = dynamic_cast<framework::ScorePlugin&>(*plugin);
       framework::CycleState state;
       auto pod = framework::PodInfo::Create(c.pod).value();
@@ -550,7 +545,7 @@ TEST_CASE("Test_isSchedulableAfterNodeChange", "[nodeaffinity]") {
   for (const Case& c : cases) {
     DYNAMIC_SECTION("Test_isSchedulableAfterNodeChange/" << c.name) {
       testing::FakeHandle h;
-      auto plugin = MustNew(h, c.args);
+      auto plugin = testing::MustNew(&NewNodeAffinity, h, c.args);
       const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
       REQUIRE(events.size() == 1);
       REQUIRE(events[0].hint);
@@ -646,7 +641,7 @@ TEST_CASE("NodeAffinity args parsing", "[nodeaffinity]") {
 
 TEST_CASE("NodeAffinity required addedAffinity without terms matches no node", "[nodeaffinity]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h, R"({"addedAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {}}})");
+  auto plugin = testing::MustNew(&NewNodeAffinity, h, R"({"addedAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {}}})");
   framework::CycleState state;
   auto pod = MakePod().Info();
   const auto pre = dynamic_cast<framework::PreFilterPlugin&>(*plugin).PreFilter(state, *pod, {});
@@ -659,7 +654,7 @@ TEST_CASE("NodeAffinity preferred terms without weight or with an empty preferen
           "[nodeaffinity]") {
   testing::FakeHandle h;
   h.SetCluster({MakeNode().Name("n").Label("foo", "bar").Obj()}, {});
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeAffinity, h);
   framework::CycleState state;
   auto pod =
       framework::PodInfo::Create(
@@ -678,7 +673,7 @@ TEST_CASE("NodeAffinity preferred terms without weight or with an empty preferen
 TEST_CASE("NodeAffinity Score without PreScore reports a broken preferred term", "[nodeaffinity]") {
   testing::FakeHandle h;
   h.SetCluster({MakeNode().Name("n").Obj()}, {});
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeAffinity, h);
   framework::CycleState state;
   auto pod =
       framework::PodInfo::Create(PreferredPod({{1, Term({Req("foo", "In", {"bad value!"})})}})).value();
@@ -692,7 +687,7 @@ TEST_CASE("NodeAffinity Score without PreScore reports a broken preferred term",
 
 TEST_CASE("NodeAffinity hint queues on a parse error only when no parsed term matches", "[nodeaffinity]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeAffinity, h);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 1);
   CHECK(events[0].event.resource == framework::EventResource::kNode);
@@ -715,7 +710,7 @@ TEST_CASE("NodeAffinity hint queues on a parse error only when no parsed term ma
 TEST_CASE("NodeAffinity ignores matchFields on a node without a name", "[nodeaffinity]") {
   // component-helpers matches fields only against a non-empty field set.
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeAffinity, h);
   framework::CycleState state;
   auto pod = framework::PodInfo::Create(
                  RequiredPod({Term({Req("foo", "Exists")}, {Req("metadata.name", "In", {"n1"})})}))
@@ -726,7 +721,7 @@ TEST_CASE("NodeAffinity ignores matchFields on a node without a name", "[nodeaff
 
 TEST_CASE("NodeAffinity state clones", "[nodeaffinity]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeAffinity, h);
   framework::CycleState state;
   auto pod = framework::PodInfo::Create(
                  RequiredPod({Term({Req("foo", "In", {"bad value!"})}), Term({Req("zone", "In", {"a"})})}))

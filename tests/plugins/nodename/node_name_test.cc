@@ -10,6 +10,7 @@
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
 #include "testing/filter_nodes.h"
+#include "testing/must.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -18,12 +19,6 @@ using framework::Code;
 using framework::Status;
 using testing::MakeNode;
 using testing::MakePod;
-
-std::unique_ptr<framework::Plugin> MustNew(testing::FakeHandle& h) {
-  auto p = NewNodeName(framework::PluginArgs(), h);
-  REQUIRE(p.ok());
-  return *std::move(p);
-}
 
 TEST_CASE("TestNodeName", "[nodename]") {
   struct Case {
@@ -39,7 +34,7 @@ TEST_CASE("TestNodeName", "[nodename]") {
       {"host doesn't match", MakePod().Node("bar").Obj(), MakeNode().Name("foo").Obj(), reject},
   };
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeName, h);
   auto* filter = dynamic_cast<framework::FilterPlugin*>(plugin.get());
   REQUIRE(filter != nullptr);
   for (const Case& c : cases) {
@@ -57,14 +52,14 @@ TEST_CASE("TestNodeName", "[nodename]") {
 
 TEST_CASE("NodeName reason text and name", "[nodename]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeName, h);
   CHECK(plugin->Name() == names::kNodeName);
   CHECK(NodeName::kErrReason == "node(s) didn't match the requested node name");
 }
 
 TEST_CASE("NodeName registers Node/Add without a hint", "[nodename]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeName, h);
   auto* ext = dynamic_cast<framework::EnqueueExtensions*>(plugin.get());
   REQUIRE(ext != nullptr);
   const auto events = ext->EventsToRegister();

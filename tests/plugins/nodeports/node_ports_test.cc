@@ -14,6 +14,7 @@
 #include "schedkit/plugins/names.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "testing/must.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -24,12 +25,6 @@ using framework::QueueingHint;
 using framework::Status;
 using testing::MakeNode;
 using testing::MakePod;
-
-std::unique_ptr<framework::Plugin> MustNew(testing::FakeHandle& h) {
-  auto p = NewNodePorts(framework::PluginArgs(), h);
-  REQUIRE(p.ok());
-  return *std::move(p);
-}
 
 // Upstream's newPod(host, "PROTOCOL/IP/PORT"...): one container with these host ports.
 api::v1::Pod NewPod(const std::string& host, const std::vector<std::string>& host_port_infos) {
@@ -103,7 +98,7 @@ TEST_CASE("TestNodePorts", "[nodeports]") {
        MakeNode().Info({NewPod("m1", {"TCP/0.0.0.0/8001"})}), Status(), reject},
   };
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodePorts, h);
   auto* pre_filter = dynamic_cast<framework::PreFilterPlugin*>(plugin.get());
   auto* filter = dynamic_cast<framework::FilterPlugin*>(plugin.get());
   REQUIRE(pre_filter != nullptr);
@@ -127,7 +122,7 @@ TEST_CASE("TestNodePorts", "[nodeports]") {
 
 TEST_CASE("TestPreFilterDisabled", "[nodeports]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodePorts, h);
   framework::CycleState state;
   const framework::NodeInfo node = MakeNode().Info();
   const Status got = dynamic_cast<framework::FilterPlugin&>(*plugin).Filter(state, *MakePod().Info(), node);
@@ -156,7 +151,7 @@ TEST_CASE("Test_isSchedulableAfterPodDeleted", "[nodeports]") {
        false, QueueingHint::kQueue},
   };
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodePorts, h);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 2);
   REQUIRE(events[0].event.resource == framework::EventResource::kPod);
@@ -225,7 +220,7 @@ TEST_CASE("HostPortsOf follows util.GetHostPorts", "[nodeports]") {
 // as upstream's NodeInfo does (util.GetHostPorts).
 TEST_CASE("NodePorts sees sidecar ports of pods on the node", "[nodeports]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodePorts, h);
   framework::CycleState state;
   auto pod = framework::PodInfo::Create(NewPod("", {"TCP/0.0.0.0/8001"})).value();
   REQUIRE(dynamic_cast<framework::PreFilterPlugin&>(*plugin).PreFilter(state, *pod, {}).status.IsSuccess());
@@ -236,7 +231,7 @@ TEST_CASE("NodePorts sees sidecar ports of pods on the node", "[nodeports]") {
 
 TEST_CASE("NodePorts registers Pod/Delete and Node/Add", "[nodeports]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodePorts, h);
   CHECK(plugin->Name() == names::kNodePorts);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 2);
@@ -249,7 +244,7 @@ TEST_CASE("NodePorts registers Pod/Delete and Node/Add", "[nodeports]") {
 
 TEST_CASE("NodePorts state clones share the wanted ports", "[nodeports]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodePorts, h);
   framework::CycleState state;
   auto pod = framework::PodInfo::Create(NewPod("", {"TCP/0.0.0.0/8001"})).value();
   REQUIRE(dynamic_cast<framework::PreFilterPlugin&>(*plugin).PreFilter(state, *pod, {}).status.IsSuccess());

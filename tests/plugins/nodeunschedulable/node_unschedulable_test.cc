@@ -17,6 +17,7 @@
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
 #include "testing/filter_nodes.h"
+#include "testing/must.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -27,12 +28,6 @@ using framework::QueueingHint;
 using framework::Status;
 using testing::MakeNode;
 using testing::MakePod;
-
-std::unique_ptr<framework::Plugin> MustNew(testing::FakeHandle& h) {
-  auto p = NewNodeUnschedulable(framework::PluginArgs(), h);
-  REQUIRE(p.ok());
-  return *std::move(p);
-}
 
 const framework::ClusterEventWithHint& Registration(
     const std::vector<framework::ClusterEventWithHint>& events, framework::EventResource resource) {
@@ -63,7 +58,7 @@ TEST_CASE("TestNodeUnschedulable", "[nodeunschedulable]") {
        Status()},
   };
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeUnschedulable, h);
   auto* filter = dynamic_cast<framework::FilterPlugin*>(plugin.get());
   REQUIRE(filter != nullptr);
   for (const Case& c : cases) {
@@ -91,7 +86,7 @@ struct HintCase {
 void RunHints(const std::string& test, framework::EventResource resource,
               const std::vector<HintCase>& cases) {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeUnschedulable, h);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   const framework::QueueingHintFn& hint = Registration(events, resource).hint;
   REQUIRE(hint);
@@ -163,7 +158,7 @@ TEST_CASE("TestIsSchedulableAfterPodTolerationChange", "[nodeunschedulable]") {
 TEST_CASE("NodeUnschedulable registers Node/Add|UpdateNodeTaint and Pod/UpdatePodToleration",
           "[nodeunschedulable]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeUnschedulable, h);
   CHECK(plugin->Name() == names::kNodeUnschedulable);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 2);
@@ -175,7 +170,7 @@ TEST_CASE("NodeUnschedulable registers Node/Add|UpdateNodeTaint and Pod/UpdatePo
 
 TEST_CASE("NodeUnschedulable tolerations beyond the upstream table", "[nodeunschedulable]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewNodeUnschedulable, h);
   auto* filter = dynamic_cast<framework::FilterPlugin*>(plugin.get());
   const framework::NodeInfo node = framework::NodeInfo::Create(Node(true)).value();
   framework::CycleState state;

@@ -7,17 +7,14 @@
 #include <vector>
 
 #include "test_util.h"
+#include "testing/must.h"
 
 namespace schedkit::plugins::pts_test {
 namespace {
 
 using framework::QueueingHint;
 
-framework::PodInfoPtr Info(const api::v1::Pod& pod) {
-  auto info = framework::PodInfo::Create(pod);
-  REQUIRE(info.ok());
-  return *info;
-}
+using testing::Info;
 
 const char* HintName(QueueingHint h) { return h == QueueingHint::kQueue ? "Queue" : "QueueSkip"; }
 

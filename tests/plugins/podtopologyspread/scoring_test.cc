@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "testing/must.h"
 
 namespace schedkit::plugins::pts_test {
 namespace {
@@ -18,17 +19,7 @@ namespace {
 using framework::CycleState;
 using framework::PodInfo;
 
-std::vector<std::pair<Features, std::string>> FeatureRuns(const std::string& name, Features upstream) {
-  std::vector<std::pair<Features, std::string>> runs = {{upstream, ""}};
-  if (name.find("disabled") == std::string::npos) runs.push_back({Features{true, true}, " [v1.35 defaults]"});
-  return runs;
-}
-
-framework::PodInfoPtr Info(const api::v1::Pod& pod) {
-  auto info = PodInfo::Create(pod);
-  REQUIRE(info.ok());
-  return *info;
-}
+using testing::Info;
 
 struct PreScoreSkipCase {
   std::string name;

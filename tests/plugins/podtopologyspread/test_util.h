@@ -128,6 +128,14 @@ struct Features {
   bool match_label_keys = false;
 };
 
+// The feature sets a case runs with: upstream's, then v1.35's defaults
+// (unless the case is about a gate being disabled).
+inline std::vector<std::pair<Features, std::string>> FeatureRuns(const std::string& name, Features upstream) {
+  std::vector<std::pair<Features, std::string>> runs = {{upstream, ""}};
+  if (name.find("disabled") == std::string::npos) runs.push_back({Features{true, true}, " [v1.35 defaults]"});
+  return runs;
+}
+
 // Upstream's tests build the plugin with feature.Features{} (every gate off)
 // unless a case sets one; `features` mirrors that.
 inline std::unique_ptr<PodTopologySpread> NewPlugin(testing::FakeHandle& h, const std::string& args_json,

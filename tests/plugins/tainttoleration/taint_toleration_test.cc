@@ -19,8 +19,9 @@
 #include "schedkit/plugins/names.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
-#include "testing/normalizes_by_maximum.h"
 #include "testing/filter_nodes.h"
+#include "testing/must.h"
+#include "testing/normalizes_by_maximum.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -49,12 +50,6 @@ api::v1::Node NodeWithTaints(const std::string& name, const std::vector<TaintSpe
   testing::NodeBuilder b = MakeNode().Name(name);
   for (const TaintSpec& t : taints) b.Taint(t.key, t.value, t.effect);
   return b.Obj();
-}
-
-std::unique_ptr<framework::Plugin> MustNew(testing::FakeHandle& h) {
-  auto p = NewTaintToleration(framework::PluginArgs(), h);
-  REQUIRE(p.ok());
-  return *std::move(p);
 }
 
 const Status& Untolerated() {
@@ -108,7 +103,7 @@ TEST_CASE("TestTaintTolerationScore", "[tainttoleration]") {
     DYNAMIC_SECTION("TestTaintTolerationScore/" << c.name) {
       testing::FakeHandle h;
       h.SetCluster(c.nodes, {});
-      auto plugin = MustNew(h);
+      auto plugin = testing::MustNew(&NewTaintToleration, h);
       auto& pre_score = dynamic_cast<framework::PreScorePlugin&>(*plugin);
       auto& score = dynamic_cast<framework::ScorePlugin&>(*plugin);
       framework::CycleState state;
@@ -140,7 +135,7 @@ struct FilterCase {
 
 void RunFilter(const std::string& test, const std::vector<FilterCase>& cases) {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewTaintToleration, h);
   auto& filter = dynamic_cast<framework::FilterPlugin&>(*plugin);
   for (const FilterCase& c : cases) {
     DYNAMIC_SECTION(test << "/" << c.name) {
@@ -237,7 +232,7 @@ struct HintCase {
 void RunHints(const std::string& test, framework::EventResource resource,
               const std::vector<HintCase>& cases) {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewTaintToleration, h);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   const framework::QueueingHintFn* hint = nullptr;
   for (const auto& e : events) {
@@ -311,7 +306,7 @@ TEST_CASE("Test_isSchedulableAfterPodTolerationChange", "[tainttoleration]") {
 
 TEST_CASE("TaintToleration Score without PreScore is an error", "[tainttoleration]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewTaintToleration, h);
   framework::CycleState state;
   const framework::NodeInfo node = MakeNode().Name("n").Info();
   int64_t score = 0;
@@ -323,7 +318,7 @@ TEST_CASE("TaintToleration Score without PreScore is an error", "[tainttoleratio
 
 TEST_CASE("TaintToleration filters NoExecute taints and ignores PreferNoSchedule ones", "[tainttoleration]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewTaintToleration, h);
   auto& filter = dynamic_cast<framework::FilterPlugin&>(*plugin);
   framework::CycleState state;
   const auto node = framework::NodeInfo::Create(NodeWithTaints("n", {{"k", "v", "NoExecute"}})).value();
@@ -335,7 +330,7 @@ TEST_CASE("TaintToleration filters NoExecute taints and ignores PreferNoSchedule
 TEST_CASE("TaintToleration registers Node/Add|UpdateNodeTaint and Pod/UpdatePodToleration",
           "[tainttoleration]") {
   testing::FakeHandle h;
-  auto plugin = MustNew(h);
+  auto plugin = testing::MustNew(&NewTaintToleration, h);
   CHECK(plugin->Name() == names::kTaintToleration);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 2);
