@@ -3,8 +3,9 @@
 #include <initializer_list>
 #include <string>
 
-#include "schedkit/api/str_cat.h"
 #include "absl/strings/escaping.h"
+#include "api/apimachinery_validation.h"
+#include "schedkit/api/str_cat.h"
 #include "schedkit/api/quantity.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/symbol.h"
@@ -51,20 +52,9 @@ absl::Status ValidateTimestamp(std::string_view path, const std::string& text) {
   return t.ok() ? absl::OkStatus() : FieldError(path, std::string(t.status().message()));
 }
 
-// RFC 1123 subdomain, what the API server requires of object names.
-bool IsDnsSubdomain(std::string_view s) {
-  if (s.empty() || s.size() > 253) return false;
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  if (!alnum(s.front()) || !alnum(s.back())) return false;
-  for (char c : s) {
-    if (!alnum(c) && c != '-' && c != '.') return false;
-  }
-  return true;
-}
-
 absl::Status ValidateName(std::string_view path, const std::string& name) {
   SCHEDKIT_RETURN_IF_ERROR(Required(path, name));
-  if (!IsDnsSubdomain(name)) {
+  if (!IsDns1123Subdomain(name)) {
     return FieldError(path, schedkit::StrCat("invalid name \"", absl::CEscape(name.substr(0, 80)),
                                              "\": must be lowercase letters, digits, '-' and '.', "
                                              "starting and ending with a letter or digit"));

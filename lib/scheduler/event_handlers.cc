@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "scheduler/pod_update_events.h"
 #include "scheduler/scheduler_impl.h"
 
 namespace schedkit::scheduler {
@@ -44,22 +45,6 @@ framework::ActionType NodeUpdateActions(const api::v1::Node& o, const api::v1::N
   if (o.status().conditions_size() != n.status().conditions_size()) a |= framework::kActionUpdateNodeCondition;
   if (!same_map(o.metadata().annotations(), n.metadata().annotations())) a |= framework::kActionUpdateNodeAnnotation;
   return a;
-}
-
-// Pod update → action bits (upstream podSchedulingPropertiesChange, the parts we model).
-framework::ActionType PodUpdateActions(const PodInfo& o, const PodInfo& n) {
-  framework::ActionType a = 0;
-  if (!(o.labels() == n.labels())) a |= framework::kActionUpdatePodLabel;
-  const auto& ro = o.requests();
-  const auto& rn = n.requests();
-  if (rn.milli_cpu < ro.milli_cpu || rn.memory < ro.memory || rn.ephemeral_storage < ro.ephemeral_storage) {
-    a |= framework::kActionUpdatePodScaleDown;
-  }
-  if (o.tolerations().size() != n.tolerations().size()) a |= framework::kActionUpdatePodToleration;
-  if (!o.scheduling_gates().empty() && n.scheduling_gates().empty()) {
-    a |= framework::kActionUpdatePodSchedulingGatesEliminated;
-  }
-  return a == 0 ? framework::kActionUpdate : a;
 }
 
 }  // namespace
@@ -142,9 +127,10 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
   if (!p->node_name().empty()) {
     if (was_bound) {
       if (absl::Status s = impl_->cache.UpdatePod(p); !s.ok()) return s;
-      impl_->queue->OnClusterEventShared(
-          ClusterEvent{EventResource::kAssignedPod, PodUpdateActions(*old, *p), "AssignedPodUpdate"},
-          SharedEventObjects{.old_pod = old->pod_ptr(), .new_pod = p->pod_ptr()});
+      for (const ClusterEvent& event : PodUpdateEvents(*old, *p)) {
+        impl_->queue->OnClusterEventShared(event,
+                                           SharedEventObjects{.old_pod = old->pod_ptr(), .new_pod = p->pod_ptr()});
+      }
     } else {
       // Bound by the host (or confirming our own bind).
       impl_->queue->Delete(*old);

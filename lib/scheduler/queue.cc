@@ -43,7 +43,7 @@
 #include "scheduler/nominator.h"
 #include "scheduler/queue_entry.h"
 #include "scheduler/queue_heap.h"
-#include "scheduler/queue_pod_update.h"
+#include "scheduler/pod_update_events.h"
 #include "scheduler/queueing_hints.h"
 #include "scheduler/spinning_mutex.h"
 
@@ -437,7 +437,7 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
   std::unique_lock<SpinningSharedMutex> lock(im.mu);
   const std::string uid = new_pod->uid();
   std::vector<ClusterEvent> events =
-      queue_internal::PodUpdateEvents(old_pod != nullptr ? *old_pod : *new_pod, *new_pod);
+      PodUpdateEvents(old_pod != nullptr ? *old_pod : *new_pod, *new_pod);
   const EventObjects objects{nullptr, nullptr, old_pod != nullptr ? &old_pod->pod() : nullptr,
                              &new_pod->pod()};
 

@@ -434,40 +434,6 @@ TEST_CASE("QueuedPodInfo bookkeeping across attempts", "[queue]") {
   CHECK(q.counts().unschedulable == 1);
 }
 
-TEST_CASE("TestPodSchedulingPropertiesChange (framework/events_test.go)", "[queue][events]") {
-  using queue_internal::PodUpdateEvents;
-  const PodInfoPtr base = MakePod().Name("p").Req({{"cpu", "1"}}).Toleration("a").Info();
-  auto actions = [](const std::vector<ClusterEvent>& events) {
-    std::vector<framework::ActionType> out;
-    for (const auto& e : events) {
-      CHECK(e.resource == EventResource::kUnscheduledPod);
-      out.push_back(e.action);
-    }
-    return out;
-  };
-  using Actions = std::vector<framework::ActionType>;
-  CHECK(actions(PodUpdateEvents(*base, *WithAnnotation(base, "x", "y"))) ==
-        Actions{framework::kActionUpdate});
-  CHECK(actions(PodUpdateEvents(*base, *WithLabel(base, "x", "y"))) ==
-        Actions{framework::kActionUpdatePodLabel});
-  CHECK(actions(PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "500m"}}).Toleration("a").Info())) ==
-        Actions{framework::kActionUpdatePodScaleDown});
-  CHECK(actions(PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "2"}}).Toleration("a").Info())) ==
-        Actions{framework::kActionUpdate});
-  CHECK(
-      actions(PodUpdateEvents(
-          *base,
-          *MakePod().Name("p").Req({{"cpu", "1"}}).Toleration("a").Toleration("b").Label("l", "v").Info())) ==
-      Actions{framework::kActionUpdatePodLabel, framework::kActionUpdatePodToleration});
-  const PodInfoPtr gated = MakePod().Name("p").SchedulingGates({"g"}).Info();
-  CHECK(actions(PodUpdateEvents(*gated, *MakePod().Name("p").Info())) ==
-        Actions{framework::kActionUpdatePodSchedulingGatesEliminated});
-  const std::vector<ClusterEvent> bound =
-      PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "1"}}).Toleration("a").Node("n1").Info());
-  REQUIRE(bound.size() == 1);
-  CHECK(bound[0].resource == EventResource::kAssignedPod);
-}
-
 // schedkit-specific: a QueueSort plugin that gives ranks leads to the same pop
 // order as one that only answers Less, through adds, priority updates in
 // activeQ and backoffQ, failures, backoff and events.

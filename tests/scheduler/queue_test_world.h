@@ -28,7 +28,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
-#include "scheduler/queue_pod_update.h"
+#include "scheduler/pod_update_events.h"
 
 namespace schedkit::scheduler::queue_test {
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_join.h"
+#include "api/apimachinery_validation.h"
 #include "api/go_format.h"
 #include "api/json_documents.h"
 #include "plugins/internal/args.h"
@@ -14,6 +15,8 @@
 namespace schedkit::plugins::noderesources {
 namespace {
 
+using api::internal::FieldInvalid;
+using api::internal::LabelKeyErrors;
 using nlohmann::json;
 
 constexpr std::string_view kFit = names::kNodeResourcesFit;
@@ -147,86 +150,14 @@ absl::StatusOr<ScoringStrategy> ReadScoringStrategy(const json& obj) {
 
 // --- validation: apimachinery's field errors and label-key rules ---
 
-std::string Invalid(std::string_view field, std::string_view bad_value, std::string_view detail) {
-  return schedkit::StrCat(field, ": Invalid value: ", bad_value, ": ", detail);
-}
-
 absl::Status Aggregate(std::string_view plugin, const std::vector<std::string>& errs) {
   if (errs.empty()) return absl::OkStatus();
   if (errs.size() == 1) return internal::ArgsError(plugin, "", errs[0]);
   return internal::ArgsError(plugin, "", schedkit::StrCat("[", absl::StrJoin(errs, ", "), "]"));
 }
 
-bool IsAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-
-// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-bool MatchesLabelKeyName(std::string_view s) {
-  if (s.empty() || !IsAlnum(s.front()) || !IsAlnum(s.back())) return false;
-  for (char c : s) {
-    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
-  }
-  return true;
-}
-
-// [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*
-bool MatchesDnsSubdomain(std::string_view s) {
-  size_t start = 0;
-  while (true) {
-    size_t dot = s.find('.', start);
-    std::string_view label =
-        s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-    if (label.empty() || !IsLowerAlnum(label.front()) || !IsLowerAlnum(label.back())) return false;
-    for (char c : label) {
-      if (!IsLowerAlnum(c) && c != '-') return false;
-    }
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
-  }
-}
-
-constexpr std::string_view kLabelKeyRegexError =
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
-    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-constexpr std::string_view kDnsSubdomainRegexError =
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-
-// apimachinery's IsQualifiedName (label key) messages.
-std::vector<std::string> LabelKeyErrors(std::string_view value) {
-  std::vector<std::string> errs;
-  std::string_view name = value;
-  size_t slash = value.find('/');
-  if (slash != std::string_view::npos) {
-    if (value.find('/', slash + 1) != std::string_view::npos) {
-      errs.push_back(
-          schedkit::StrCat("a valid label key ", kLabelKeyRegexError,
-                           " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"));
-      return errs;
-    }
-    std::string_view prefix = value.substr(0, slash);
-    name = value.substr(slash + 1);
-    if (prefix.empty()) {
-      errs.push_back("prefix part must be non-empty");
-    } else {
-      if (prefix.size() > 253) errs.push_back("prefix part must be no more than 253 bytes");
-      if (!MatchesDnsSubdomain(prefix))
-        errs.push_back(schedkit::StrCat("prefix part ", kDnsSubdomainRegexError));
-    }
-  }
-  if (name.empty()) {
-    errs.push_back("name part must be non-empty");
-  } else if (name.size() > 63) {
-    errs.push_back("name part must be no more than 63 bytes");
-  }
-  if (!MatchesLabelKeyName(name)) errs.push_back(schedkit::StrCat("name part ", kLabelKeyRegexError));
-  return errs;
-}
-
 void ValidateLabelName(std::string_view value, std::string_view field, std::vector<std::string>& errs) {
-  for (const std::string& msg : LabelKeyErrors(value)) errs.push_back(Invalid(field, GoQuote(value), msg));
+  for (const std::string& msg : LabelKeyErrors(value)) errs.push_back(FieldInvalid(field, GoQuote(value), msg));
 }
 
 void ValidateFunctionShape(const std::vector<UtilizationShapePoint>& shape, std::string_view path,
@@ -237,7 +168,7 @@ void ValidateFunctionShape(const std::vector<UtilizationShapePoint>& shape, std:
   }
   for (size_t i = 1; i < shape.size(); ++i) {
     if (shape[i - 1].utilization >= shape[i].utilization) {
-      errs.push_back(Invalid(schedkit::StrCat(Index(path, i), ".utilization"),
+      errs.push_back(FieldInvalid(schedkit::StrCat(Index(path, i), ".utilization"),
                              schedkit::StrCat(shape[i].utilization),
                              "values must be sorted in increasing order"));
       break;
@@ -246,11 +177,11 @@ void ValidateFunctionShape(const std::vector<UtilizationShapePoint>& shape, std:
   for (size_t i = 0; i < shape.size(); ++i) {
     const UtilizationShapePoint& p = shape[i];
     if (p.utilization < 0 || p.utilization > 100) {
-      errs.push_back(Invalid(schedkit::StrCat(Index(path, i), ".utilization"),
+      errs.push_back(FieldInvalid(schedkit::StrCat(Index(path, i), ".utilization"),
                              schedkit::StrCat(p.utilization), "not in valid range [0, 100]"));
     }
     if (p.score < 0 || p.score > kMaxCustomPriorityScore) {
-      errs.push_back(Invalid(schedkit::StrCat(Index(path, i), ".score"), schedkit::StrCat(p.score),
+      errs.push_back(FieldInvalid(schedkit::StrCat(Index(path, i), ".score"), schedkit::StrCat(p.score),
                              schedkit::StrCat("not in valid range [0, ", kMaxCustomPriorityScore, "]")));
     }
   }
@@ -296,7 +227,7 @@ absl::Status ValidateNodeResourcesFitArgs(const NodeResourcesFitArgs& args) {
     const std::string& group = args.ignored_resource_groups[i];
     const std::string field = Index("ignoredResourceGroups", i);
     if (group.find('/') != std::string::npos) {
-      errs.push_back(Invalid(field, GoQuote(group), "resource group name can't contain '/'"));
+      errs.push_back(FieldInvalid(field, GoQuote(group), "resource group name can't contain '/'"));
     }
     ValidateLabelName(group, field, errs);
   }
@@ -311,7 +242,7 @@ absl::Status ValidateNodeResourcesFitArgs(const NodeResourcesFitArgs& args) {
       const ResourceSpec& r = s.resources[i];
       if (r.weight <= 0 || r.weight > 100) {
         errs.push_back(
-            Invalid(schedkit::StrCat("scoringStrategy.resources[", i, "].weight"), schedkit::StrCat(r.weight),
+            FieldInvalid(schedkit::StrCat("scoringStrategy.resources[", i, "].weight"), schedkit::StrCat(r.weight),
                     schedkit::StrCat("resource weight of ", r.name, " not in valid range (0, 100]")));
       }
     }
@@ -333,7 +264,7 @@ absl::Status ValidateNodeResourcesBalancedAllocationArgs(const NodeResourcesBala
       errs.push_back(schedkit::StrCat(Index("resources", i), ".name: Duplicate value: ", GoQuote(r.name)));
     }
     if (r.weight != 1) {
-      errs.push_back(Invalid(schedkit::StrCat(Index("resources", i), ".weight"), schedkit::StrCat(r.weight),
+      errs.push_back(FieldInvalid(schedkit::StrCat(Index("resources", i), ".weight"), schedkit::StrCat(r.weight),
                              "must be 1"));
     }
   }

@@ -1,10 +1,10 @@
-#include "scheduler/queue_pod_update.h"
+#include "scheduler/pod_update_events.h"
 
 #include <string>
 
 #include "schedkit/api/str_cat.h"
 
-namespace schedkit::scheduler::queue_internal {
+namespace schedkit::scheduler {
 namespace {
 
 using framework::ActionType;
@@ -69,4 +69,4 @@ std::vector<framework::ClusterEvent> PodUpdateEvents(const PodInfo& old_pod, con
   return events;
 }
 
-}  // namespace schedkit::scheduler::queue_internal
+}  // namespace schedkit::scheduler
