@@ -91,7 +91,7 @@ struct Workload {
   // The churn op's namespace ("namespace-<opIndex>"); empty without churn.
   std::string churn_ns{};
   // Upstream thresholds for SchedulingThroughput Average, pods/s: the one in
-  // the v1.35.8 yaml (0: none) and the 2026 value from the reference notes.
+  // the v1.35.8 yaml (0: none) and the one upstream's 2026 configuration sets.
   int threshold_v135 = 0;
   int threshold_2026 = 0;
   // The memory-read floor: int64 columns per node the workload's filters

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes a large cluster (kubectl List JSON) for timing schedkit-sim.
 
-  python3 make_large_cluster.py 5000 10000 > /tmp/large.json
-  schedkit-sim --cluster /tmp/large.json --output json > /dev/null
+  python3 make_large_cluster.py 5000 10000 > large.json
+  schedkit-sim --cluster large.json --output json > /dev/null
 
 Nodes are upstream's scheduler_perf template (4 cpu, 32Gi, 110 pods) over 3
 zones; pending pods are mostly plain (100m/500Mi) with some node affinity,

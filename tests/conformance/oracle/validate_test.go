@@ -6,7 +6,7 @@ package main
 // API server does it. It runs only when SCHEDKIT_VALIDATE_DIR names a
 // directory of scenarios (e.g. schedkit-gen's --out):
 //
-//	SCHEDKIT_VALIDATE_DIR=/tmp/scen go test -run TestValidateScenarios .
+//	SCHEDKIT_VALIDATE_DIR=$PWD/scenarios go test -run TestValidateScenarios .
 
 import (
 	"os"
