@@ -20,18 +20,6 @@ Symbol PreScoreKey() {
   return k;
 }
 
-class PreScoreState final : public framework::StateData {
- public:
-  explicit PreScoreState(ScoredResources resources) : resources_(std::move(resources)) {}
-  std::unique_ptr<framework::StateData> Clone() const override {
-    return std::make_unique<PreScoreState>(*this);
-  }
-  const ScoredResources& resources() const { return resources_; }
-
- private:
-  ScoredResources resources_;
-};
-
 class BalancedAllocation final : public framework::PreScorePlugin, public framework::ScorePlugin {
  public:
   explicit BalancedAllocation(ScoredResources resources) : resources_(std::move(resources)) {}
@@ -46,13 +34,13 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
     // Best-effort pods would all pile onto the same node otherwise
     // (kubernetes#129138).
     if (AllRequestsZero(rs)) return Status::Skip();
-    state.Write(PreScoreKey(), std::make_unique<PreScoreState>(std::move(rs)));
+    state.Write(PreScoreKey(), std::make_unique<ScoredResourcesState>(std::move(rs)));
     return Status();
   }
 
   Status Score(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                int64_t& score) const override {
-    if (const auto* s = state.Read<PreScoreState>(PreScoreKey()); s != nullptr) {
+    if (const auto* s = state.Read<ScoredResourcesState>(PreScoreKey()); s != nullptr) {
       score = BalancedAllocationScore(node, s->resources(), /*use_requested=*/true);
       return Status();
     }
@@ -65,7 +53,7 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
 
   Status ScoreNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
                     std::span<int64_t> scores) const override {
-    const auto* s = state.Read<PreScoreState>(PreScoreKey());
+    const auto* s = state.Read<ScoredResourcesState>(PreScoreKey());
     if (s == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);
     if (const std::span<const ScoredResource> rs = s->resources(); IsCpuThenMemory(rs)) {
       for (size_t i = 0; i < nodes.size(); ++i) scores[i] = BalancedAllocationCpuMemory(*nodes[i], rs[0], rs[1]);

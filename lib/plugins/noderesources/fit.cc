@@ -190,18 +190,6 @@ class PreFilterState final : public framework::StateData {
   FitRequest req_;
 };
 
-class PreScoreState final : public framework::StateData {
- public:
-  explicit PreScoreState(ScoredResources resources) : resources_(std::move(resources)) {}
-  std::unique_ptr<framework::StateData> Clone() const override {
-    return std::make_unique<PreScoreState>(*this);
-  }
-  const ScoredResources& resources() const { return resources_; }
-
- private:
-  ScoredResources resources_;
-};
-
 bool HasRestartableInitContainer(const api::v1::Pod& pod) {
   for (const auto& c : pod.spec().init_containers()) {
     if (c.restart_policy() == "Always") return true;
@@ -327,13 +315,13 @@ class Fit final : public framework::PreFilterPlugin,
                   std::span<const NodeInfo* const> /*nodes*/) override {
     ScoredResources rs = resources_;
     FillPodRequests(pod, /*use_requested=*/false, rs);
-    state.Write(PreScoreKey(), std::make_unique<PreScoreState>(std::move(rs)));
+    state.Write(PreScoreKey(), std::make_unique<ScoredResourcesState>(std::move(rs)));
     return Status();
   }
 
   Status Score(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                int64_t& score) const override {
-    if (const auto* s = state.Read<PreScoreState>(PreScoreKey()); s != nullptr) {
+    if (const auto* s = state.Read<ScoredResourcesState>(PreScoreKey()); s != nullptr) {
       return ScoreNode(node, s->resources(), score);
     }
     // Upstream computes the requests here when PreScore did not run.
@@ -344,7 +332,7 @@ class Fit final : public framework::PreFilterPlugin,
 
   Status ScoreNodes(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
                     std::span<int64_t> scores) const override {
-    const auto* s = state.Read<PreScoreState>(PreScoreKey());
+    const auto* s = state.Read<ScoredResourcesState>(PreScoreKey());
     if (s == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);
     const std::span<const ScoredResource> rs = s->resources();
     if (rs.empty()) return Status::Error("resources not found");

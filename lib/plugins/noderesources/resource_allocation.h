@@ -24,12 +24,15 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "plugins/noderesources/args.h"
 #include "schedkit/api/symbol.h"
+#include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/status.h"
@@ -84,6 +87,21 @@ struct ScoredResource {
 };
 
 using ScoredResources = absl::InlinedVector<ScoredResource, 4>;
+
+// What PreScore keeps for Score: the scored resources with the pod's
+// requests filled in. Fit and BalancedAllocation each keep one, under their
+// own keys.
+class ScoredResourcesState final : public framework::StateData {
+ public:
+  explicit ScoredResourcesState(ScoredResources resources) : resources_(std::move(resources)) {}
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<ScoredResourcesState>(*this);
+  }
+  const ScoredResources& resources() const { return resources_; }
+
+ private:
+  ScoredResources resources_;
+};
 
 // Classifies `specs` in order (pod_request left 0).
 ScoredResources CompileResources(const std::vector<ResourceSpec>& specs);
