@@ -100,7 +100,13 @@ absl::Status Scheduler::AddPod(std::shared_ptr<const api::v1::Pod> pod) {
     impl_->pods[p->key()] = p;
   }
   if (!p->node_name().empty()) {
-    if (absl::Status s = impl_->cache.AddPod(p); !s.ok()) return s;
+    if (absl::Status s = impl_->cache.AddPod(p); !s.ok()) {
+      // Refused by the cache: the table forgets it too, so a corrected add
+      // is not refused as a duplicate.
+      std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+      if (auto it = impl_->pods.find(p->key()); it != impl_->pods.end() && it->second == p) impl_->pods.erase(it);
+      return s;
+    }
     impl_->queue->OnClusterEventShared(
         ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
         SharedEventObjects{.new_pod = p->pod_ptr()});
@@ -126,7 +132,12 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
   const bool was_bound = !old->node_name().empty() && !impl_->cache.IsAssumed(old->uid());
   if (!p->node_name().empty()) {
     if (was_bound) {
-      if (absl::Status s = impl_->cache.UpdatePod(p); !s.ok()) return s;
+      if (absl::Status s = impl_->cache.UpdatePod(p); !s.ok()) {
+        // Refused by the cache: the table keeps what the cache holds.
+        std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+        if (auto it = impl_->pods.find(p->key()); it != impl_->pods.end() && it->second == p) it->second = old;
+        return s;
+      }
       for (const ClusterEvent& event : PodUpdateEvents(*old, *p)) {
         impl_->queue->OnClusterEventShared(event,
                                            SharedEventObjects{.old_pod = old->pod_ptr(), .new_pod = p->pod_ptr()});

@@ -468,6 +468,27 @@ TEST_CASE("pods for other schedulers are ignored", "[integration]") {
   CHECK(env.sched->queue().counts().unschedulable == 0);
 }
 
+TEST_CASE("a pod event the cache refuses leaves the pod table as the cache has it", "[integration]") {
+  Env env;
+  *env.cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
+  env.Start();
+  Scheduler& sched = *env.sched;
+  auto bound = [](const std::string& name, const std::string& uid, const std::string& cpu) {
+    return std::make_shared<const api::v1::Pod>(MakePod().Name(name).UID(uid).Node("n1").Req({{"cpu", cpu}}).Obj());
+  };
+  REQUIRE(sched.AddPod(bound("a", "uid-a", "1")).ok());
+  // Another name with a uid the cache holds: refused, and not remembered.
+  CHECK(absl::IsAlreadyExists(sched.AddPod(bound("b", "uid-a", "1"))));
+  CHECK(sched.AddPod(bound("b", "uid-b", "1")).ok());
+  // An update the cache refuses (its uid is not the one bound under that
+  // name) keeps the old object: a later good update still applies.
+  CHECK(absl::IsNotFound(sched.UpdatePod(bound("b", "uid-other", "3"))));
+  REQUIRE(sched.UpdatePod(bound("b", "uid-b", "2")).ok());
+  CHECK(sched.cache().GetPod("uid-b")->requests().milli_cpu == 2000);
+  CHECK(sched.DeletePod("default", "b").ok());
+  CHECK(sched.cache().GetPod("uid-b") == nullptr);
+}
+
 }  // namespace
 }  // namespace schedkit::scheduler
 
