@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -20,25 +21,31 @@ namespace {
 // Upstream's maxTimeout: no Permit plugin makes a pod wait longer.
 constexpr absl::Duration kMaxPermitTimeout = absl::Minutes(15);
 
+// The points whose plugins run in order until one fails (PreEnqueue,
+// Reserve, PreBind): `call(plugin)` on each; Success (and Skip, where
+// `skip_passes`) lets the next one run. A rejection comes back as it is, any
+// other code as an Error "running <point> plugin "<name>": <message>"; either
+// names the plugin.
+template <typename T, typename Call>
+Status RunUntilFailure(const PluginList<T>& list, std::string_view point, bool skip_passes, Call&& call) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    Status s = call(*list.plugins[i]);
+    if (s.IsSuccess() || (skip_passes && s.IsSkip())) continue;
+    if (!s.IsRejected()) {
+      s = Status::Error(schedkit::StrCat("running ", point, " plugin \"", list.names[i].str(), "\": ", s.Message()));
+    }
+    s.WithPlugin(list.names[i]);
+    return s;
+  }
+  return Status();
+}
+
 }  // namespace
 
 Status Framework::RunPreEnqueuePlugins(const PodInfo& pod) {
-  const Impl& im = *impl_;
   const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreEnqueue, profile_name_);
-  Status result;
-  for (size_t i = 0; i < im.pre_enqueue.size(); ++i) {
-    Status s = im.pre_enqueue.plugins[i]->PreEnqueue(pod);
-    if (s.IsSuccess()) continue;
-    s.WithPlugin(im.pre_enqueue.names[i]);
-    if (!s.IsRejected()) {
-      result = Status::Error(schedkit::StrCat("running PreEnqueue plugin \"", im.pre_enqueue.names[i].str(),
-                                              "\": ", s.Message()));
-      result.WithPlugin(im.pre_enqueue.names[i]);
-    } else {
-      result = std::move(s);
-    }
-    break;
-  }
+  const Status result = RunUntilFailure(impl_->pre_enqueue, "PreEnqueue", /*skip_passes=*/false,
+                                        [&](PreEnqueuePlugin& p) { return p.PreEnqueue(pod); });
   timer.Done(result.code());
   return result;
 }
@@ -169,21 +176,9 @@ Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod, std:
 }
 
 Status Framework::RunReservePluginsReserve(CycleState& state, const PodInfo& pod, Symbol node) {
-  const Impl& im = *impl_;
   const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kReserve, profile_name_);
-  Status result;
-  for (size_t i = 0; i < im.reserve.size(); ++i) {
-    Status s = im.reserve.plugins[i]->Reserve(state, pod, node);
-    if (s.IsSuccess()) continue;
-    if (s.IsRejected()) {
-      result = std::move(s);
-    } else {
-      result = Status::Error(
-          schedkit::StrCat("running Reserve plugin \"", im.reserve.names[i].str(), "\": ", s.Message()));
-    }
-    result.WithPlugin(im.reserve.names[i]);
-    break;
-  }
+  const Status result = RunUntilFailure(impl_->reserve, "Reserve", /*skip_passes=*/false,
+                                        [&](ReservePlugin& p) { return p.Reserve(state, pod, node); });
   timer.Done(result.code());
   return result;
 }
@@ -231,21 +226,9 @@ Status Framework::RunPermitPlugins(CycleState& state, const PodInfoPtr& pod_ptr,
 }
 
 Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
-  const Impl& im = *impl_;
   const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreBind, profile_name_);
-  Status result;
-  for (size_t i = 0; i < im.pre_bind.size(); ++i) {
-    Status s = im.pre_bind.plugins[i]->PreBind(state, pod, node);
-    if (s.IsSuccess() || s.IsSkip()) continue;
-    if (s.IsRejected()) {
-      result = std::move(s);
-    } else {
-      result = Status::Error(
-          schedkit::StrCat("running PreBind plugin \"", im.pre_bind.names[i].str(), "\": ", s.Message()));
-    }
-    result.WithPlugin(im.pre_bind.names[i]);
-    break;
-  }
+  const Status result = RunUntilFailure(impl_->pre_bind, "PreBind", /*skip_passes=*/true,
+                                        [&](PreBindPlugin& p) { return p.PreBind(state, pod, node); });
   timer.Done(result.code());
   return result;
 }
