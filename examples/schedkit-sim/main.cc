@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -136,7 +137,8 @@ Summary Summarize(const Result& r) {
 
 double PodsPerSecond(const Result& r) { return r.seconds > 0 ? static_cast<double>(r.pods.size()) / r.seconds : 0; }
 
-void PrintJson(const Result& r, bool explain) {
+// `skipped`: the objects of kinds schedkit does not model, by kind.
+void PrintJson(const Result& r, bool explain, const std::map<std::string, int>& skipped) {
   nlohmann::ordered_json out;
   out["pods"] = nlohmann::ordered_json::array();
   for (const auto& p : r.pods) out["pods"].push_back(PodJson(p, explain));
@@ -144,7 +146,22 @@ void PrintJson(const Result& r, bool explain) {
   out["summary"] = {{"nodes", r.num_nodes},          {"pendingPods", r.pods.size()}, {"scheduled", s.scheduled},
                     {"unschedulable", s.unschedulable}, {"preempted", s.preempted},   {"seconds", r.seconds},
                     {"podsPerSecond", PodsPerSecond(r)}};
+  out["summary"]["skippedKinds"] = nlohmann::ordered_json::object();
+  for (const auto& [kind, count] : skipped) out["summary"]["skippedKinds"][kind] = count;
   std::cout << out.dump(2) << "\n";
+}
+
+// One line on stderr naming the kinds left out and how many of each.
+void WarnSkipped(const std::map<std::string, int>& skipped) {
+  if (skipped.empty()) return;
+  int total = 0;
+  std::string kinds;
+  for (const auto& [kind, count] : skipped) {
+    total += count;
+    schedkit::StrAppend(&kinds, kinds.empty() ? "" : ", ", kind, " (", count, ")");
+  }
+  std::fprintf(stderr, "schedkit-sim: warning: left out %d object(s) of kinds it does not model: %s\n", total,
+               kinds.c_str());
 }
 
 std::string Percent(int64_t used, int64_t total) {
@@ -197,6 +214,7 @@ int Run(int argc, char** argv) {
     if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
     cluster = *std::move(loaded);
   }
+  WarnSkipped(cluster.skipped_kinds);
   schedkit::config::SchedulerConfiguration config = schedkit::config::DefaultConfiguration();
   if (!config_path.empty()) {
     auto loaded = schedkit::config::LoadConfiguration(config_path);
@@ -223,7 +241,7 @@ int Run(int argc, char** argv) {
     Fail(bad_input ? 2 : 1, std::string(result.status().message()));
   }
   if (json) {
-    PrintJson(*result, explain);
+    PrintJson(*result, explain, cluster.skipped_kinds);
   } else {
     PrintTable(*result);
   }

@@ -109,6 +109,19 @@ TEST_CASE("--help lists every flag; --cluster repeats", "[sim]") {
   CHECK(j["summary"]["pendingPods"] == 12);
 }
 
+TEST_CASE("objects of kinds schedkit does not model are named, in one line and in the summary", "[sim]") {
+  const Run r = Sim("--cluster " + TestData("unmodeled.yaml") + " --output json");
+  auto j = Json(r);
+  CHECK(j["summary"]["scheduled"] == 1);
+  CHECK(j["summary"]["skippedKinds"] == nlohmann::json{{"ConfigMap", 2}, {"Deployment", 1}});
+  CHECK(r.err == "schedkit-sim: warning: left out 3 object(s) of kinds it does not model: ConfigMap (2), "
+                 "Deployment (1)\n");
+  // Nothing left out: an empty object, and no warning.
+  const Run basic = Sim("--cluster " + TestData("basic.yaml") + " --output json");
+  CHECK(Json(basic)["summary"]["skippedKinds"] == nlohmann::json::object());
+  CHECK(basic.err.empty());
+}
+
 TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
   struct Case {
     std::string args;
