@@ -78,6 +78,14 @@ absl::Status DecodeObject(const json& obj, const Origin& origin, std::string_vie
     s = DecodeAs(obj, *c.add_priority_classes(), internal::ValidatePriorityClass);
   } else if (kind == "Namespace") {
     s = DecodeAs(obj, *c.add_namespaces(), internal::ValidateNamespace);
+  } else if (kind == "Service") {
+    s = DecodeAs(obj, *c.add_services(), internal::ValidateService);
+  } else if (kind == "ReplicationController") {
+    s = DecodeAs(obj, *c.add_replication_controllers(), internal::ValidateReplicationController);
+  } else if (kind == "ReplicaSet") {
+    s = DecodeAs(obj, *c.add_replica_sets(), internal::ValidateReplicaSet);
+  } else if (kind == "StatefulSet") {
+    s = DecodeAs(obj, *c.add_stateful_sets(), internal::ValidateStatefulSet);
   } else {
     ++out.skipped_kinds[kind];
     return absl::OkStatus();
@@ -173,6 +181,26 @@ absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths) 
   return out;
 }
 
+namespace {
+
+// Namespaced objects of one kind have distinct namespace/name keys.
+template <typename Repeated>
+absl::Status CheckUniqueNames(std::string_view kind, std::string_view plural, const Repeated& objects) {
+  absl::flat_hash_map<std::string, int> seen;
+  for (int i = 0; i < objects.size(); ++i) {
+    const v1::ObjectMeta& m = objects[i].metadata();
+    const std::string key = schedkit::StrCat(m.namespace_(), "/", m.name());
+    auto [it, inserted] = seen.emplace(key, i);
+    if (!inserted) {
+      return absl::InvalidArgumentError(schedkit::StrCat(kind, " ", key, ": duplicate name (", plural, " #",
+                                                         it->second + 1, " and #", i + 1, " in load order)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status ValidateCluster(const v1::Cluster& cluster) {
   absl::flat_hash_map<std::string_view, int> nodes;
   for (int i = 0; i < cluster.nodes_size(); ++i) {
@@ -197,6 +225,11 @@ absl::Status ValidateCluster(const v1::Cluster& cluster) {
                                                      node, "\""));
     }
   }
+  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("Service", "services", cluster.services()));
+  SCHEDKIT_RETURN_IF_ERROR(
+      CheckUniqueNames("ReplicationController", "replication controllers", cluster.replication_controllers()));
+  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("ReplicaSet", "replica sets", cluster.replica_sets()));
+  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("StatefulSet", "stateful sets", cluster.stateful_sets()));
   return absl::OkStatus();
 }
 

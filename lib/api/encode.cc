@@ -25,6 +25,10 @@ std::string EncodeClusterJson(const v1::Cluster& cluster) {
   AppendItems(cluster.nodes(), "v1", "Node", items);
   AppendItems(cluster.pods(), "v1", "Pod", items);
   AppendItems(cluster.pod_disruption_budgets(), "policy/v1", "PodDisruptionBudget", items);
+  AppendItems(cluster.services(), "v1", "Service", items);
+  AppendItems(cluster.replication_controllers(), "v1", "ReplicationController", items);
+  AppendItems(cluster.replica_sets(), "apps/v1", "ReplicaSet", items);
+  AppendItems(cluster.stateful_sets(), "apps/v1", "StatefulSet", items);
   nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(items)}};
   return list.dump();
 }

@@ -18,6 +18,10 @@ StaticClusterLister::StaticClusterLister(const v1::Cluster& cluster)
       pods_(Share<v1::Pod>(cluster.pods())),
       pdbs_(Share<v1::PodDisruptionBudget>(cluster.pod_disruption_budgets())),
       priority_classes_(Share<v1::PriorityClass>(cluster.priority_classes())),
-      namespaces_(Share<v1::Namespace>(cluster.namespaces())) {}
+      namespaces_(Share<v1::Namespace>(cluster.namespaces())),
+      services_(Share<v1::Service>(cluster.services())),
+      replication_controllers_(Share<v1::ReplicationController>(cluster.replication_controllers())),
+      replica_sets_(Share<v1::ReplicaSet>(cluster.replica_sets())),
+      stateful_sets_(Share<v1::StatefulSet>(cluster.stateful_sets())) {}
 
 }  // namespace schedkit::api

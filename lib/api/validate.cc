@@ -226,6 +226,52 @@ void ApplyDefaults(v1::PodDisruptionBudget& pdb) {
   if (pdb.metadata().namespace_().empty()) pdb.mutable_metadata()->set_namespace_("default");
 }
 
+namespace {
+
+template <typename Workload>
+void DefaultNamespace(Workload& w) {
+  if (w.metadata().namespace_().empty()) w.mutable_metadata()->set_namespace_("default");
+}
+
+absl::Status ValidateReplicas(bool has_replicas, int32_t replicas) {
+  if (has_replicas && replicas < 0) {
+    return FieldError("spec.replicas", schedkit::StrCat("must be greater than or equal to 0, got ", replicas));
+  }
+  return absl::OkStatus();
+}
+
+// apps/v1 requires a selector on ReplicaSets and StatefulSets.
+absl::Status ValidateRequiredSelector(bool has_selector, const v1::LabelSelector& selector) {
+  if (!has_selector) return FieldError("spec.selector", "required value");
+  return ValidateLabelSelector("spec.selector", selector);
+}
+
+}  // namespace
+
+void ApplyDefaults(v1::Service& service) { DefaultNamespace(service); }
+void ApplyDefaults(v1::ReplicationController& rc) { DefaultNamespace(rc); }
+void ApplyDefaults(v1::ReplicaSet& rs) { DefaultNamespace(rs); }
+void ApplyDefaults(v1::StatefulSet& ss) { DefaultNamespace(ss); }
+
+absl::Status ValidateService(const v1::Service& service) { return ValidateMeta("metadata", service.metadata()); }
+
+absl::Status ValidateReplicationController(const v1::ReplicationController& rc) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", rc.metadata()));
+  return ValidateReplicas(rc.spec().has_replicas(), rc.spec().replicas());
+}
+
+absl::Status ValidateReplicaSet(const v1::ReplicaSet& rs) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", rs.metadata()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateReplicas(rs.spec().has_replicas(), rs.spec().replicas()));
+  return ValidateRequiredSelector(rs.spec().has_selector(), rs.spec().selector());
+}
+
+absl::Status ValidateStatefulSet(const v1::StatefulSet& ss) {
+  SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", ss.metadata()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateReplicas(ss.spec().has_replicas(), ss.spec().replicas()));
+  return ValidateRequiredSelector(ss.spec().has_selector(), ss.spec().selector());
+}
+
 absl::Status ValidateNode(const v1::Node& node) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", node.metadata()));
   for (int i = 0; i < node.spec().taints_size(); ++i) {

@@ -17,12 +17,20 @@ namespace schedkit::api::internal {
 // namespaced objects and schedulerName "default-scheduler" for pods.
 void ApplyDefaults(v1::Pod& pod);
 void ApplyDefaults(v1::PodDisruptionBudget& pdb);
+void ApplyDefaults(v1::Service& service);
+void ApplyDefaults(v1::ReplicationController& rc);
+void ApplyDefaults(v1::ReplicaSet& rs);
+void ApplyDefaults(v1::StatefulSet& ss);
 
 absl::Status ValidateNode(const v1::Node& node);
 absl::Status ValidatePod(const v1::Pod& pod);
 absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb);
 absl::Status ValidatePriorityClass(const v1::PriorityClass& pc);
 absl::Status ValidateNamespace(const v1::Namespace& ns);
+absl::Status ValidateService(const v1::Service& service);
+absl::Status ValidateReplicationController(const v1::ReplicationController& rc);
+absl::Status ValidateReplicaSet(const v1::ReplicaSet& rs);
+absl::Status ValidateStatefulSet(const v1::StatefulSet& ss);
 
 // RFC 3339 as Kubernetes writes it ("2024-05-01T10:00:00Z").
 absl::StatusOr<absl::Time> ParseTimestamp(std::string_view text);

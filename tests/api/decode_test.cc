@@ -149,7 +149,11 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
     CHECK(pdbs == Strings{"default/web-pdb", "ml/trainer-pdb"});
     CHECK(pcs == Strings{"batch-nonpreempting"});
     CHECK(nss == Strings{"default", "ml"});
-    CHECK(decoded.skipped_kinds == std::map<std::string, int>{{"Service", 1}});
+    // The kubernetes Service selects no pod (no spec.selector).
+    REQUIRE(c.services_size() == 1);
+    CHECK(c.services(0).metadata().name() == "kubernetes");
+    CHECK(c.services(0).spec().selector().empty());
+    CHECK(decoded.skipped_kinds.empty());
   }
 
   SECTION("Node") {
@@ -1035,17 +1039,17 @@ TEST_CASE("Decode accepts a YAML document that is a List", "[decode][string]") {
 TEST_CASE("DecodeInto appends to what is already decoded", "[decode][string]") {
   api::DecodedCluster out;
   REQUIRE(api::DecodeInto("kind: Node\napiVersion: v1\nmetadata:\n  name: n1\n", "a.yaml", out).ok());
-  REQUIRE(api::DecodeInto(R"({"kind":"Service","apiVersion":"v1","metadata":{"name":"s","namespace":"x"}})",
+  REQUIRE(api::DecodeInto(R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"s","namespace":"x"}})",
                           "b.json", out)
               .ok());
   REQUIRE(api::DecodeInto("kind: Node\napiVersion: v1\nmetadata:\n  name: n2\n---\n"
-                          "kind: Service\napiVersion: v1\nmetadata:\n  name: t\n  namespace: x\n",
+                          "kind: ConfigMap\napiVersion: v1\nmetadata:\n  name: t\n  namespace: x\n",
                           "c.yaml", out)
               .ok());
   REQUIRE(out.objects.nodes_size() == 2);
   CHECK(out.objects.nodes(0).metadata().name() == "n1");
   CHECK(out.objects.nodes(1).metadata().name() == "n2");
-  CHECK(out.skipped_kinds == std::map<std::string, int>{{"Service", 2}});
+  CHECK(out.skipped_kinds == std::map<std::string, int>{{"ConfigMap", 2}});
 }
 
 TEST_CASE("Decode alone does not run the cluster-level checks", "[decode][string]") {
@@ -1076,7 +1080,8 @@ TEST_CASE("LoadPaths reads a directory's json/yaml/yml files sorted by name, not
   CHECK(nss == Strings{"shop"});              // 05-namespaces.yml
   CHECK(nodes == Strings{"node-b", "node-a"});  // 10-nodes.yaml, in document order
   CHECK(pods == Strings{"cart-0", "cart-1"});   // 20-pods.json, then 30-more-pods.yaml
-  CHECK(d.skipped_kinds == std::map<std::string, int>{{"Service", 1}});
+  CHECK(d.objects.services_size() == 1);       // in 20-pods.json's List
+  CHECK(d.skipped_kinds.empty());
 }
 
 TEST_CASE("LoadPaths checks the cluster formed by all paths together", "[decode][load][errors]") {

@@ -5,8 +5,9 @@
 //
 // Accepted input: one object, a `List`/`NodeList`/`PodList`/... with `items`,
 // or multi-document YAML whose documents are any of these. Kinds Node, Pod,
-// PodDisruptionBudget, PriorityClass and Namespace are decoded; any other kind
-// is counted in `skipped_kinds`, never dropped silently. Unknown fields are
+// PodDisruptionBudget, PriorityClass, Namespace, Service,
+// ReplicationController, ReplicaSet and StatefulSet are decoded; any other
+// kind is counted in `skipped_kinds`, never dropped silently. Unknown fields are
 // ignored, as protobuf's JSON mapping does with ignore_unknown_fields.
 //
 // Every object is validated as it is decoded (quantities parse, enumerations

@@ -31,6 +31,17 @@ class ClusterLister {
   virtual absl::StatusOr<ObjectList<v1::PriorityClass>> ListPriorityClasses() const = 0;
   // Namespaces with their labels, for pod affinity namespaceSelectors.
   virtual absl::StatusOr<ObjectList<v1::Namespace>> ListNamespaces() const = 0;
+  // The workloads that select or own pods, from which PodTopologySpread
+  // derives a pod's default spreading selector. Default: none, and then
+  // default spreading applies to no pod, as upstream with empty listers.
+  virtual absl::StatusOr<ObjectList<v1::Service>> ListServices() const { return ObjectList<v1::Service>(); }
+  virtual absl::StatusOr<ObjectList<v1::ReplicationController>> ListReplicationControllers() const {
+    return ObjectList<v1::ReplicationController>();
+  }
+  virtual absl::StatusOr<ObjectList<v1::ReplicaSet>> ListReplicaSets() const { return ObjectList<v1::ReplicaSet>(); }
+  virtual absl::StatusOr<ObjectList<v1::StatefulSet>> ListStatefulSets() const {
+    return ObjectList<v1::StatefulSet>();
+  }
 };
 
 // A lister over a fixed set of objects (what Decode/LoadPaths return).
@@ -43,6 +54,12 @@ class StaticClusterLister : public ClusterLister {
   absl::StatusOr<ObjectList<v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override { return pdbs_; }
   absl::StatusOr<ObjectList<v1::PriorityClass>> ListPriorityClasses() const override { return priority_classes_; }
   absl::StatusOr<ObjectList<v1::Namespace>> ListNamespaces() const override { return namespaces_; }
+  absl::StatusOr<ObjectList<v1::Service>> ListServices() const override { return services_; }
+  absl::StatusOr<ObjectList<v1::ReplicationController>> ListReplicationControllers() const override {
+    return replication_controllers_;
+  }
+  absl::StatusOr<ObjectList<v1::ReplicaSet>> ListReplicaSets() const override { return replica_sets_; }
+  absl::StatusOr<ObjectList<v1::StatefulSet>> ListStatefulSets() const override { return stateful_sets_; }
 
  private:
   ObjectList<v1::Node> nodes_;
@@ -50,6 +67,10 @@ class StaticClusterLister : public ClusterLister {
   ObjectList<v1::PodDisruptionBudget> pdbs_;
   ObjectList<v1::PriorityClass> priority_classes_;
   ObjectList<v1::Namespace> namespaces_;
+  ObjectList<v1::Service> services_;
+  ObjectList<v1::ReplicationController> replication_controllers_;
+  ObjectList<v1::ReplicaSet> replica_sets_;
+  ObjectList<v1::StatefulSet> stateful_sets_;
 };
 
 }  // namespace schedkit::api
