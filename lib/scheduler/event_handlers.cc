@@ -200,4 +200,60 @@ absl::Status Scheduler::DeletePodDisruptionBudget(std::string_view namespace_nam
 
 void Scheduler::SetNamespace(const api::v1::Namespace& ns) { impl_->cache.SetNamespace(ns); }
 
+namespace {
+
+// Delete for a workload kind: NotFound names the kind and the object.
+template <typename T>
+absl::Status EraseWorkload(NamespacedObjects<T>& objects, std::string_view kind, std::string_view namespace_name,
+                           std::string_view name) {
+  if (objects.Erase(namespace_name, name)) return absl::OkStatus();
+  return absl::NotFoundError(schedkit::StrCat(kind, " ", namespace_name, "/", name, " not found"));
+}
+
+}  // namespace
+
+absl::Status Scheduler::AddService(std::shared_ptr<const api::v1::Service> service) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  impl_->services.Put(std::move(service));
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::DeleteService(std::string_view namespace_name, std::string_view name) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  return EraseWorkload(impl_->services, "Service", namespace_name, name);
+}
+
+absl::Status Scheduler::AddReplicationController(std::shared_ptr<const api::v1::ReplicationController> rc) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  impl_->replication_controllers.Put(std::move(rc));
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::DeleteReplicationController(std::string_view namespace_name, std::string_view name) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  return EraseWorkload(impl_->replication_controllers, "ReplicationController", namespace_name, name);
+}
+
+absl::Status Scheduler::AddReplicaSet(std::shared_ptr<const api::v1::ReplicaSet> rs) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  impl_->replica_sets.Put(std::move(rs));
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::DeleteReplicaSet(std::string_view namespace_name, std::string_view name) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  return EraseWorkload(impl_->replica_sets, "ReplicaSet", namespace_name, name);
+}
+
+absl::Status Scheduler::AddStatefulSet(std::shared_ptr<const api::v1::StatefulSet> ss) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  impl_->stateful_sets.Put(std::move(ss));
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::DeleteStatefulSet(std::string_view namespace_name, std::string_view name) {
+  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+  return EraseWorkload(impl_->stateful_sets, "StatefulSet", namespace_name, name);
+}
+
 }  // namespace schedkit::scheduler

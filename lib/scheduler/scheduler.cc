@@ -11,6 +11,7 @@
 
 #include "absl/time/clock.h"
 #include "framework/records_nothing.h"
+#include "schedkit/api/status_macros.h"
 #include "scheduler/scheduler_impl.h"
 #include "scheduler/thread_pool_executor.h"
 
@@ -18,6 +19,19 @@ namespace schedkit::scheduler {
 
 using framework::PodInfo;
 using framework::PodInfoPtr;
+
+namespace {
+
+// Adds each listed object with `add`; the first error (the listing's or an
+// add's) stops it.
+template <typename T, typename Add>
+absl::Status AddAll(const absl::StatusOr<api::ObjectList<T>>& listed, Add&& add) {
+  if (!listed.ok()) return listed.status();
+  for (const std::shared_ptr<const T>& object : *listed) SCHEDKIT_RETURN_IF_ERROR(add(object));
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 // ---- ClusterClient
 
@@ -44,6 +58,30 @@ std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> Scheduler::Impl
   std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> out;
   for (const auto& [k, v] : pdbs) out.push_back(v);
   return out;
+}
+
+std::vector<std::shared_ptr<const api::v1::Service>> Scheduler::Impl::ListServices(
+    std::string_view namespace_name) const {
+  std::lock_guard<SpinningMutex> lock(pods_mu);
+  return services.List(namespace_name);
+}
+
+std::shared_ptr<const api::v1::ReplicationController> Scheduler::Impl::GetReplicationController(
+    std::string_view namespace_name, std::string_view name) const {
+  std::lock_guard<SpinningMutex> lock(pods_mu);
+  return replication_controllers.Get(namespace_name, name);
+}
+
+std::shared_ptr<const api::v1::ReplicaSet> Scheduler::Impl::GetReplicaSet(std::string_view namespace_name,
+                                                                          std::string_view name) const {
+  std::lock_guard<SpinningMutex> lock(pods_mu);
+  return replica_sets.Get(namespace_name, name);
+}
+
+std::shared_ptr<const api::v1::StatefulSet> Scheduler::Impl::GetStatefulSet(std::string_view namespace_name,
+                                                                            std::string_view name) const {
+  std::lock_guard<SpinningMutex> lock(pods_mu);
+  return stateful_sets.Get(namespace_name, name);
 }
 
 // ---- the Scheduler
@@ -115,11 +153,14 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
   auto namespaces = lister.ListNamespaces();
   if (!namespaces.ok()) return namespaces.status();
   for (auto& ns : *namespaces) sched->impl_->cache.SetNamespace(*ns);
-  auto pdbs = lister.ListPodDisruptionBudgets();
-  if (!pdbs.ok()) return pdbs.status();
-  for (auto& p : *pdbs) {
-    if (absl::Status s = sched->AddPodDisruptionBudget(p); !s.ok()) return s;
-  }
+  SCHEDKIT_RETURN_IF_ERROR(
+      AddAll(lister.ListPodDisruptionBudgets(), [&](auto& o) { return sched->AddPodDisruptionBudget(o); }));
+  // Workloads before pods, so that the first cycles see them.
+  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListServices(), [&](auto& o) { return sched->AddService(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(
+      AddAll(lister.ListReplicationControllers(), [&](auto& o) { return sched->AddReplicationController(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListReplicaSets(), [&](auto& o) { return sched->AddReplicaSet(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListStatefulSets(), [&](auto& o) { return sched->AddStatefulSet(o); }));
   auto pods = lister.ListPods();
   if (!pods.ok()) return pods.status();
   for (int pass = 0; pass < 2; ++pass) {

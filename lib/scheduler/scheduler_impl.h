@@ -28,6 +28,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/scheduler/scheduler.h"
+#include "scheduler/namespaced_objects.h"
 #include "scheduler/periodic_timers.h"
 #include "scheduler/spinning_mutex.h"
 
@@ -60,6 +61,10 @@ struct Scheduler::Impl : public framework::ClusterClient {
   absl::flat_hash_map<std::string, std::shared_ptr<const api::v1::PodDisruptionBudget>> pdbs
       ABSL_GUARDED_BY(pods_mu);
   absl::flat_hash_map<std::string, std::shared_ptr<const api::v1::Node>> nodes ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::Service> services ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::ReplicationController> replication_controllers ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::ReplicaSet> replica_sets ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::StatefulSet> stateful_sets ABSL_GUARDED_BY(pods_mu);
 
   std::mutex bind_mu;
   std::condition_variable bind_cv;
@@ -78,6 +83,13 @@ struct Scheduler::Impl : public framework::ClusterClient {
   absl::Status Evict(const framework::PodInfo& victim, const framework::PodInfo& preemptor, Symbol node) override;
   absl::Status ClearNominatedNodeName(const framework::PodInfo& pod) override;
   std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override;
+  std::vector<std::shared_ptr<const api::v1::Service>> ListServices(std::string_view namespace_name) const override;
+  std::shared_ptr<const api::v1::ReplicationController> GetReplicationController(
+      std::string_view namespace_name, std::string_view name) const override;
+  std::shared_ptr<const api::v1::ReplicaSet> GetReplicaSet(std::string_view namespace_name,
+                                                           std::string_view name) const override;
+  std::shared_ptr<const api::v1::StatefulSet> GetStatefulSet(std::string_view namespace_name,
+                                                             std::string_view name) const override;
 
   // ---- the cycles (schedule_one.cc)
   // Pops the next pod and schedules it; false when none was ready.

@@ -3,6 +3,7 @@
 // determinism, and that every class of bad input exits 2 naming the culprit.
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
 
 #include "nlohmann/json.hpp"
@@ -120,6 +121,25 @@ TEST_CASE("objects of kinds schedkit does not model are named, in one line and i
   const Run basic = Sim("--cluster " + TestData("basic.yaml") + " --output json");
   CHECK(Json(basic)["summary"]["skippedKinds"] == nlohmann::json::object());
   CHECK(basic.err.empty());
+}
+
+// The regression scenario the upstream oracle agrees on: a ReplicaSet's six
+// replicas, with no constraints of their own, spread one per node over the
+// three zones (PodTopologySpread's system defaults, with the selector taken
+// from the ReplicaSet and the Service), where the one big node would
+// otherwise take them all; a pod nothing selects or owns is not spread.
+TEST_CASE("default spreading follows the workloads that own and select pods", "[sim]") {
+  const std::string dir = std::string(SCHEDKIT_TESTS_DIR) + "/conformance/regressions/default-spreading-workloads";
+  auto j = Json(Sim("--cluster " + dir + " --output json --tie-break name"));
+  std::set<std::string> nodes;
+  for (int i = 0; i < 6; ++i) {
+    const auto& pod = PodNamed(j, "web-5d8f-" + std::to_string(i));
+    REQUIRE(pod["node"].is_string());
+    nodes.insert(pod["node"].get<std::string>());
+  }
+  CHECK(nodes.size() == 6);
+  CHECK(PodNamed(j, "loner")["node"] == "n1");
+  CHECK(j["summary"]["skippedKinds"] == nlohmann::json::object());
 }
 
 TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {

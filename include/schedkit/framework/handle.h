@@ -26,6 +26,7 @@
 #include "absl/status/status.h"
 #include "schedkit/api/symbol.h"
 #include "schedkit/api/v1/policy.pb.h"
+#include "schedkit/api/v1/workloads.pb.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/metrics.h"
 #include "schedkit/framework/node_info.h"
@@ -120,6 +121,31 @@ class ClusterClient {
   virtual absl::Status ClearNominatedNodeName(const PodInfo& pod) = 0;
   // The PodDisruptionBudgets the scheduler holds (Scheduler::AddPodDisruptionBudget), a copy.
   virtual std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const = 0;
+
+  // The workloads the scheduler holds (Scheduler::AddService, ...), for
+  // PodTopologySpread's default selector (upstream's helper.DefaultSelector).
+  // Called from PreFilter and PreScore on the scheduling thread, and from
+  // dry runs; any thread, concurrently with the scheduler's event methods.
+  // Default: none, as a host without these objects has.
+  //
+  // The Services of `namespace_name`, a copy.
+  virtual std::vector<std::shared_ptr<const api::v1::Service>> ListServices(
+      std::string_view /*namespace_name*/) const {
+    return {};
+  }
+  // The named workload in `namespace_name`, or null.
+  virtual std::shared_ptr<const api::v1::ReplicationController> GetReplicationController(
+      std::string_view /*namespace_name*/, std::string_view /*name*/) const {
+    return nullptr;
+  }
+  virtual std::shared_ptr<const api::v1::ReplicaSet> GetReplicaSet(std::string_view /*namespace_name*/,
+                                                                    std::string_view /*name*/) const {
+    return nullptr;
+  }
+  virtual std::shared_ptr<const api::v1::StatefulSet> GetStatefulSet(std::string_view /*namespace_name*/,
+                                                                     std::string_view /*name*/) const {
+    return nullptr;
+  }
 };
 
 // Kubernetes-style events about pods, given as FrameworkOptions::events.

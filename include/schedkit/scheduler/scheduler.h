@@ -123,6 +123,19 @@ class Scheduler {
   absl::Status AddPodDisruptionBudget(std::shared_ptr<const api::v1::PodDisruptionBudget> pdb);
   // NotFound if no PodDisruptionBudget of that namespace/name is held.
   absl::Status DeletePodDisruptionBudget(std::string_view namespace_name, std::string_view name);
+  // The workloads PodTopologySpread's default constraints read (the Services
+  // that select a pod, the controller that owns it). Add replaces an object
+  // of the same namespace and name and is always OK; Delete returns NotFound
+  // when none is held. No pod is requeued: upstream registers no plugin for
+  // these events.
+  absl::Status AddService(std::shared_ptr<const api::v1::Service> service);
+  absl::Status DeleteService(std::string_view namespace_name, std::string_view name);
+  absl::Status AddReplicationController(std::shared_ptr<const api::v1::ReplicationController> rc);
+  absl::Status DeleteReplicationController(std::string_view namespace_name, std::string_view name);
+  absl::Status AddReplicaSet(std::shared_ptr<const api::v1::ReplicaSet> rs);
+  absl::Status DeleteReplicaSet(std::string_view namespace_name, std::string_view name);
+  absl::Status AddStatefulSet(std::shared_ptr<const api::v1::StatefulSet> ss);
+  absl::Status DeleteStatefulSet(std::string_view namespace_name, std::string_view name);
   // Adds or replaces a namespace's labels (for namespace selectors). Cannot
   // fail, and requeues no pod.
   void SetNamespace(const api::v1::Namespace& ns);

@@ -9,6 +9,7 @@
 
 #include "google/protobuf/util/message_differencer.h"
 #include "plugins/internal/args.h"
+#include "plugins/internal/default_selector.h"
 #include "plugins/podtopologyspread/common.h"
 #include "plugins/podtopologyspread/domain_counts.h"
 #include "schedkit/api/status_macros.h"
@@ -440,7 +441,14 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPodTopologySpreadWithOptio
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPodTopologySpread(const framework::PluginArgs& args,
                                                                         framework::Handle& handle) {
-  return NewPodTopologySpreadWithOptions(args, handle, PodTopologySpreadOptions());
+  PodTopologySpreadOptions options;
+  // The workloads come from the host through the Handle's ClusterClient, as
+  // upstream's listers come from its informers; the Handle outlives the plugin.
+  options.default_selector = [&handle](const framework::PodInfo& pod) {
+    const framework::ClusterClient* client = handle.client();
+    return client != nullptr ? internal::DefaultSelector(pod, *client) : api::LabelSelector::Everything();
+  };
+  return NewPodTopologySpreadWithOptions(args, handle, std::move(options));
 }
 
 namespace podtopologyspread_internal {

@@ -70,10 +70,11 @@ struct PodTopologySpreadOptions {
   bool enable_node_inclusion_policy = true;
   bool enable_match_label_keys = true;
   // The selector upstream's helper.DefaultSelector derives from the pod's
-  // Services, ReplicationControllers, ReplicaSets and StatefulSets. schedkit
-  // has none of these objects yet, so when unset the selector is empty,
-  // exactly what upstream returns when its listers hold nothing, and default
-  // constraints then never apply. Tests set it to reproduce upstream cases.
+  // Services, ReplicationControllers, ReplicaSets and StatefulSets.
+  // NewPodTopologySpread reads them through the Handle's ClusterClient
+  // (internal/default_selector.h); unset, the selector is empty, what
+  // upstream returns when its listers hold nothing, and default constraints
+  // then never apply. Tests set it to reproduce upstream cases.
   std::function<api::LabelSelector(const framework::PodInfo& pod)> default_selector;
   // Keep per-domain counts across cycles and recount only changed nodes
   // (domain_counts.h). Off recounts every node every cycle, as upstream;

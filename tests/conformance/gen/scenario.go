@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -76,6 +77,7 @@ type features struct {
 	taints, unschedulableNode, nodeSelector, nodeAffinity, podAffinity, spread bool
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
+	workloads                                                                  bool
 }
 
 type gen struct {
@@ -90,6 +92,8 @@ type gen struct {
 	pending    []*v1.Pod
 	pdbs       []*policyv1.PodDisruptionBudget
 	rc         *nodev1.RuntimeClass
+	// Services and the controllers that own pods, for default spreading.
+	workloads []any
 
 	free     map[string]v1.ResourceList // node -> allocatable minus running requests
 	podCount map[string]int
@@ -160,6 +164,14 @@ func Generate(seed uint64, index int) *Scenario {
 		g.genPendingGroup(numPending - len(g.pending))
 	}
 
+	// Workloads draw from a stream of their own, so that the rest of a
+	// scenario is what it was before they existed.
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+2))
+	g.f.workloads = g.chance(0.6)
+	if g.f.workloads {
+		g.genWorkloads()
+	}
+
 	s := &Scenario{}
 	add := func(name string, items []any) {
 		if len(items) > 0 {
@@ -175,6 +187,7 @@ func Generate(seed uint64, index int) *Scenario {
 	add("05-pods-running.json", anys(g.running))
 	add("06-pdbs.json", anys(g.pdbs))
 	add("07-pods-pending.json", anys(g.pending))
+	add("08-workloads.json", g.workloads)
 
 	var on []string
 	for name, v := range map[string]bool{
@@ -183,6 +196,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"hostPorts": g.f.hostPorts, "initContainers": g.f.initContainers, "overhead": g.f.overhead,
 		"extended": g.f.extended, "ephemeral": g.f.ephemeral, "namespaces": g.f.namespaces, "pdbs": g.f.pdbs,
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
+		"workloads": g.f.workloads,
 	} {
 		if v {
 			on = append(on, name)
@@ -945,5 +959,90 @@ func (g *gen) genPDBs() {
 			}},
 		}
 		g.pdbs = append(g.pdbs, pdb)
+	}
+}
+
+// genWorkloads gives the pods of an app in a namespace the controller a
+// cluster would have made them with (mostly a ReplicaSet, sometimes a
+// StatefulSet or a ReplicationController, sometimes none) and some apps a
+// Service, so that PodTopologySpread's default constraints apply to them as
+// upstream derives them (helper.DefaultSelector).
+func (g *gen) genWorkloads() {
+	type key struct{ ns, app string }
+	podsOf := map[key][]*v1.Pod{}
+	var keys []key
+	for _, list := range [][]*v1.Pod{g.running, g.pending} {
+		for _, p := range list {
+			k := key{p.Namespace, p.Labels["app"]}
+			if podsOf[k] == nil {
+				keys = append(keys, k)
+			}
+			podsOf[k] = append(podsOf[k], p)
+		}
+	}
+	meta := func(name, ns string) metav1.ObjectMeta {
+		return metav1.ObjectMeta{Name: name, Namespace: ns, UID: g.uid(), CreationTimestamp: metav1.NewTime(baseTime)}
+	}
+	for _, k := range keys {
+		pods := podsOf[k]
+		replicas := int32(len(pods))
+		var owner metav1.OwnerReference
+		switch r := g.r.Float64(); {
+		case r < 0.6:
+			hash := pods[0].Labels["pod-template-hash"]
+			rs := &appsv1.ReplicaSet{
+				TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
+				ObjectMeta: meta(k.app+"-"+hash, k.ns),
+				Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{
+					MatchLabels: map[string]string{"app": k.app, "pod-template-hash": hash}}},
+			}
+			owner = metav1.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID}
+			g.workloads = append(g.workloads, rs)
+		case r < 0.75:
+			ss := &appsv1.StatefulSet{
+				TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
+				ObjectMeta: meta(k.app, k.ns),
+				Spec: appsv1.StatefulSetSpec{Replicas: &replicas, ServiceName: k.app, Selector: &metav1.LabelSelector{
+					MatchLabels: map[string]string{"app": k.app}}},
+			}
+			owner = metav1.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: ss.Name, UID: ss.UID}
+			g.workloads = append(g.workloads, ss)
+		case r < 0.85:
+			rc := &v1.ReplicationController{
+				TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ReplicationController"},
+				ObjectMeta: meta(k.app+"-rc", k.ns),
+				Spec:       v1.ReplicationControllerSpec{Replicas: &replicas, Selector: map[string]string{"app": k.app}},
+			}
+			owner = metav1.OwnerReference{APIVersion: "v1", Kind: "ReplicationController", Name: rc.Name, UID: rc.UID}
+			g.workloads = append(g.workloads, rc)
+		}
+		if owner.Kind != "" {
+			for _, p := range pods {
+				if g.chance(0.05) {
+					continue // a pod its controller released
+				}
+				ref := owner
+				controller := !g.chance(0.05) // an owner that is not the controller counts for nothing
+				ref.Controller = &controller
+				p.OwnerReferences = append(p.OwnerReferences, ref)
+			}
+		}
+		if g.chance(0.4) {
+			selector := map[string]string{"app": k.app}
+			if g.chance(0.3) {
+				if tier, ok := pods[0].Labels["tier"]; ok {
+					selector["tier"] = tier
+				}
+			}
+			svc := &v1.Service{
+				TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
+				ObjectMeta: meta(k.app, k.ns),
+				Spec:       v1.ServiceSpec{Selector: selector},
+			}
+			if g.chance(0.1) {
+				svc.Spec.Selector = nil // selects no pod
+			}
+			g.workloads = append(g.workloads, svc)
+		}
 	}
 }

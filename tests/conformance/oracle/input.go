@@ -14,9 +14,11 @@ import (
 	"sort"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -29,6 +31,11 @@ type cluster struct {
 	pdbs           []*policyv1.PodDisruptionBudget
 	priorityClass  []*schedulingv1.PriorityClass
 	namespaces     []*v1.Namespace
+	// The workloads PodTopologySpread's default selector reads.
+	services       []*v1.Service
+	rcs            []*v1.ReplicationController
+	replicaSets    []*appsv1.ReplicaSet
+	statefulSets   []*appsv1.StatefulSet
 	skippedByKind  map[string]int
 	sourceOfObject map[string]string // "Kind ns/name" -> file, for messages
 }
@@ -167,7 +174,8 @@ func (c *cluster) decodeDocument(raw []byte, where string) error {
 		return nil
 	}
 	switch h.Kind {
-	case "Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace":
+	case "Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace",
+		"Service", "ReplicationController", "ReplicaSet", "StatefulSet":
 	default:
 		c.skippedByKind[h.Kind]++
 		return nil
@@ -187,8 +195,16 @@ func (c *cluster) decodeDocument(raw []byte, where string) error {
 		c.priorityClass = append(c.priorityClass, o)
 	case *v1.Namespace:
 		c.namespaces = append(c.namespaces, o)
+	case *v1.Service:
+		c.services = append(c.services, o)
+	case *v1.ReplicationController:
+		c.rcs = append(c.rcs, o)
+	case *appsv1.ReplicaSet:
+		c.replicaSets = append(c.replicaSets, o)
+	case *appsv1.StatefulSet:
+		c.statefulSets = append(c.statefulSets, o)
 	default:
-		return badInput("%s: unsupported apiVersion %q for kind %s (want v1, policy/v1 or scheduling.k8s.io/v1)", where, gvk.GroupVersion().String(), gvk.Kind)
+		return badInput("%s: unsupported apiVersion %q for kind %s (want v1, apps/v1, policy/v1 or scheduling.k8s.io/v1)", where, gvk.GroupVersion().String(), gvk.Kind)
 	}
 	return nil
 }
@@ -247,6 +263,19 @@ func (c *cluster) validate() error {
 			pdb.Namespace = "default"
 		}
 	}
+	// Workloads are namespaced; the API server defaults the namespace.
+	for _, o := range c.services {
+		defaultNamespace(&o.ObjectMeta)
+	}
+	for _, o := range c.rcs {
+		defaultNamespace(&o.ObjectMeta)
+	}
+	for _, o := range c.replicaSets {
+		defaultNamespace(&o.ObjectMeta)
+	}
+	for _, o := range c.statefulSets {
+		defaultNamespace(&o.ObjectMeta)
+	}
 	for _, pc := range c.priorityClass {
 		if pc.Name == "" {
 			return badInput("PriorityClass without metadata.name")
@@ -294,5 +323,11 @@ func (c *cluster) resolvePriorities() {
 			}
 		}
 		p.Spec.Priority = &value
+	}
+}
+
+func defaultNamespace(m *metav1.ObjectMeta) {
+	if m.Namespace == "" {
+		m.Namespace = "default"
 	}
 }

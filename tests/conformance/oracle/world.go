@@ -150,6 +150,18 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	for _, o := range c.pdbs {
 		objs = append(objs, o.DeepCopy())
 	}
+	for _, o := range c.services {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.rcs {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.replicaSets {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.statefulSets {
+		objs = append(objs, o.DeepCopy())
+	}
 	if throughput {
 		// NewClientset's tracker rebuilds a REST mapper for managed fields on
 		// every write, which costs more than the scheduling it serves; the
