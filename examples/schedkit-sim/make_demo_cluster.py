@@ -56,10 +56,45 @@ for i in range(20):
     doc(lines)
     nodes.append((name, zone, kind))
 
+# The controllers that own the pods (and a Service): PodTopologySpread's
+# default constraints spread their pods as upstream does.
+CONTROLLERS = {
+    ("shop", "web"): ("apps/v1", "ReplicaSet", "web-7c9d4b", {"app": "web", "pod-template-hash": "7c9d4b"}),
+    ("shop", "api"): ("apps/v1", "ReplicaSet", "api-5f6b8d", {"app": "api", "pod-template-hash": "5f6b8d"}),
+    ("shop", "db"): ("apps/v1", "StatefulSet", "db", {"app": "db"}),
+    ("shop", "zk"): ("apps/v1", "StatefulSet", "zk", {"app": "zk"}),
+    ("shop", "cache"): ("apps/v1", "StatefulSet", "cache", {"app": "cache"}),
+    ("batch", "etl"): ("v1", "ReplicationController", "etl", {"app": "etl"}),
+}
+
+def workload(ns, app):
+    api, kind, name, labels = CONTROLLERS[(ns, app)]
+    lines = [f"apiVersion: {api}", f"kind: {kind}", "metadata:", f"  name: {name}", f"  namespace: {ns}",
+             f"  uid: uid-{ns}-{name}", "spec:"]
+    if kind == "ReplicationController":
+        lines += ["  selector:"] + [f"    {k}: {v}" for k, v in labels.items()]
+    else:
+        lines += ["  selector:", "    matchLabels:"] + [f"      {k}: {v}" for k, v in labels.items()]
+    if kind == "StatefulSet":
+        lines.append(f"  serviceName: {app}")
+    doc(lines)
+
+for ns, app in CONTROLLERS:
+    workload(ns, app)
+doc(["apiVersion: v1", "kind: Service", "metadata:", "  name: web", "  namespace: shop", "spec:",
+     "  selector:", "    app: web", "  ports:", "  - port: 80"])
+
 def pod(name, ns, labels, cpu, mem, node=None, extra=None, priority_class=None, image="registry.k8s.io/pause:3.9",
         gpu=None):
+    owner = CONTROLLERS.get((ns, labels.get("app")))
+    if owner:
+        labels = dict(owner[3])
     lines = ["apiVersion: v1", "kind: Pod", "metadata:", f"  name: {name}", f"  namespace: {ns}", "  labels:"]
     lines += [f"    {k}: {v}" for k, v in labels.items()]
+    if owner:
+        api, kind, oname, _ = owner
+        lines += ["  ownerReferences:", f"  - apiVersion: {api}", f"    kind: {kind}", f"    name: {oname}",
+                  f"    uid: uid-{ns}-{oname}", "    controller: true"]
     lines += ["spec:"]
     if node:
         lines.append(f"  nodeName: {node}")
@@ -95,9 +130,9 @@ def pending_pod(*args, **kw):
     pending += 1
     pod(*args, **kw)
 
-# Plain web pods.
+# Plain web pods, which their ReplicaSet's default spreading spreads.
 for i in range(40):
-    pending_pod(f"web-{i:02d}", "shop", {"app": "web"}, random.choice(["250m", "500m", "1"]),
+    pending_pod(f"web-{i:02d}", "shop", {"app": "web"}, random.choice(["250m", "500m"]),
                 random.choice(["512Mi", "1Gi", "2Gi"]), image="registry.example.com/shop/web:1.8")
 # Node affinity: SSD nodes only.
 for i in range(10):
