@@ -21,6 +21,7 @@
 #include "schedkit/framework/framework.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/testing/builders.h"
+#include "schedkit/testing/noop_cluster_client.h"
 
 namespace schedkit {
 namespace {
@@ -32,17 +33,7 @@ constexpr int kNodes = 5000;
 
 // Accepts every eviction and nomination: the cluster does not change between
 // iterations.
-class NoopClient : public framework::ClusterClient {
- public:
-  absl::Status Bind(const framework::PodInfo&, Symbol) override { return absl::OkStatus(); }
-  absl::Status Evict(const framework::PodInfo&, const framework::PodInfo&, Symbol) override {
-    return absl::OkStatus();
-  }
-  absl::Status ClearNominatedNodeName(const framework::PodInfo&) override { return absl::OkStatus(); }
-  std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override {
-    return {};
-  }
-};
+using NoopClient = testing::NoopClusterClient;
 
 // The cluster's snapshot for `pods_per_node`, built once.
 const framework::Snapshot& Cluster(int pods_per_node) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "schedkit/api/str_cat.h"
 #include "api/json_documents.h"
 #include "api/proto_json.h"
@@ -86,6 +87,20 @@ absl::Status DecodeObject(const json& obj, const Origin& origin, std::string_vie
     s = DecodeAs(obj, *c.add_replica_sets(), internal::ValidateReplicaSet);
   } else if (kind == "StatefulSet") {
     s = DecodeAs(obj, *c.add_stateful_sets(), internal::ValidateStatefulSet);
+  } else if (kind == "PersistentVolume") {
+    s = DecodeAs(obj, *c.add_persistent_volumes(), internal::ValidatePersistentVolume);
+  } else if (kind == "PersistentVolumeClaim") {
+    s = DecodeAs(obj, *c.add_persistent_volume_claims(), internal::ValidatePersistentVolumeClaim);
+  } else if (kind == "StorageClass") {
+    s = DecodeAs(obj, *c.add_storage_classes(), internal::ValidateStorageClass);
+  } else if (kind == "CSINode") {
+    s = DecodeAs(obj, *c.add_csi_nodes(), internal::ValidateCSINode);
+  } else if (kind == "CSIDriver") {
+    s = DecodeAs(obj, *c.add_csi_drivers(), internal::ValidateCSIDriver);
+  } else if (kind == "CSIStorageCapacity") {
+    s = DecodeAs(obj, *c.add_csi_storage_capacities(), internal::ValidateCSIStorageCapacity);
+  } else if (kind == "VolumeAttachment") {
+    s = DecodeAs(obj, *c.add_volume_attachments(), internal::ValidateVolumeAttachment);
   } else {
     ++out.skipped_kinds[kind];
     return absl::OkStatus();
@@ -189,11 +204,38 @@ absl::Status CheckUniqueNames(std::string_view kind, std::string_view plural, co
   absl::flat_hash_map<std::string, int> seen;
   for (int i = 0; i < objects.size(); ++i) {
     const v1::ObjectMeta& m = objects[i].metadata();
-    const std::string key = schedkit::StrCat(m.namespace_(), "/", m.name());
+    const std::string key = m.namespace_().empty() ? m.name() : schedkit::StrCat(m.namespace_(), "/", m.name());
     auto [it, inserted] = seen.emplace(key, i);
     if (!inserted) {
       return absl::InvalidArgumentError(schedkit::StrCat(kind, " ", key, ": duplicate name (", plural, " #",
                                                          it->second + 1, " and #", i + 1, " in load order)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A claim (or a pod's ephemeral volume template) that names a storage class
+// names one the cluster holds: a dump without it cannot be simulated.
+absl::Status CheckClaimClasses(const v1::Cluster& cluster) {
+  absl::flat_hash_set<std::string> classes;
+  for (const v1::StorageClass& sc : cluster.storage_classes()) classes.insert(sc.metadata().name());
+  auto missing = [&](const v1::PersistentVolumeClaimSpec& spec) {
+    return !spec.storage_class_name().empty() && !classes.contains(spec.storage_class_name());
+  };
+  for (const v1::PersistentVolumeClaim& pvc : cluster.persistent_volume_claims()) {
+    if (!missing(pvc.spec())) continue;
+    return absl::InvalidArgumentError(schedkit::StrCat(
+        "PersistentVolumeClaim ", pvc.metadata().namespace_(), "/", pvc.metadata().name(),
+        ": spec.storageClassName: StorageClass \"", pvc.spec().storage_class_name(), "\" not found"));
+  }
+  for (const v1::Pod& pod : cluster.pods()) {
+    for (int i = 0; i < pod.spec().volumes_size(); ++i) {
+      const v1::Volume& v = pod.spec().volumes(i);
+      if (!v.has_ephemeral() || !missing(v.ephemeral().volume_claim_template().spec())) continue;
+      return absl::InvalidArgumentError(schedkit::StrCat(
+          "Pod ", pod.metadata().namespace_(), "/", pod.metadata().name(), ": spec.volumes[", i,
+          "].ephemeral.volumeClaimTemplate.spec.storageClassName: StorageClass \"",
+          v.ephemeral().volume_claim_template().spec().storage_class_name(), "\" not found"));
     }
   }
   return absl::OkStatus();
@@ -230,6 +272,16 @@ absl::Status ValidateCluster(const v1::Cluster& cluster) {
       CheckUniqueNames("ReplicationController", "replication controllers", cluster.replication_controllers()));
   SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("ReplicaSet", "replica sets", cluster.replica_sets()));
   SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("StatefulSet", "stateful sets", cluster.stateful_sets()));
+  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("PersistentVolume", "persistent volumes", cluster.persistent_volumes()));
+  SCHEDKIT_RETURN_IF_ERROR(
+      CheckUniqueNames("PersistentVolumeClaim", "persistent volume claims", cluster.persistent_volume_claims()));
+  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("StorageClass", "storage classes", cluster.storage_classes()));
+  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("CSINode", "CSI nodes", cluster.csi_nodes()));
+  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("CSIDriver", "CSI drivers", cluster.csi_drivers()));
+  SCHEDKIT_RETURN_IF_ERROR(
+      CheckUniqueNames("CSIStorageCapacity", "CSI storage capacities", cluster.csi_storage_capacities()));
+  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("VolumeAttachment", "volume attachments", cluster.volume_attachments()));
+  SCHEDKIT_RETURN_IF_ERROR(CheckClaimClasses(cluster));
   return absl::OkStatus();
 }
 

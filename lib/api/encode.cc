@@ -29,6 +29,13 @@ std::string EncodeClusterJson(const v1::Cluster& cluster) {
   AppendItems(cluster.replication_controllers(), "v1", "ReplicationController", items);
   AppendItems(cluster.replica_sets(), "apps/v1", "ReplicaSet", items);
   AppendItems(cluster.stateful_sets(), "apps/v1", "StatefulSet", items);
+  AppendItems(cluster.persistent_volumes(), "v1", "PersistentVolume", items);
+  AppendItems(cluster.persistent_volume_claims(), "v1", "PersistentVolumeClaim", items);
+  AppendItems(cluster.storage_classes(), "storage.k8s.io/v1", "StorageClass", items);
+  AppendItems(cluster.csi_nodes(), "storage.k8s.io/v1", "CSINode", items);
+  AppendItems(cluster.csi_drivers(), "storage.k8s.io/v1", "CSIDriver", items);
+  AppendItems(cluster.csi_storage_capacities(), "storage.k8s.io/v1", "CSIStorageCapacity", items);
+  AppendItems(cluster.volume_attachments(), "storage.k8s.io/v1", "VolumeAttachment", items);
   nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(items)}};
   return list.dump();
 }

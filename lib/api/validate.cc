@@ -1,5 +1,7 @@
 #include "api/validate.h"
 
+#include "api/validate_fields.h"
+
 #include <initializer_list>
 #include <string>
 
@@ -11,7 +13,6 @@
 #include "schedkit/api/symbol.h"
 
 namespace schedkit::api::internal {
-namespace {
 
 absl::Status FieldError(std::string_view path, const std::string& problem) {
   return absl::InvalidArgumentError(schedkit::StrCat(path, ": ", problem));
@@ -32,18 +33,6 @@ absl::Status OneOf(std::string_view path, const std::string& value,
 
 absl::Status Required(std::string_view path, const std::string& value) {
   return value.empty() ? FieldError(path, "required value") : absl::OkStatus();
-}
-
-template <typename Map>
-absl::Status ValidateResourceList(std::string_view path, const Map& list) {
-  for (const auto& [name, text] : list) {
-    const std::string field = schedkit::StrCat(path, ".", name);
-    if (name.empty()) return FieldError(path, "empty resource name");
-    auto q = Quantity::Parse(text);
-    if (!q.ok()) return FieldError(field, std::string(q.status().message()));
-    if (q->IsNegative()) return FieldError(field, schedkit::StrCat("must be non-negative, got \"", text, "\""));
-  }
-  return absl::OkStatus();
 }
 
 absl::Status ValidateTimestamp(std::string_view path, const std::string& text) {
@@ -121,6 +110,8 @@ absl::Status ValidateNodeSelectorTerm(std::string_view path, const v1::NodeSelec
   }
   return absl::OkStatus();
 }
+
+namespace {
 
 absl::Status ValidateWeight(std::string_view path, int32_t w) {
   if (w < 1 || w > 100) return FieldError(path, schedkit::StrCat("weight ", w, " must be in the range 1-100"));
@@ -333,6 +324,7 @@ absl::Status ValidatePod(const v1::Pod& pod) {
   for (int i = 0; i < spec.scheduling_gates_size(); ++i) {
     SCHEDKIT_RETURN_IF_ERROR(Required(schedkit::StrCat("spec.schedulingGates[", i, "].name"), spec.scheduling_gates(i).name()));
   }
+  SCHEDKIT_RETURN_IF_ERROR(ValidatePodVolumes(spec.volumes()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateTimestamp("status.startTime", pod.status().start_time()));
   return absl::OkStatus();
 }

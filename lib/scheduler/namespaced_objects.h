@@ -1,7 +1,7 @@
-// Internal to the scheduler: objects of one namespaced kind held by
-// namespace and name — the workloads (Services, ReplicationControllers,
-// ReplicaSets, StatefulSets) that the ClusterClient lists for
-// PodTopologySpread's default selector.
+// Internal to the scheduler: objects of one kind held by namespace and name
+// (a cluster-scoped kind under namespace ""): the workloads the ClusterClient
+// lists for PodTopologySpread's default selector, and the storage objects the
+// volume plugins read.
 //
 //   NamespacedObjects<api::v1::Service> services;
 //   services.Put(service);
@@ -23,24 +23,42 @@ namespace schedkit::scheduler {
 template <typename T>
 class NamespacedObjects {
  public:
-  // Adds `object`, or replaces the one of the same namespace and name.
-  void Put(std::shared_ptr<const T> object) {
+  // Adds `object`, or replaces the one of the same namespace and name and
+  // returns it.
+  std::shared_ptr<const T> Put(std::shared_ptr<const T> object) {
     const std::string ns = object->metadata().namespace_();
     const std::string name = object->metadata().name();
-    by_namespace_[ns][name] = std::move(object);
+    std::shared_ptr<const T>& slot = by_namespace_[ns][name];
+    std::shared_ptr<const T> old = std::move(slot);
+    slot = std::move(object);
+    return old;
+  }
+  // Removes and returns the object, or null when there was none.
+  std::shared_ptr<const T> Take(std::string_view ns, std::string_view name) {
+    auto it = by_namespace_.find(std::string(ns));
+    if (it == by_namespace_.end()) return nullptr;
+    auto obj = it->second.find(std::string(name));
+    if (obj == it->second.end()) return nullptr;
+    std::shared_ptr<const T> old = std::move(obj->second);
+    it->second.erase(obj);
+    if (it->second.empty()) by_namespace_.erase(it);
+    return old;
   }
   // False when there was none to erase.
-  bool Erase(std::string_view ns, std::string_view name) {
-    auto it = by_namespace_.find(std::string(ns));
-    if (it == by_namespace_.end() || it->second.erase(std::string(name)) == 0) return false;
-    if (it->second.empty()) by_namespace_.erase(it);
-    return true;
-  }
+  bool Erase(std::string_view ns, std::string_view name) { return Take(ns, name) != nullptr; }
   std::shared_ptr<const T> Get(std::string_view ns, std::string_view name) const {
     auto it = by_namespace_.find(std::string(ns));
     if (it == by_namespace_.end()) return nullptr;
     auto obj = it->second.find(std::string(name));
     return obj == it->second.end() ? nullptr : obj->second;
+  }
+  // Every namespace's objects (a cluster-scoped kind is held under "").
+  std::vector<std::shared_ptr<const T>> ListAll() const {
+    std::vector<std::shared_ptr<const T>> out;
+    for (const auto& [ns, objects] : by_namespace_) {
+      for (const auto& [name, obj] : objects) out.push_back(obj);
+    }
+    return out;
   }
   std::vector<std::shared_ptr<const T>> List(std::string_view ns) const {
     std::vector<std::shared_ptr<const T>> out;

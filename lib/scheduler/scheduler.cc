@@ -161,6 +161,19 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
       AddAll(lister.ListReplicationControllers(), [&](auto& o) { return sched->AddReplicationController(o); }));
   SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListReplicaSets(), [&](auto& o) { return sched->AddReplicaSet(o); }));
   SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListStatefulSets(), [&](auto& o) { return sched->AddStatefulSet(o); }));
+  // Storage before pods too: a pod's claims must be there for its first cycle.
+  SCHEDKIT_RETURN_IF_ERROR(
+      AddAll(lister.ListStorageClasses(), [&](auto& o) { return sched->AddStorageClass(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(
+      AddAll(lister.ListPersistentVolumes(), [&](auto& o) { return sched->AddPersistentVolume(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(
+      AddAll(lister.ListPersistentVolumeClaims(), [&](auto& o) { return sched->AddPersistentVolumeClaim(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListCSINodes(), [&](auto& o) { return sched->AddCSINode(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListCSIDrivers(), [&](auto& o) { return sched->AddCSIDriver(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(
+      AddAll(lister.ListCSIStorageCapacities(), [&](auto& o) { return sched->AddCSIStorageCapacity(o); }));
+  SCHEDKIT_RETURN_IF_ERROR(
+      AddAll(lister.ListVolumeAttachments(), [&](auto& o) { return sched->AddVolumeAttachment(o); }));
   auto pods = lister.ListPods();
   if (!pods.ok()) return pods.status();
   for (int pass = 0; pass < 2; ++pass) {

@@ -65,6 +65,14 @@ struct Scheduler::Impl : public framework::ClusterClient {
   NamespacedObjects<api::v1::ReplicationController> replication_controllers ABSL_GUARDED_BY(pods_mu);
   NamespacedObjects<api::v1::ReplicaSet> replica_sets ABSL_GUARDED_BY(pods_mu);
   NamespacedObjects<api::v1::StatefulSet> stateful_sets ABSL_GUARDED_BY(pods_mu);
+  // Storage; cluster-scoped kinds under namespace "".
+  NamespacedObjects<api::v1::PersistentVolume> pvs ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::PersistentVolumeClaim> pvcs ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::StorageClass> storage_classes ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::CSINode> csi_nodes ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::CSIDriver> csi_drivers ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::CSIStorageCapacity> csi_storage_capacities ABSL_GUARDED_BY(pods_mu);
+  NamespacedObjects<api::v1::VolumeAttachment> volume_attachments ABSL_GUARDED_BY(pods_mu);
 
   std::mutex bind_mu;
   std::condition_variable bind_cv;
@@ -90,6 +98,15 @@ struct Scheduler::Impl : public framework::ClusterClient {
                                                            std::string_view name) const override;
   std::shared_ptr<const api::v1::StatefulSet> GetStatefulSet(std::string_view namespace_name,
                                                              std::string_view name) const override;
+  std::shared_ptr<const api::v1::PersistentVolumeClaim> GetPersistentVolumeClaim(
+      std::string_view namespace_name, std::string_view name) const override;
+  std::shared_ptr<const api::v1::PersistentVolume> GetPersistentVolume(std::string_view name) const override;
+  std::vector<std::shared_ptr<const api::v1::PersistentVolume>> ListPersistentVolumes() const override;
+  std::shared_ptr<const api::v1::StorageClass> GetStorageClass(std::string_view name) const override;
+  std::shared_ptr<const api::v1::CSINode> GetCSINode(std::string_view name) const override;
+  std::shared_ptr<const api::v1::CSIDriver> GetCSIDriver(std::string_view name) const override;
+  std::vector<std::shared_ptr<const api::v1::CSIStorageCapacity>> ListCSIStorageCapacities() const override;
+  std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> ListVolumeAttachments() const override;
 
   // ---- the cycles (schedule_one.cc)
   // Pops the next pod and schedules it; false when none was ready.

@@ -235,6 +235,11 @@ PodBuilder& PodBuilder::PVC(std::string claim_name) {
   return *this;
 }
 
+PodBuilder& PodBuilder::Volume(api::v1::Volume volume) {
+  *pod_.mutable_spec()->add_volumes() = std::move(volume);
+  return *this;
+}
+
 framework::PodInfoPtr PodBuilder::Info() const {
   auto info = framework::PodInfo::Create(pod_);
   if (!info.ok()) Die("pod", info.status());

@@ -42,6 +42,25 @@ class ClusterLister {
   virtual absl::StatusOr<ObjectList<v1::StatefulSet>> ListStatefulSets() const {
     return ObjectList<v1::StatefulSet>();
   }
+  // The storage objects the volume plugins read. Default: none; then a pod
+  // with a PersistentVolumeClaim waits for its claim, as upstream does.
+  virtual absl::StatusOr<ObjectList<v1::PersistentVolume>> ListPersistentVolumes() const {
+    return ObjectList<v1::PersistentVolume>();
+  }
+  virtual absl::StatusOr<ObjectList<v1::PersistentVolumeClaim>> ListPersistentVolumeClaims() const {
+    return ObjectList<v1::PersistentVolumeClaim>();
+  }
+  virtual absl::StatusOr<ObjectList<v1::StorageClass>> ListStorageClasses() const {
+    return ObjectList<v1::StorageClass>();
+  }
+  virtual absl::StatusOr<ObjectList<v1::CSINode>> ListCSINodes() const { return ObjectList<v1::CSINode>(); }
+  virtual absl::StatusOr<ObjectList<v1::CSIDriver>> ListCSIDrivers() const { return ObjectList<v1::CSIDriver>(); }
+  virtual absl::StatusOr<ObjectList<v1::CSIStorageCapacity>> ListCSIStorageCapacities() const {
+    return ObjectList<v1::CSIStorageCapacity>();
+  }
+  virtual absl::StatusOr<ObjectList<v1::VolumeAttachment>> ListVolumeAttachments() const {
+    return ObjectList<v1::VolumeAttachment>();
+  }
 };
 
 // A lister over a fixed set of objects (what Decode/LoadPaths return).
@@ -60,6 +79,19 @@ class StaticClusterLister : public ClusterLister {
   }
   absl::StatusOr<ObjectList<v1::ReplicaSet>> ListReplicaSets() const override { return replica_sets_; }
   absl::StatusOr<ObjectList<v1::StatefulSet>> ListStatefulSets() const override { return stateful_sets_; }
+  absl::StatusOr<ObjectList<v1::PersistentVolume>> ListPersistentVolumes() const override { return pvs_; }
+  absl::StatusOr<ObjectList<v1::PersistentVolumeClaim>> ListPersistentVolumeClaims() const override {
+    return pvcs_;
+  }
+  absl::StatusOr<ObjectList<v1::StorageClass>> ListStorageClasses() const override { return storage_classes_; }
+  absl::StatusOr<ObjectList<v1::CSINode>> ListCSINodes() const override { return csi_nodes_; }
+  absl::StatusOr<ObjectList<v1::CSIDriver>> ListCSIDrivers() const override { return csi_drivers_; }
+  absl::StatusOr<ObjectList<v1::CSIStorageCapacity>> ListCSIStorageCapacities() const override {
+    return csi_storage_capacities_;
+  }
+  absl::StatusOr<ObjectList<v1::VolumeAttachment>> ListVolumeAttachments() const override {
+    return volume_attachments_;
+  }
 
  private:
   ObjectList<v1::Node> nodes_;
@@ -71,6 +103,13 @@ class StaticClusterLister : public ClusterLister {
   ObjectList<v1::ReplicationController> replication_controllers_;
   ObjectList<v1::ReplicaSet> replica_sets_;
   ObjectList<v1::StatefulSet> stateful_sets_;
+  ObjectList<v1::PersistentVolume> pvs_;
+  ObjectList<v1::PersistentVolumeClaim> pvcs_;
+  ObjectList<v1::StorageClass> storage_classes_;
+  ObjectList<v1::CSINode> csi_nodes_;
+  ObjectList<v1::CSIDriver> csi_drivers_;
+  ObjectList<v1::CSIStorageCapacity> csi_storage_capacities_;
+  ObjectList<v1::VolumeAttachment> volume_attachments_;
 };
 
 }  // namespace schedkit::api

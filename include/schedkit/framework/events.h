@@ -29,6 +29,13 @@ enum class EventResource : uint8_t {
   kNode,
   kPodDisruptionBudget,
   kNamespace,
+  kPersistentVolume,
+  kPersistentVolumeClaim,
+  kStorageClass,
+  kCSINode,
+  kCSIDriver,
+  kCSIStorageCapacity,
+  kVolumeAttachment,
 };
 
 using ActionType = uint32_t;
@@ -64,6 +71,21 @@ struct EventObjects {
   const api::v1::Node* new_node = nullptr;
   const api::v1::Pod* old_pod = nullptr;
   const api::v1::Pod* new_pod = nullptr;
+  // Storage events: the object before (null on add) and after (null on delete).
+  const api::v1::PersistentVolume* old_pv = nullptr;
+  const api::v1::PersistentVolume* new_pv = nullptr;
+  const api::v1::PersistentVolumeClaim* old_pvc = nullptr;
+  const api::v1::PersistentVolumeClaim* new_pvc = nullptr;
+  const api::v1::StorageClass* old_storage_class = nullptr;
+  const api::v1::StorageClass* new_storage_class = nullptr;
+  const api::v1::CSINode* old_csi_node = nullptr;
+  const api::v1::CSINode* new_csi_node = nullptr;
+  const api::v1::CSIDriver* old_csi_driver = nullptr;
+  const api::v1::CSIDriver* new_csi_driver = nullptr;
+  const api::v1::CSIStorageCapacity* old_capacity = nullptr;
+  const api::v1::CSIStorageCapacity* new_capacity = nullptr;
+  const api::v1::VolumeAttachment* old_attachment = nullptr;
+  const api::v1::VolumeAttachment* new_attachment = nullptr;
 };
 
 enum class QueueingHint : uint8_t { kSkip, kQueue };

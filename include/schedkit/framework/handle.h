@@ -26,6 +26,7 @@
 #include "absl/status/status.h"
 #include "schedkit/api/symbol.h"
 #include "schedkit/api/v1/policy.pb.h"
+#include "schedkit/api/v1/storage.pb.h"
 #include "schedkit/api/v1/workloads.pb.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/metrics.h"
@@ -145,6 +146,35 @@ class ClusterClient {
   virtual std::shared_ptr<const api::v1::StatefulSet> GetStatefulSet(std::string_view /*namespace_name*/,
                                                                      std::string_view /*name*/) const {
     return nullptr;
+  }
+
+  // The storage objects the scheduler holds (Scheduler::AddPersistentVolume,
+  // ...), for the volume plugins, as upstream's informer listers. Called from
+  // PreFilter, Filter fallbacks, Reserve and queueing hints; any thread,
+  // concurrently with the scheduler's event methods. Null or empty when none
+  // is held; the defaults hold none.
+  virtual std::shared_ptr<const api::v1::PersistentVolumeClaim> GetPersistentVolumeClaim(
+      std::string_view /*namespace_name*/, std::string_view /*name*/) const {
+    return nullptr;
+  }
+  virtual std::shared_ptr<const api::v1::PersistentVolume> GetPersistentVolume(std::string_view /*name*/) const {
+    return nullptr;
+  }
+  virtual std::vector<std::shared_ptr<const api::v1::PersistentVolume>> ListPersistentVolumes() const { return {}; }
+  virtual std::shared_ptr<const api::v1::StorageClass> GetStorageClass(std::string_view /*name*/) const {
+    return nullptr;
+  }
+  // Named as its node.
+  virtual std::shared_ptr<const api::v1::CSINode> GetCSINode(std::string_view /*name*/) const { return nullptr; }
+  virtual std::shared_ptr<const api::v1::CSIDriver> GetCSIDriver(std::string_view /*name*/) const {
+    return nullptr;
+  }
+  // Every namespace's.
+  virtual std::vector<std::shared_ptr<const api::v1::CSIStorageCapacity>> ListCSIStorageCapacities() const {
+    return {};
+  }
+  virtual std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> ListVolumeAttachments() const {
+    return {};
   }
 };
 

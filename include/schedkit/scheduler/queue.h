@@ -63,9 +63,19 @@ struct SharedEventObjects {
   framework::PodInfoPtr old_pod_info = nullptr;
   framework::PodInfoPtr new_pod_info = nullptr;
 
+  // A storage event's objects (EventObjects' storage pointers, such as
+  // old_pv/new_pv), kept alive by the two owners.
+  framework::EventObjects storage = {};
+  std::shared_ptr<const void> storage_old_owner = nullptr;
+  std::shared_ptr<const void> storage_new_owner = nullptr;
+
   framework::EventObjects view() const {
-    return framework::EventObjects{old_node.get(), new_node.get(), PodOf(old_pod, old_pod_info),
-                                   PodOf(new_pod, new_pod_info)};
+    framework::EventObjects v = storage;
+    v.old_node = old_node.get();
+    v.new_node = new_node.get();
+    v.old_pod = PodOf(old_pod, old_pod_info);
+    v.new_pod = PodOf(new_pod, new_pod_info);
+    return v;
   }
 
  private:

@@ -136,6 +136,26 @@ class Scheduler {
   absl::Status DeleteReplicaSet(std::string_view namespace_name, std::string_view name);
   absl::Status AddStatefulSet(std::shared_ptr<const api::v1::StatefulSet> ss);
   absl::Status DeleteStatefulSet(std::string_view namespace_name, std::string_view name);
+  // The storage objects the volume plugins read. Add puts an object or
+  // replaces the one of the same name (namespace and name for claims and
+  // capacities) and is always OK; Delete returns NotFound when none is held.
+  // Each tells the queue <Kind>Add, <Kind>Update (a replacement) or
+  // <Kind>Delete, so that pods a volume plugin rejected may move as upstream
+  // registers them.
+  absl::Status AddPersistentVolume(std::shared_ptr<const api::v1::PersistentVolume> pv);
+  absl::Status DeletePersistentVolume(std::string_view name);
+  absl::Status AddPersistentVolumeClaim(std::shared_ptr<const api::v1::PersistentVolumeClaim> pvc);
+  absl::Status DeletePersistentVolumeClaim(std::string_view namespace_name, std::string_view name);
+  absl::Status AddStorageClass(std::shared_ptr<const api::v1::StorageClass> sc);
+  absl::Status DeleteStorageClass(std::string_view name);
+  absl::Status AddCSINode(std::shared_ptr<const api::v1::CSINode> node);
+  absl::Status DeleteCSINode(std::string_view name);
+  absl::Status AddCSIDriver(std::shared_ptr<const api::v1::CSIDriver> driver);
+  absl::Status DeleteCSIDriver(std::string_view name);
+  absl::Status AddCSIStorageCapacity(std::shared_ptr<const api::v1::CSIStorageCapacity> capacity);
+  absl::Status DeleteCSIStorageCapacity(std::string_view namespace_name, std::string_view name);
+  absl::Status AddVolumeAttachment(std::shared_ptr<const api::v1::VolumeAttachment> attachment);
+  absl::Status DeleteVolumeAttachment(std::string_view name);
   // Adds or replaces a namespace's labels (for namespace selectors). Cannot
   // fail, and requeues no pod.
   void SetNamespace(const api::v1::Namespace& ns);

@@ -104,6 +104,8 @@ class PodBuilder {
                                std::optional<std::string> node_taints_policy = std::nullopt,
                                std::vector<std::string> match_label_keys = {});
   PodBuilder& PVC(std::string claim_name);
+  // Appends a volume as given (an in-tree disk, an ephemeral claim, ...).
+  PodBuilder& Volume(api::v1::Volume volume);
 
   const api::v1::Pod& Obj() const { return pod_; }
   std::shared_ptr<const api::v1::Pod> Ptr() const { return std::make_shared<const api::v1::Pod>(pod_); }

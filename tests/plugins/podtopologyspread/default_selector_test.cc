@@ -12,6 +12,7 @@
 
 #include "schedkit/api/str_cat.h"
 #include "schedkit/testing/builders.h"
+#include "schedkit/testing/noop_cluster_client.h"
 #include "testing/must.h"
 
 namespace schedkit::plugins {
@@ -20,16 +21,8 @@ namespace {
 using testing::MakePod;
 
 // A ClusterClient that holds workloads and nothing else.
-class WorkloadClient : public framework::ClusterClient {
+class WorkloadClient : public testing::NoopClusterClient {
  public:
-  absl::Status Bind(const framework::PodInfo&, Symbol) override { return absl::OkStatus(); }
-  absl::Status Evict(const framework::PodInfo&, const framework::PodInfo&, Symbol) override {
-    return absl::OkStatus();
-  }
-  absl::Status ClearNominatedNodeName(const framework::PodInfo&) override { return absl::OkStatus(); }
-  std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override {
-    return {};
-  }
   std::vector<std::shared_ptr<const api::v1::Service>> ListServices(std::string_view ns) const override {
     std::vector<std::shared_ptr<const api::v1::Service>> out;
     for (const auto& s : services) {
