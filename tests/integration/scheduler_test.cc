@@ -575,3 +575,57 @@ TEST_CASE("a burst of high-priority pods preempts a full cluster with minimal vi
 
 }  // namespace
 }  // namespace schedkit::scheduler
+
+namespace schedkit::scheduler {
+namespace {
+
+TEST_CASE("a pod waiting for its claim is placed by its volume's zone once the claim arrives", "[integration][storage]") {
+  Env env;
+  *env.cluster.add_nodes() =
+      MakeNode().Name("n-a").Label("topology.kubernetes.io/zone", "a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
+  *env.cluster.add_nodes() =
+      MakeNode().Name("n-b").Label("topology.kubernetes.io/zone", "b").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj();
+  *env.cluster.add_pods() = MakePod().Name("db").Req({{"cpu", "1"}}).PVC("data").Obj();
+  api::v1::StorageClass sc;
+  sc.mutable_metadata()->set_name("standard");
+  sc.set_provisioner("pd.csi.storage.gke.io");
+  sc.set_volume_binding_mode("Immediate");
+  *env.cluster.add_storage_classes() = sc;
+  env.Start();
+  env.Drain();
+  CHECK(env.host->bound() == 0);
+  CHECK_THAT(env.host->last_failure("default/db"),
+             Catch::StartsWith("0/2 nodes are available: persistentvolumeclaim \"data\" not found."));
+
+  // The volume first (no pod moves: it waits for a claim), then the claim bound to it.
+  api::v1::PersistentVolume pv;
+  pv.mutable_metadata()->set_name("pv-data");
+  (*pv.mutable_metadata()->mutable_labels())["topology.kubernetes.io/zone"] = "b";
+  (*pv.mutable_spec()->mutable_capacity())["storage"] = "1Gi";
+  pv.mutable_spec()->add_access_modes("ReadWriteOnce");
+  pv.mutable_spec()->set_storage_class_name("standard");
+  REQUIRE(env.sched->AddPersistentVolume(std::make_shared<const api::v1::PersistentVolume>(pv)).ok());
+  api::v1::PersistentVolumeClaim pvc;
+  pvc.mutable_metadata()->set_name("data");
+  pvc.mutable_metadata()->set_namespace_("default");
+  (*pvc.mutable_metadata()->mutable_annotations())["pv.kubernetes.io/bind-completed"] = "yes";
+  pvc.mutable_spec()->add_access_modes("ReadWriteOnce");
+  pvc.mutable_spec()->set_storage_class_name("standard");
+  pvc.mutable_spec()->set_volume_name("pv-data");
+  REQUIRE(env.sched->AddPersistentVolumeClaim(std::make_shared<const api::v1::PersistentVolumeClaim>(pvc)).ok());
+  env.Drain();
+  // Zone b although n-a has more room: VolumeZone follows the volume.
+  CHECK(env.host->bindings() == std::map<std::string, std::string>{{"default/db", "n-b"}});
+
+  // Replacing is an update; deleting what is not held is NotFound.
+  REQUIRE(env.sched->AddPersistentVolumeClaim(std::make_shared<const api::v1::PersistentVolumeClaim>(pvc)).ok());
+  CHECK(env.sched->DeletePersistentVolumeClaim("default", "data").ok());
+  const absl::Status again = env.sched->DeletePersistentVolumeClaim("default", "data");
+  CHECK(again.code() == absl::StatusCode::kNotFound);
+  CHECK(again.message() == "PersistentVolumeClaim default/data not found");
+  CHECK(env.sched->DeleteStorageClass("standard").ok());
+  CHECK(env.sched->DeletePersistentVolume("missing").message() == "PersistentVolume missing not found");
+}
+
+}  // namespace
+}  // namespace schedkit::scheduler

@@ -1,9 +1,12 @@
 #include "plugins/volumebinding/volume_binding.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "plugins/internal/args.h"
+#include "plugins/internal/storage_lookup.h"
+#include "schedkit/api/quantity.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/plugins/names.h"
@@ -59,26 +62,144 @@ absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(const framework::Plugin
 
 std::string_view VolumeBinding::Name() const { return names::kVolumeBinding; }
 
+namespace {
+
+// The claim a volume uses: a persistentVolumeClaim's, or a generic ephemeral
+// volume's "<pod>-<volume>"; empty for other sources.
+std::string ClaimNameOf(const api::v1::Pod& pod, const api::v1::Volume& v) {
+  if (v.has_persistent_volume_claim()) return v.persistent_volume_claim().claim_name();
+  if (v.has_ephemeral()) return schedkit::StrCat(pod.metadata().name(), "-", v.name());
+  return "";
+}
+
+// Upstream's ephemeral.VolumeIsForPod: the pod is the claim's controller.
+bool ControlledBy(const api::v1::PersistentVolumeClaim& claim, const api::v1::Pod& pod) {
+  if (claim.metadata().namespace_() != pod.metadata().namespace_()) return false;
+  for (const api::v1::OwnerReference& ref : claim.metadata().owner_references()) {
+    if (ref.has_controller() && ref.controller()) return ref.uid() == pod.metadata().uid();
+  }
+  return false;
+}
+
+bool FullyBound(const api::v1::PersistentVolumeClaim& claim) {
+  return !claim.spec().volume_name().empty() &&
+         claim.metadata().annotations().contains("pv.kubernetes.io/bind-completed");
+}
+
+Status Unresolvable(std::string text) {
+  return Status::WithText(Code::kUnschedulableAndUnresolvable, std::move(text));
+}
+
+}  // namespace
+
 framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
     framework::CycleState& state, const framework::PodInfo& pod,
     std::span<const framework::NodeInfo* const> /*nodes*/) {
-  // Upstream looks every PVC up in the lister; with no PVC objects the first
-  // PVC volume fails with the lister's NotFound text.
-  for (const api::v1::Volume& volume : pod.pod().spec().volumes()) {
-    if (!volume.has_persistent_volume_claim()) continue;
-    return {
-        {},
-        Status::WithText(Code::kUnschedulableAndUnresolvable,
-                         schedkit::StrCat("persistentvolumeclaim \"",
-                                          volume.persistent_volume_claim().claim_name(), "\" not found"))};
+  const api::v1::Pod& p = pod.pod();
+  const framework::ClusterClient* client = handle_.client();
+  // Upstream's podHasPVCs: every claim must exist, be usable, and (for an
+  // ephemeral volume) belong to the pod.
+  std::vector<std::shared_ptr<const api::v1::PersistentVolumeClaim>> claims;
+  for (const api::v1::Volume& v : p.spec().volumes()) {
+    const std::string name = ClaimNameOf(p, v);
+    if (!v.has_persistent_volume_claim() && !v.has_ephemeral()) continue;
+    auto claim = internal::GetClaim(client, p.metadata().namespace_(), name);
+    if (!claim.ok()) {
+      if (v.has_ephemeral() && absl::IsNotFound(claim.status())) {
+        return {{}, Unresolvable(schedkit::StrCat(
+                        "waiting for ephemeral volume controller to create the persistentvolumeclaim \"", name,
+                        "\""))};
+      }
+      return {{}, Unresolvable(std::string(claim.status().message()))};
+    }
+    const api::v1::PersistentVolumeClaim& c = **claim;
+    if (c.status().phase() == "Lost") {
+      return {{}, Unresolvable(schedkit::StrCat("persistentvolumeclaim \"", c.metadata().name(),
+                                                "\" bound to non-existent persistentvolume \"",
+                                                c.spec().volume_name(), "\""))};
+    }
+    if (!c.metadata().deletion_timestamp().empty()) {
+      return {{}, Unresolvable(schedkit::StrCat("persistentvolumeclaim \"", c.metadata().name(),
+                                                "\" is being deleted"))};
+    }
+    if (v.has_ephemeral() && !ControlledBy(c, p)) {
+      return {{}, Unresolvable(schedkit::StrCat("PVC ", c.metadata().namespace_(), "/", c.metadata().name(),
+                                                " was not created for pod ", p.metadata().namespace_(), "/",
+                                                p.metadata().name(), " (pod is not owner)"))};
+    }
+    claims.push_back(*std::move(claim));
   }
-  state.Write(StateKey(), std::make_unique<VolumeBindingState>());
-  return {{}, Status::Skip()};
+  auto s = std::make_unique<VolumeBindingState>();
+  if (claims.empty()) {
+    state.Write(StateKey(), std::move(s));
+    return {{}, Status::Skip()};
+  }
+  // Upstream's GetPodVolumeClaims: bound, unbound with delayed binding, and
+  // unbound immediate claims.
+  bool unbound_immediate = false;
+  bool unbound_delayed = false;
+  for (const auto& claim : claims) {
+    if (FullyBound(*claim)) {
+      VolumeBindingState::BoundVolume bound;
+      auto pv = internal::GetVolume(client, claim->spec().volume_name());
+      if (!pv.ok()) {
+        bound.missing = true;
+      } else if ((*pv)->spec().has_node_affinity() && (*pv)->spec().node_affinity().has_required()) {
+        auto selector = api::NodeSelector::Compile((*pv)->spec().node_affinity().required());
+        if (!selector.ok()) return {{}, Status::Error(std::string(selector.status().message()))};
+        bound.node_affinity = *std::move(selector);
+      }
+      s->bound.push_back(std::move(bound));
+      continue;
+    }
+    bool delayed = false;
+    const std::string& class_name = internal::ClaimClass(*claim);
+    if (!class_name.empty()) {
+      auto sc = internal::GetClass(client, class_name);
+      if (sc.ok()) {
+        if (!(*sc)->has_volume_binding_mode()) {
+          return {{}, Status::Error(schedkit::StrCat("VolumeBindingMode not set for StorageClass \"", class_name,
+                                                     "\""))};
+        }
+        delayed = (*sc)->volume_binding_mode() == "WaitForFirstConsumer";
+      }
+    }
+    if (delayed && claim->spec().volume_name().empty()) {
+      unbound_delayed = true;
+    } else {
+      unbound_immediate = true;
+    }
+  }
+  if (unbound_immediate) {
+    static const Symbol reason = Symbol::Intern("pod has unbound immediate PersistentVolumeClaims");
+    return {{}, Status(Code::kUnschedulableAndUnresolvable, reason)};
+  }
+  if (unbound_delayed) {
+    return {{}, Status::Error("VolumeBinding: binding or provisioning unbound WaitForFirstConsumer claims is not "
+                              "implemented yet")};
+  }
+  state.Write(StateKey(), std::move(s));
+  return {{}, Status()};
 }
 
 Status VolumeBinding::Filter(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
-                             const framework::NodeInfo& /*node*/) const {
-  if (state.Read<VolumeBindingState>(StateKey()) == nullptr) return StateNotFound();
+                             const framework::NodeInfo& node) const {
+  const auto* s = state.Read<VolumeBindingState>(StateKey());
+  if (s == nullptr) return StateNotFound();
+  // Upstream's checkBoundClaims: the first claim whose volume is missing or
+  // does not admit the node decides. Node affinity matches labels only.
+  static const Symbol no_name = Symbol::Intern("");
+  for (const VolumeBindingState::BoundVolume& v : s->bound) {
+    if (v.missing) {
+      static const Symbol reason =
+          Symbol::Intern("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)");
+      return Status(Code::kUnschedulableAndUnresolvable, reason);
+    }
+    if (v.node_affinity && !v.node_affinity->Matches(node.labels(), no_name)) {
+      static const Symbol reason = Symbol::Intern("node(s) didn't match PersistentVolume's node affinity");
+      return Status(Code::kUnschedulableAndUnresolvable, reason);
+    }
+  }
   return Status();
 }
 
@@ -123,18 +244,107 @@ Status VolumeBinding::PreBindPreFlight(const framework::CycleState& state, const
   return NoPodVolumeForNode(node);
 }
 
+namespace {
+
+using framework::EventObjects;
+using framework::QueueingHint;
+
+// A CSIStorageCapacity's limit for one volume: maximumVolumeSize when set,
+// else capacity; nullopt when neither parses.
+std::optional<int64_t> VolumeLimit(const api::v1::CSIStorageCapacity& c) {
+  const std::string* text = c.has_maximum_volume_size() ? &c.maximum_volume_size()
+                            : c.has_capacity()          ? &c.capacity()
+                                                        : nullptr;
+  if (text == nullptr) return std::nullopt;
+  auto q = api::Quantity::Parse(*text);
+  if (!q.ok()) return std::nullopt;
+  return q->Value();
+}
+
+bool TopologiesEqual(const api::v1::StorageClass& a, const api::v1::StorageClass& b) {
+  if (a.allowed_topologies_size() != b.allowed_topologies_size()) return false;
+  for (int i = 0; i < a.allowed_topologies_size(); ++i) {
+    if (a.allowed_topologies(i).SerializeAsString() != b.allowed_topologies(i).SerializeAsString()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() const {
+  using framework::EventResource;
+  using Hint = absl::StatusOr<QueueingHint>;
   // Queueing hints are on (GA) in v1.35, so UpdateNodeTaint is not needed.
   return {
-      {{framework::EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"},
+      {{EventResource::kStorageClass, framework::kActionAdd | framework::kActionUpdate, "StorageClass"},
+       [](const framework::PodInfo&, const EventObjects& e) -> Hint {
+         if (e.new_storage_class == nullptr) return absl::InvalidArgumentError("expected a StorageClass");
+         if (e.old_storage_class == nullptr) return QueueingHint::kQueue;
+         return TopologiesEqual(*e.old_storage_class, *e.new_storage_class) ? QueueingHint::kSkip
+                                                                            : QueueingHint::kQueue;
+       }},
+      {{EventResource::kPersistentVolumeClaim, framework::kActionAdd | framework::kActionUpdate,
+        "PersistentVolumeClaim"},
+       [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {
+         if (e.new_pvc == nullptr) return absl::InvalidArgumentError("expected a PersistentVolumeClaim");
+         if (e.new_pvc->metadata().namespace_() != pod.namespace_().str()) return QueueingHint::kSkip;
+         for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
+           if ((v.has_persistent_volume_claim() || v.has_ephemeral()) &&
+               ClaimNameOf(pod.pod(), v) == e.new_pvc->metadata().name()) {
+             return QueueingHint::kQueue;
+           }
+         }
+         return QueueingHint::kSkip;
+       }},
+      {{EventResource::kPersistentVolume, framework::kActionAdd | framework::kActionUpdate, "PersistentVolume"},
        {}},
+      {{EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"}, {}},
+      {{EventResource::kCSINode, framework::kActionAdd | framework::kActionUpdate, "CSINode"},
+       [](const framework::PodInfo&, const EventObjects& e) -> Hint {
+         if (e.old_csi_node == nullptr) return QueueingHint::kQueue;
+         if (e.new_csi_node == nullptr) return absl::InvalidArgumentError("expected a CSINode");
+         // Only a change of the migrated plugins can change what Filter sees.
+         static const std::string kMigrated = "storage.alpha.kubernetes.io/migrated-plugins";
+         auto annotation = [](const api::v1::CSINode& n) {
+           auto it = n.metadata().annotations().find(kMigrated);
+           return it == n.metadata().annotations().end() ? std::string() : it->second;
+         };
+         return annotation(*e.old_csi_node) != annotation(*e.new_csi_node) ? QueueingHint::kQueue
+                                                                          : QueueingHint::kSkip;
+       }},
+      {{EventResource::kCSIDriver, framework::kActionUpdate, "CSIDriverUpdate"},
+       [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {
+         if (e.old_csi_driver == nullptr || e.new_csi_driver == nullptr) {
+           return absl::InvalidArgumentError("expected the old and new CSIDriver");
+         }
+         for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
+           if (!v.has_csi() || v.csi().driver() != e.new_csi_driver->metadata().name()) continue;
+           // Capacity tracking turned off can only free the pod.
+           const auto& was = e.old_csi_driver->spec();
+           const auto& now = e.new_csi_driver->spec();
+           if (was.has_storage_capacity() && was.storage_capacity() &&
+               !(now.has_storage_capacity() && now.storage_capacity())) {
+             return QueueingHint::kQueue;
+           }
+         }
+         return QueueingHint::kSkip;
+       }},
+      {{EventResource::kCSIStorageCapacity, framework::kActionAdd | framework::kActionUpdate,
+        "CSIStorageCapacity"},
+       [](const framework::PodInfo&, const EventObjects& e) -> Hint {
+         if (e.new_capacity == nullptr) return absl::InvalidArgumentError("expected a CSIStorageCapacity");
+         if (e.old_capacity == nullptr) return QueueingHint::kQueue;
+         const std::optional<int64_t> was = VolumeLimit(*e.old_capacity);
+         const std::optional<int64_t> now = VolumeLimit(*e.new_capacity);
+         return now && (!was || *now > *was) ? QueueingHint::kQueue : QueueingHint::kSkip;
+       }},
   };
 }
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewVolumeBinding(const framework::PluginArgs& args,
-                                                                    framework::Handle& /*handle*/) {
+                                                                    framework::Handle& handle) {
   SCHEDKIT_ASSIGN_OR_RETURN(VolumeBindingArgs parsed, ParseVolumeBindingArgs(args));
-  return std::make_unique<VolumeBinding>(parsed);
+  return std::make_unique<VolumeBinding>(parsed, handle);
 }
 
 }  // namespace schedkit::plugins

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "plugins/internal/storage_lookup.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/plugins/names.h"
 
@@ -23,6 +24,11 @@ Symbol ReasonReadWriteOncePodConflict() {
   return reason;
 }
 
+Symbol ReasonDiskConflict() {
+  static const Symbol reason = Symbol::Intern(VolumeRestrictions::kErrReasonDiskConflict);
+  return reason;
+}
+
 Status StateNotFound() {
   static const Symbol text = Symbol::Intern("cannot read \"PreFilterVolumeRestrictions\" from cycleState");
   return Status(Code::kError, text);
@@ -35,7 +41,63 @@ Status UpdateWithPod(framework::CycleState& state, const framework::PodInfo& pod
   return Status();
 }
 
+bool IsDisk(const api::v1::Volume& v) {
+  return v.has_gce_persistent_disk() || v.has_aws_elastic_block_store() || v.has_rbd() || v.has_iscsi();
+}
+
+// An RBD volume's pool, with the API server's default.
+const std::string& RbdPool(const api::v1::RBDVolumeSource& rbd) {
+  static const std::string kDefault = "rbd";
+  return rbd.has_pool() ? rbd.pool() : kDefault;
+}
+
+bool SharesMonitor(const api::v1::RBDVolumeSource& a, const api::v1::RBDVolumeSource& b) {
+  for (const std::string& m : a.monitors()) {
+    for (const std::string& n : b.monitors()) {
+      if (m == n) return true;
+    }
+  }
+  return false;
+}
+
+// Whether any of the pod's disk volumes conflicts with one of `existing`'s.
+bool PodDisksConflict(const api::v1::Pod& pod, const api::v1::Pod& existing) {
+  if (existing.spec().volumes().empty()) return false;
+  for (const api::v1::Volume& v : pod.spec().volumes()) {
+    if (IsDisk(v) && DiskConflicts(v, existing)) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool DiskConflicts(const api::v1::Volume& volume, const api::v1::Pod& existing) {
+  for (const api::v1::Volume& e : existing.spec().volumes()) {
+    if (volume.has_gce_persistent_disk() && e.has_gce_persistent_disk()) {
+      const auto& a = volume.gce_persistent_disk();
+      const auto& b = e.gce_persistent_disk();
+      if (a.pd_name() == b.pd_name() && !(a.read_only() && b.read_only())) return true;
+    }
+    if (volume.has_aws_elastic_block_store() && e.has_aws_elastic_block_store() &&
+        volume.aws_elastic_block_store().volume_id() == e.aws_elastic_block_store().volume_id()) {
+      return true;
+    }
+    if (volume.has_iscsi() && e.has_iscsi()) {
+      const auto& a = volume.iscsi();
+      const auto& b = e.iscsi();
+      if (a.iqn() == b.iqn() && !(a.read_only() && b.read_only())) return true;
+    }
+    if (volume.has_rbd() && e.has_rbd()) {
+      const auto& a = volume.rbd();
+      const auto& b = e.rbd();
+      if (SharesMonitor(a, b) && RbdPool(a) == RbdPool(b) && a.image() == b.image() &&
+          !(a.read_only() && b.read_only())) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
 
 int VolumeRestrictionsState::ConflictingRefsOf(const framework::PodInfo& pod) const {
   if (read_write_once_pod_pvcs.empty()) return 0;
@@ -52,20 +114,39 @@ int VolumeRestrictionsState::ConflictingRefsOf(const framework::PodInfo& pod) co
 std::string_view VolumeRestrictions::Name() const { return names::kVolumeRestrictions; }
 
 framework::PreFilterPlugin::Result VolumeRestrictions::PreFilter(
-    framework::CycleState& /*state*/, const framework::PodInfo& pod,
+    framework::CycleState& state, const framework::PodInfo& pod,
     std::span<const framework::NodeInfo* const> /*nodes*/) {
-  // Upstream fetches each PVC to learn its access modes; with no PVC objects
-  // the first PVC volume fails with the lister's NotFound text.
-  for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
+  auto s = std::make_unique<VolumeRestrictionsState>();
+  const api::v1::Pod& p = pod.pod();
+  const framework::ClusterClient* client = handle_.client();
+  for (const api::v1::Volume& v : p.spec().volumes()) {
+    s->check_disks = s->check_disks || IsDisk(v);
     if (!v.has_persistent_volume_claim()) continue;
-    return {{},
-            Status::WithText(Code::kUnschedulableAndUnresolvable,
-                             schedkit::StrCat("persistentvolumeclaim \"",
-                                              v.persistent_volume_claim().claim_name(), "\" not found"))};
+    auto claim = internal::GetClaim(client, p.metadata().namespace_(), v.persistent_volume_claim().claim_name());
+    if (!claim.ok()) return {{}, internal::LookupStatus(claim.status())};
+    if (internal::HasAccessMode((*claim)->spec().access_modes(), "ReadWriteOncePod")) {
+      s->read_write_once_pod_pvcs.insert((*claim)->metadata().name());
+    }
   }
-  // No disk volumes to check (none exist in the model) and no
-  // ReadWriteOncePod claims: Filter has nothing to do.
-  return {{}, Status::Skip()};
+  // Upstream counts each ReadWriteOncePod claim that pods in the snapshot use
+  // (its StorageInfos().IsPVCUsedByPods), once per claim.
+  if (!s->read_write_once_pod_pvcs.empty()) {
+    absl::flat_hash_set<std::string> used;
+    for (const framework::NodeInfo* node : handle_.snapshot().nodes()) {
+      for (const framework::PodInfoPtr& other : node->pods()) {
+        if (other->pod().metadata().namespace_() != p.metadata().namespace_()) continue;
+        for (const api::v1::Volume& v : other->pod().spec().volumes()) {
+          if (!v.has_persistent_volume_claim()) continue;
+          const std::string& name = v.persistent_volume_claim().claim_name();
+          if (s->read_write_once_pod_pvcs.contains(name)) used.insert(name);
+        }
+      }
+    }
+    s->conflicting_pvc_ref_count = static_cast<int>(used.size());
+  }
+  if (!s->check_disks && s->conflicting_pvc_ref_count == 0) return {{}, Status::Skip()};
+  state.Write(StateKey(), std::move(s));
+  return {{}, Status()};
 }
 
 Status VolumeRestrictions::AddPod(framework::CycleState& state, const framework::PodInfo& /*pod_to_schedule*/,
@@ -81,11 +162,16 @@ Status VolumeRestrictions::RemovePod(framework::CycleState& state,
   return UpdateWithPod(state, pod_to_remove, -1);
 }
 
-Status VolumeRestrictions::Filter(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
-                                  const framework::NodeInfo& /*node*/) const {
-  // The disk-conflict check (GCE PD, AWS EBS, iSCSI, RBD) always passes:
-  // schedkit's pods carry none of those volume sources.
+Status VolumeRestrictions::Filter(const framework::CycleState& state, const framework::PodInfo& pod,
+                                  const framework::NodeInfo& node) const {
   const auto* s = state.Read<VolumeRestrictionsState>(StateKey());
+  // Upstream checks disks before reading the state; without state there are
+  // disks only if PreFilter was skipped, which it is not when there are.
+  if (s != nullptr && s->check_disks) {
+    for (const framework::PodInfoPtr& existing : node.pods()) {
+      if (PodDisksConflict(pod.pod(), existing->pod())) return Status(Code::kUnschedulable, ReasonDiskConflict());
+    }
+  }
   if (s == nullptr) return StateNotFound();
   if (s->conflicting_pvc_ref_count > 0) return Status(Code::kUnschedulable, ReasonReadWriteOncePodConflict());
   return Status();
@@ -97,6 +183,8 @@ std::vector<framework::ClusterEventWithHint> VolumeRestrictions::EventsToRegiste
       {{framework::EventResource::kPod, framework::kActionDelete, "PodDelete"},
        &VolumeRestrictions::IsSchedulableAfterPodDeleted},
       {{framework::EventResource::kNode, framework::kActionAdd, "NodeAdd"}, {}},
+      {{framework::EventResource::kPersistentVolumeClaim, framework::kActionAdd, "PersistentVolumeClaimAdd"},
+       &VolumeRestrictions::IsSchedulableAfterClaimAdded},
   };
 }
 
@@ -108,9 +196,8 @@ absl::StatusOr<framework::QueueingHint> VolumeRestrictions::IsSchedulableAfterPo
         "unexpected objects in isSchedulableAfterPodDeleted: expected the deleted pod, got none");
   }
   if (deleted->metadata().namespace_() != pod.namespace_().str()) return framework::QueueingHint::kSkip;
-  // Upstream first checks disk conflicts with the deleted pod's volumes;
-  // there are no disk volumes here. Then: a deleted pod sharing a PVC may
-  // have held it with ReadWriteOncePod.
+  if (PodDisksConflict(pod.pod(), *deleted)) return framework::QueueingHint::kQueue;
+  // A deleted pod sharing a PVC may have held it with ReadWriteOncePod.
   for (const api::v1::Volume& dv : deleted->spec().volumes()) {
     if (!dv.has_persistent_volume_claim()) continue;
     for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
@@ -123,9 +210,25 @@ absl::StatusOr<framework::QueueingHint> VolumeRestrictions::IsSchedulableAfterPo
   return framework::QueueingHint::kSkip;
 }
 
-absl::StatusOr<std::unique_ptr<framework::Plugin>> NewVolumeRestrictions(
-    const framework::PluginArgs& /*args*/, framework::Handle& /*handle*/) {
-  return std::make_unique<VolumeRestrictions>();
+absl::StatusOr<framework::QueueingHint> VolumeRestrictions::IsSchedulableAfterClaimAdded(
+    const framework::PodInfo& pod, const framework::EventObjects& event) {
+  const api::v1::PersistentVolumeClaim* claim = event.new_pvc;
+  if (claim == nullptr) {
+    return absl::InvalidArgumentError(
+        "unexpected objects in isSchedulableAfterPersistentVolumeClaimChange: expected the new claim, got none");
+  }
+  if (claim->metadata().namespace_() != pod.namespace_().str()) return framework::QueueingHint::kSkip;
+  for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
+    if (v.has_persistent_volume_claim() && v.persistent_volume_claim().claim_name() == claim->metadata().name()) {
+      return framework::QueueingHint::kQueue;
+    }
+  }
+  return framework::QueueingHint::kSkip;
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewVolumeRestrictions(const framework::PluginArgs& /*args*/,
+                                                                         framework::Handle& handle) {
+  return std::make_unique<VolumeRestrictions>(handle);
 }
 
 }  // namespace schedkit::plugins

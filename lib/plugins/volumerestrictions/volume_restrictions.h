@@ -5,24 +5,21 @@
 //
 //   auto plugin = NewVolumeRestrictions(framework::PluginArgs(), handle);
 //
-// Model limits: schedkit's Pod carries only volumes[].persistentVolumeClaim —
-// no in-tree disk volume sources — and the cluster has no
-// PersistentVolumeClaim objects. So, exactly as upstream with an empty PVC
-// informer:
-//  - a pod without PVC volumes: PreFilter returns Skip (nothing to check);
-//  - a pod with a PVC volume: PreFilter returns UnschedulableAndUnresolvable
-//    `persistentvolumeclaim "<claim>" not found` for the first one.
-// The disk-conflict check of Filter never finds a conflict (there are no
-// disk volumes), and the ReadWriteOncePod state, when present, is kept and
-// updated by AddPod/RemovePod as upstream.
+// PreFilter looks every PVC volume's claim up through the Handle's
+// ClusterClient (a missing claim: UnschedulableAndUnresolvable
+// `persistentvolumeclaim "<claim>" not found`), keeps the names of those
+// with the ReadWriteOncePod access mode and counts how many of them pods on
+// any node use; it returns Skip when the pod has no disk volume and no such
+// claim is in use. AddPod/RemovePod keep the count as preemption adds and
+// removes pods. Filter: Unschedulable "node(s) had no available disk" on a
+// disk conflict with a pod on the node, Unschedulable ReadWriteOncePod
+// conflict when the count is positive.
 //
 // Extension points as upstream: PreFilter (with AddPod/RemovePod
-// extensions), Filter, EnqueueExtensions: Pod/Delete with
-// IsSchedulableAfterPodDeleted and Node/Add. Upstream's
-// PersistentVolumeClaim/Add event has no EventResource in schedkit and is not
-// registered.
+// extensions), Filter, EnqueueExtensions: Pod/Delete, Node/Add and
+// PersistentVolumeClaim/Add, with upstream's hints.
 //
-// Thread-safety: Filter only reads the cycle state.
+// Thread-safety: Filter only reads the cycle state and the node.
 #ifndef SCHEDKIT_LIB_PLUGINS_VOLUMERESTRICTIONS_VOLUME_RESTRICTIONS_H_
 #define SCHEDKIT_LIB_PLUGINS_VOLUMERESTRICTIONS_VOLUME_RESTRICTIONS_H_
 
@@ -71,15 +68,33 @@ class VolumeRestrictions final : public framework::PreFilterPlugin,
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
   // Pod/Delete hint: Queue when the deleted pod (event.old_pod), in the same
-  // namespace, used one of the pod's PVCs; QueueSkip otherwise.
+  // namespace, had a disk the pod conflicts with or used one of the pod's
+  // PVCs; QueueSkip otherwise.
   static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodDeleted(
       const framework::PodInfo& pod, const framework::EventObjects& event);
+  // PersistentVolumeClaim/Add hint: Queue when the new claim is one the pod
+  // names, in its namespace.
+  static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterClaimAdded(
+      const framework::PodInfo& pod, const framework::EventObjects& event);
+
+  explicit VolumeRestrictions(framework::Handle& handle) : handle_(handle) {}
+
+ private:
+  framework::Handle& handle_;
 };
+
+// Whether `volume` (a disk source) conflicts with one of `existing`'s
+// volumes: the same GCE PD or iSCSI IQN unless both are read-only, the same
+// AWS EBS volume, or the same RBD pool and image with a shared monitor
+// unless both are read-only (upstream's isVolumeConflict).
+bool DiskConflicts(const api::v1::Volume& volume, const api::v1::Pod& existing);
 
 // The PreFilter state, under "PreFilterVolumeRestrictions".
 struct VolumeRestrictionsState : framework::StateData {
   // Names of the pod's claims with the ReadWriteOncePod access mode.
   absl::flat_hash_set<std::string> read_write_once_pod_pvcs;
+  // Whether the pod has a disk volume to compare with the node's pods.
+  bool check_disks = false;
   // How many scheduled pods reference those claims.
   int conflicting_pvc_ref_count = 0;
 

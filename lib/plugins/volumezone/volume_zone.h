@@ -4,25 +4,25 @@
 //
 //   auto plugin = NewVolumeZone(framework::PluginArgs(), handle);
 //
-// Model limits: schedkit's cluster has no PersistentVolumeClaims,
-// PersistentVolumes or StorageClasses. So, exactly as upstream with empty
-// informers:
-//  - a pod without PVC volumes: PreFilter returns Skip; Filter (which the
-//    framework then does not call) succeeds;
-//  - a pod with PVC volumes: PreFilter returns UnschedulableAndUnresolvable
-//    for the first one — "PersistentVolumeClaim had no name" for an empty
-//    claim name, else `persistentvolumeclaim "<claim>" not found`. Filter
-//    without PreFilter state recomputes the same verdict, as upstream.
-// With no PersistentVolumes there are never topology constraints, so the
-// PreFilter state upstream writes (only when some bound PV has topology
-// labels) never exists here.
+// PreFilter reads each PVC volume's claim and, for a bound claim, its
+// PersistentVolume through the Handle's ClusterClient; an unbound claim of a
+// WaitForFirstConsumer class is skipped (VolumeBinding places it). A PV's
+// zone and region labels (GA and beta keys; "__" separates several zones)
+// become the topologies every node must match. Errors are upstream's:
+// `persistentvolumeclaim "<claim>" not found`, "PersistentVolumeClaim had
+// no name", "PersistentVolume had no name" (unbound, Immediate), ... all
+// UnschedulableAndUnresolvable. No topologies: Skip.
+//
+// Filter: a node without any zone or region label fits (a single-zone
+// cluster); otherwise every topology's key (or its GA form) must be on the
+// node with one of the PV's values, else UnschedulableAndUnresolvable
+// "node(s) had no available volume zone".
 //
 // Extension points as upstream: PreFilter, Filter, EnqueueExtensions:
-// Node/Add|UpdateNodeLabel. Upstream's StorageClass/Add,
-// PersistentVolumeClaim/Add|Update and PersistentVolume/Add|Update events
-// have no EventResource in schedkit and are not registered.
+// Node/Add|UpdateNodeLabel, StorageClass/Add, PersistentVolumeClaim/Add|Update
+// and PersistentVolume/Add|Update with upstream's hints.
 //
-// Stateless; Filter may run concurrently.
+// Filter only reads the cycle state and the node; it may run concurrently.
 #ifndef SCHEDKIT_LIB_PLUGINS_VOLUMEZONE_VOLUME_ZONE_H_
 #define SCHEDKIT_LIB_PLUGINS_VOLUMEZONE_VOLUME_ZONE_H_
 
@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "schedkit/api/symbol.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
@@ -51,7 +52,26 @@ class VolumeZone final : public framework::PreFilterPlugin,
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
+
+  explicit VolumeZone(framework::Handle& handle) : handle_(handle) {}
+
+ private:
+  framework::Handle& handle_;
 };
+
+// One PersistentVolume topology label: its key (and the GA key a beta key
+// stands for) and the zones or regions it allows.
+struct VolumeTopology {
+  Symbol key;
+  Symbol ga_key;
+  std::vector<Symbol> values;
+
+  bool operator==(const VolumeTopology&) const = default;
+};
+
+// The PV's topology labels in upstream's order (beta zone, beta region, GA
+// zone, GA region); a label whose value has an empty zone is left out.
+std::vector<VolumeTopology> VolumeTopologies(const api::v1::PersistentVolume& pv);
 
 // VolumeZone has no args type upstream; pluginConfig args are ignored.
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewVolumeZone(const framework::PluginArgs& args,

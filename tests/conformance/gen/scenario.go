@@ -25,6 +25,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -77,7 +78,7 @@ type features struct {
 	taints, unschedulableNode, nodeSelector, nodeAffinity, podAffinity, spread bool
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
-	workloads                                                                  bool
+	workloads, disks, storage                                                  bool
 }
 
 type gen struct {
@@ -94,6 +95,8 @@ type gen struct {
 	rc         *nodev1.RuntimeClass
 	// Services and the controllers that own pods, for default spreading.
 	workloads []any
+	// PersistentVolumes, claims, classes and the CSI objects.
+	storage []any
 
 	free     map[string]v1.ResourceList // node -> allocatable minus running requests
 	podCount map[string]int
@@ -172,6 +175,20 @@ func Generate(seed uint64, index int) *Scenario {
 		g.genWorkloads()
 	}
 
+	// In-tree disks (VolumeRestrictions' conflicts) draw from a third stream.
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+3))
+	g.f.disks = g.chance(0.35)
+	if g.f.disks {
+		g.genDisks()
+	}
+
+	// Claims and volumes draw from a fourth stream.
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+4))
+	g.f.storage = g.chance(0.35)
+	if g.f.storage {
+		g.genStorage()
+	}
+
 	s := &Scenario{}
 	add := func(name string, items []any) {
 		if len(items) > 0 {
@@ -188,6 +205,7 @@ func Generate(seed uint64, index int) *Scenario {
 	add("06-pdbs.json", anys(g.pdbs))
 	add("07-pods-pending.json", anys(g.pending))
 	add("08-workloads.json", g.workloads)
+	add("09-storage.json", g.storage)
 
 	var on []string
 	for name, v := range map[string]bool{
@@ -196,15 +214,19 @@ func Generate(seed uint64, index int) *Scenario {
 		"hostPorts": g.f.hostPorts, "initContainers": g.f.initContainers, "overhead": g.f.overhead,
 		"extended": g.f.extended, "ephemeral": g.f.ephemeral, "namespaces": g.f.namespaces, "pdbs": g.f.pdbs,
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
-		"workloads": g.f.workloads,
+		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage,
 	} {
 		if v {
 			on = append(on, name)
 		}
 	}
 	sort.Strings(on)
-	s.Summary = fmt.Sprintf("seed %d index %d: %d nodes in %d zone(s), %d running pods, %d pending pods, %d PDBs, %d PriorityClasses\nfeatures: %s\n",
-		seed, index, len(g.nodes), len(g.zones), len(g.running), len(g.pending), len(g.pdbs), len(g.classes), strings.Join(on, " "))
+	summaryStorage := ""
+	if len(g.storage) > 0 {
+		summaryStorage = fmt.Sprintf(", %d storage objects", len(g.storage))
+	}
+	s.Summary = fmt.Sprintf("seed %d index %d: %d nodes in %d zone(s), %d running pods, %d pending pods, %d PDBs, %d PriorityClasses%s\nfeatures: %s\n",
+		seed, index, len(g.nodes), len(g.zones), len(g.running), len(g.pending), len(g.pdbs), len(g.classes), summaryStorage, strings.Join(on, " "))
 	return s
 }
 
@@ -1046,3 +1068,183 @@ func (g *gen) genWorkloads() {
 		}
 	}
 }
+
+// genDisks gives some running and pending pods in-tree disk volumes drawn
+// from a small pool, so that pods share disks: GCE PDs and iSCSI targets
+// (read-only sharing allowed), AWS EBS volumes (never shared) and Ceph RBD
+// images (a shared monitor, pool and image conflict unless both read-only).
+func (g *gen) genDisks() {
+	disk := func(i int) v1.Volume {
+		v := v1.Volume{Name: fmt.Sprintf("disk-%d", i)}
+		ro := g.chance(0.4)
+		switch g.pick(4) {
+		case 0:
+			v.GCEPersistentDisk = &v1.GCEPersistentDiskVolumeSource{PDName: fmt.Sprintf("pd-%d", g.pick(4)), ReadOnly: ro}
+		case 1:
+			v.AWSElasticBlockStore = &v1.AWSElasticBlockStoreVolumeSource{VolumeID: fmt.Sprintf("vol-%d", g.pick(3)), ReadOnly: ro}
+		case 2:
+			monitors := []string{"10.0.0.1:6789", "10.0.0.2:6789", "10.0.0.3:6789"}
+			m := []string{monitors[g.pick(3)]}
+			if g.chance(0.5) {
+				m = append(m, monitors[g.pick(3)])
+			}
+			// The API server defaults the pool to "rbd", so a dump always has one.
+			v.RBD = &v1.RBDVolumeSource{CephMonitors: m, RBDImage: fmt.Sprintf("img-%d", g.pick(2)),
+				RBDPool: pickOf(g, []string{"rbd", "fast"}), ReadOnly: ro}
+		default:
+			v.ISCSI = &v1.ISCSIVolumeSource{TargetPortal: "10.0.0.9:3260", IQN: pickOf(g, []string{"iqn.2026-01.io.example:a", "iqn.2026-01.io.example:b"}), ReadOnly: ro}
+		}
+		return v
+	}
+	g.forSomePods(0.3, func(p *v1.Pod, i int) { p.Spec.Volumes = append(p.Spec.Volumes, disk(i)) })
+}
+
+// forSomePods calls add(p, i) for i = 0 and sometimes 1 on each running and
+// pending pod chosen with probability `share`.
+func (g *gen) forSomePods(share float64, add func(p *v1.Pod, i int)) {
+	for _, pods := range [][]*v1.Pod{g.running, g.pending} {
+		for _, p := range pods {
+			if !g.chance(share) {
+				continue
+			}
+			n := 1 + g.pick(2)
+			for i := 0; i < n; i++ {
+				add(p, i)
+			}
+		}
+	}
+}
+
+// The CSI driver the generated volumes use.
+const csiDriver = "pd.csi.storage.gke.io"
+
+// genStorage gives some pods claims: most bound (with the bind-completed
+// annotation, as the PV controller leaves them) to CSI volumes with zone
+// labels or node affinity; some ReadWriteOncePod and shared between pods;
+// some unbound with an Immediate class, and some naming no claim at all.
+// Nodes get CSINodes, some with attach limits, and running pods' volumes
+// VolumeAttachments. Unbound WaitForFirstConsumer claims are not drawn yet.
+func (g *gen) genStorage() {
+	immediate := storagev1.VolumeBindingImmediate
+	wait := storagev1.VolumeBindingWaitForFirstConsumer
+	g.storage = append(g.storage,
+		&storagev1.StorageClass{
+			TypeMeta:          metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"},
+			ObjectMeta:        metav1.ObjectMeta{Name: "standard", UID: g.uid()},
+			Provisioner:       csiDriver,
+			VolumeBindingMode: &immediate,
+		},
+		&storagev1.StorageClass{
+			TypeMeta:          metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"},
+			ObjectMeta:        metav1.ObjectMeta{Name: "local", UID: g.uid()},
+			Provisioner:       "kubernetes.io/no-provisioner",
+			VolumeBindingMode: &wait,
+		})
+	for _, n := range g.nodes {
+		if !g.chance(0.7) {
+			continue
+		}
+		d := storagev1.CSINodeDriver{Name: csiDriver, NodeID: n.Name, TopologyKeys: []string{"topology.kubernetes.io/zone"}}
+		if g.chance(0.6) {
+			d.Allocatable = &storagev1.VolumeNodeResources{Count: ptr(int32(1 + g.pick(3)))}
+		}
+		g.storage = append(g.storage, &storagev1.CSINode{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSINode"},
+			ObjectMeta: metav1.ObjectMeta{Name: n.Name, UID: g.uid()},
+			Spec:       storagev1.CSINodeSpec{Drivers: []storagev1.CSINodeDriver{d}},
+		})
+	}
+	zoneOf := map[string]string{}
+	for _, n := range g.nodes {
+		zoneOf[n.Name] = n.Labels["topology.kubernetes.io/zone"]
+	}
+	type shared struct {
+		ns, claim string
+	}
+	var rwop []shared
+	volume := func(p *v1.Pod, i int) {
+		name := fmt.Sprintf("%s-data-%d", p.Name, i)
+		vol := v1.Volume{Name: fmt.Sprintf("data-%d", i)}
+		switch r := g.r.Float64(); {
+		case r < 0.05: // a claim that does not exist
+			vol.PersistentVolumeClaim = &v1.PersistentVolumeClaimVolumeSource{ClaimName: name}
+			p.Spec.Volumes = append(p.Spec.Volumes, vol)
+			return
+		case r < 0.15 && len(rwop) > 0 && p.Spec.NodeName == "": // another pod's ReadWriteOncePod claim
+			s := pickOf(g, rwop)
+			if s.ns == p.Namespace {
+				vol.PersistentVolumeClaim = &v1.PersistentVolumeClaimVolumeSource{ClaimName: s.claim}
+				p.Spec.Volumes = append(p.Spec.Volumes, vol)
+				return
+			}
+		}
+		class := "standard"
+		mode := v1.ReadWriteOnce
+		if g.chance(0.2) {
+			mode = v1.ReadWriteOncePod
+			rwop = append(rwop, shared{p.Namespace, name})
+		}
+		pvc := &v1.PersistentVolumeClaim{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: p.Namespace, UID: g.uid()},
+			Spec: v1.PersistentVolumeClaimSpec{
+				AccessModes:      []v1.PersistentVolumeAccessMode{mode},
+				StorageClassName: &class,
+				Resources:        v1.VolumeResourceRequirements{Requests: v1.ResourceList{v1.ResourceStorage: *gibi(int64(1 + g.pick(20)))}},
+			},
+		}
+		vol.PersistentVolumeClaim = &v1.PersistentVolumeClaimVolumeSource{ClaimName: name}
+		p.Spec.Volumes = append(p.Spec.Volumes, vol)
+		if p.Spec.NodeName == "" && g.chance(0.1) { // unbound, Immediate: waits for the PV controller
+			pvc.Status.Phase = v1.ClaimPending
+			g.storage = append(g.storage, pvc)
+			return
+		}
+		zone := pickOf(g, g.zones)
+		if p.Spec.NodeName != "" {
+			zone = zoneOf[p.Spec.NodeName]
+		}
+		pvName := "pv-" + name
+		pv := &v1.PersistentVolume{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolume"},
+			ObjectMeta: metav1.ObjectMeta{Name: pvName, UID: g.uid(), Labels: map[string]string{}},
+			Spec: v1.PersistentVolumeSpec{
+				Capacity:                      v1.ResourceList{v1.ResourceStorage: pvc.Spec.Resources.Requests[v1.ResourceStorage]},
+				AccessModes:                   []v1.PersistentVolumeAccessMode{mode},
+				StorageClassName:              class,
+				PersistentVolumeReclaimPolicy: v1.PersistentVolumeReclaimDelete,
+				ClaimRef:                      &v1.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: p.Namespace, Name: name, UID: pvc.UID},
+				PersistentVolumeSource: v1.PersistentVolumeSource{
+					CSI: &v1.CSIPersistentVolumeSource{Driver: csiDriver, VolumeHandle: "disk-" + name},
+				},
+			},
+			Status: v1.PersistentVolumeStatus{Phase: v1.VolumeBound},
+		}
+		if g.chance(0.6) {
+			pv.Labels["topology.kubernetes.io/zone"] = zone
+		}
+		if g.chance(0.5) {
+			pv.Spec.NodeAffinity = &v1.VolumeNodeAffinity{Required: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{
+				MatchExpressions: []v1.NodeSelectorRequirement{{Key: "topology.kubernetes.io/zone", Operator: v1.NodeSelectorOpIn, Values: []string{zone}}},
+			}}}}
+		}
+		pvc.Spec.VolumeName = pvName
+		pvc.Annotations = map[string]string{"pv.kubernetes.io/bind-completed": "yes"}
+		pvc.Status.Phase = v1.ClaimBound
+		g.storage = append(g.storage, pvc, pv)
+		if p.Spec.NodeName != "" && g.chance(0.5) {
+			g.storage = append(g.storage, &storagev1.VolumeAttachment{
+				TypeMeta:   metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "VolumeAttachment"},
+				ObjectMeta: metav1.ObjectMeta{Name: "csi-" + name, UID: g.uid()},
+				Spec: storagev1.VolumeAttachmentSpec{
+					Attacher: csiDriver, NodeName: p.Spec.NodeName,
+					Source: storagev1.VolumeAttachmentSource{PersistentVolumeName: &pvName},
+				},
+				Status: storagev1.VolumeAttachmentStatus{Attached: true},
+			})
+		}
+	}
+	g.forSomePods(0.3, volume)
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -18,6 +18,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -26,16 +27,24 @@ import (
 
 // cluster is everything read from the --cluster inputs, in input order.
 type cluster struct {
-	nodes          []*v1.Node
-	pods           []*v1.Pod
-	pdbs           []*policyv1.PodDisruptionBudget
-	priorityClass  []*schedulingv1.PriorityClass
-	namespaces     []*v1.Namespace
+	nodes         []*v1.Node
+	pods          []*v1.Pod
+	pdbs          []*policyv1.PodDisruptionBudget
+	priorityClass []*schedulingv1.PriorityClass
+	namespaces    []*v1.Namespace
 	// The workloads PodTopologySpread's default selector reads.
-	services       []*v1.Service
-	rcs            []*v1.ReplicationController
-	replicaSets    []*appsv1.ReplicaSet
-	statefulSets   []*appsv1.StatefulSet
+	services     []*v1.Service
+	rcs          []*v1.ReplicationController
+	replicaSets  []*appsv1.ReplicaSet
+	statefulSets []*appsv1.StatefulSet
+	// The storage objects the volume plugins read.
+	pvs            []*v1.PersistentVolume
+	pvcs           []*v1.PersistentVolumeClaim
+	storageClasses []*storagev1.StorageClass
+	csiNodes       []*storagev1.CSINode
+	csiDrivers     []*storagev1.CSIDriver
+	capacities     []*storagev1.CSIStorageCapacity
+	attachments    []*storagev1.VolumeAttachment
 	skippedByKind  map[string]int
 	sourceOfObject map[string]string // "Kind ns/name" -> file, for messages
 }
@@ -175,7 +184,9 @@ func (c *cluster) decodeDocument(raw []byte, where string) error {
 	}
 	switch h.Kind {
 	case "Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace",
-		"Service", "ReplicationController", "ReplicaSet", "StatefulSet":
+		"Service", "ReplicationController", "ReplicaSet", "StatefulSet",
+		"PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
+		"CSIStorageCapacity", "VolumeAttachment":
 	default:
 		c.skippedByKind[h.Kind]++
 		return nil
@@ -203,8 +214,22 @@ func (c *cluster) decodeDocument(raw []byte, where string) error {
 		c.replicaSets = append(c.replicaSets, o)
 	case *appsv1.StatefulSet:
 		c.statefulSets = append(c.statefulSets, o)
+	case *v1.PersistentVolume:
+		c.pvs = append(c.pvs, o)
+	case *v1.PersistentVolumeClaim:
+		c.pvcs = append(c.pvcs, o)
+	case *storagev1.StorageClass:
+		c.storageClasses = append(c.storageClasses, o)
+	case *storagev1.CSINode:
+		c.csiNodes = append(c.csiNodes, o)
+	case *storagev1.CSIDriver:
+		c.csiDrivers = append(c.csiDrivers, o)
+	case *storagev1.CSIStorageCapacity:
+		c.capacities = append(c.capacities, o)
+	case *storagev1.VolumeAttachment:
+		c.attachments = append(c.attachments, o)
 	default:
-		return badInput("%s: unsupported apiVersion %q for kind %s (want v1, apps/v1, policy/v1 or scheduling.k8s.io/v1)", where, gvk.GroupVersion().String(), gvk.Kind)
+		return badInput("%s: unsupported apiVersion %q for kind %s (want v1, apps/v1, policy/v1, scheduling.k8s.io/v1 or storage.k8s.io/v1)", where, gvk.GroupVersion().String(), gvk.Kind)
 	}
 	return nil
 }
@@ -275,6 +300,24 @@ func (c *cluster) validate() error {
 	}
 	for _, o := range c.statefulSets {
 		defaultNamespace(&o.ObjectMeta)
+	}
+	// Storage: the namespaces and the defaults the API server gives the
+	// fields the volume plugins read.
+	for _, o := range c.pvcs {
+		defaultNamespace(&o.ObjectMeta)
+	}
+	for _, o := range c.capacities {
+		defaultNamespace(&o.ObjectMeta)
+	}
+	for _, sc := range c.storageClasses {
+		if sc.VolumeBindingMode == nil {
+			mode := storagev1.VolumeBindingImmediate
+			sc.VolumeBindingMode = &mode
+		}
+		if sc.ReclaimPolicy == nil {
+			policy := v1.PersistentVolumeReclaimDelete
+			sc.ReclaimPolicy = &policy
+		}
 	}
 	for _, pc := range c.priorityClass {
 		if pc.Name == "" {

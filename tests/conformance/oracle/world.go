@@ -162,6 +162,27 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	for _, o := range c.statefulSets {
 		objs = append(objs, o.DeepCopy())
 	}
+	for _, o := range c.pvs {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.pvcs {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.storageClasses {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.csiNodes {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.csiDrivers {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.capacities {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.attachments {
+		objs = append(objs, o.DeepCopy())
+	}
 	if throughput {
 		// NewClientset's tracker rebuilds a REST mapper for managed fields on
 		// every write, which costs more than the scheduling it serves; the

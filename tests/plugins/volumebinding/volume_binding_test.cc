@@ -1,19 +1,16 @@
 // Ports of upstream v1.35.8 pkg/scheduler/framework/plugins/volumebinding
-// volume_binding_test.go, for the cases that apply to a cluster without
-// PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSIDrivers and
-// CSIStorageCapacities (schedkit's model):
-//  - TestVolumeBinding: "pod has not pvcs", "PVC does not exist" (2 of 19).
-//    The other 17 need PVC/PV/StorageClass/CSIStorageCapacity objects (bound
-//    claims, immediate/delayed binding, capacity scoring with the
-//    StorageCapacityScoring gate on) and cannot be expressed here.
+// volume_binding_test.go:
+//  - TestVolumeBinding: "pod has not pvcs", "all bound", "PVC does not
+//    exist", "Part of PVCs do not exist", "immediate claims not bound", "pv
+//    not found", "pv not found claim lost" (7 of 19). The others bind or
+//    provision unbound WaitForFirstConsumer claims, or score with the
+//    StorageCapacityScoring gate on: the next step of issue 27.
 //  - Test_PreBindPreFlight: "all bound", "error: state is nil", "error: node
-//    is not found in podVolumesByNode" (3 of 4). "volume to be bound" needs
-//    volumes found for a node, which only exist with PVC objects; the third
-//    case's state (volumes for another node only) is represented by a state
-//    without volumes, which takes the same path.
-//  - The queueing-hint tests (CSINode, PVC, StorageClass,
-//    CSIStorageCapacity, CSIDriver changes) need those objects and events,
-//    which schedkit's event model does not have.
+//    is not found in podVolumesByNode" (3 of 4); "volume to be bound" needs
+//    volumes to bind.
+//  - The queueing-hint tables (TestIsSchedulableAfterCSINodeChange,
+//    ..PersistentVolumeClaimChange, ..StorageClassChange,
+//    ..CSIStorageCapacityChange, ..CSIDriverChange), their main cases.
 #include "plugins/volumebinding/volume_binding.h"
 
 #include <catch2/catch.hpp>
@@ -22,6 +19,8 @@
 
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "schedkit/testing/fake_storage_client.h"
+#include "testing/must.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -47,26 +46,89 @@ api::v1::Pod PodWithPVCs(const std::vector<std::string>& pvcs) {
   return b.Obj();
 }
 
-TEST_CASE("TestVolumeBinding", "[volumebinding]") {
-  testing::FakeHandle h;
-  h.SetCluster({MakeNode().Name("node-a").Obj()}, {});
-  // Upstream's default for these cases: BindTimeoutSeconds 300.
-  auto p = NewPlugin(h, R"({"bindTimeoutSeconds": 300})");
-  framework::CycleState state;
+api::v1::PersistentVolumeClaim MakePVC(const std::string& name, const std::string& class_name) {
+  api::v1::PersistentVolumeClaim c;
+  c.mutable_metadata()->set_name(name);
+  c.mutable_metadata()->set_namespace_("default");
+  c.mutable_spec()->set_storage_class_name(class_name);
+  return c;
+}
 
-  SECTION("pod has not pvcs") {
-    auto pod = MakePod().Name("pod-a").Namespace("default").Info();
-    auto r = p->PreFilter(state, *pod, h.snapshot().nodes());
-    CHECK(r.result.AllNodes());
-    CHECK(r.status == Status::Skip());
-  }
-  SECTION("PVC does not exist") {
-    auto pod = framework::PodInfo::Create(PodWithPVCs({"pvc-a"}));
-    REQUIRE(pod.ok());
-    auto r = p->PreFilter(state, **pod, h.snapshot().nodes());
-    CHECK(r.result.AllNodes());
-    CHECK(r.status.code() == Code::kUnschedulableAndUnresolvable);
-    CHECK(r.status.Reasons() == std::vector<std::string>{R"(persistentvolumeclaim "pvc-a" not found)"});
+// upstream's withBoundPV: the volume's name and the bind-completed annotation.
+api::v1::PersistentVolumeClaim BoundTo(api::v1::PersistentVolumeClaim c, const std::string& pv) {
+  c.mutable_spec()->set_volume_name(pv);
+  (*c.mutable_metadata()->mutable_annotations())["pv.kubernetes.io/bind-completed"] = "true";
+  return c;
+}
+
+api::v1::PersistentVolume MakePV(const std::string& name, const std::string& class_name) {
+  api::v1::PersistentVolume pv;
+  pv.mutable_metadata()->set_name(name);
+  pv.mutable_spec()->set_storage_class_name(class_name);
+  pv.mutable_status()->set_phase("Available");
+  return pv;
+}
+
+api::v1::StorageClass MakeClass(const std::string& name, const std::string& mode) {
+  api::v1::StorageClass sc;
+  sc.mutable_metadata()->set_name(name);
+  sc.set_volume_binding_mode(mode);
+  return sc;
+}
+
+struct BindingCase {
+  std::string name;
+  api::v1::Pod pod;
+  std::vector<api::v1::PersistentVolumeClaim> pvcs;
+  std::vector<api::v1::PersistentVolume> pvs;
+  Status want_pre_filter;
+  Status want_filter;  // when PreFilter succeeds
+};
+
+TEST_CASE("TestVolumeBinding", "[volumebinding]") {
+  const auto pvc_a_wait = MakePVC("pvc-a", "wait-sc");
+  auto lost = BoundTo(pvc_a_wait, "pv-a");
+  lost.mutable_status()->set_phase("Lost");
+  auto unresolvable = [](const std::string& text) {
+    return Status::WithText(Code::kUnschedulableAndUnresolvable, text);
+  };
+  const std::vector<BindingCase> cases = {
+      {"pod has not pvcs", MakePod().Name("pod-a").Namespace("default").Obj(), {}, {}, Status::Skip(), Status()},
+      {"all bound", PodWithPVCs({"pvc-a"}), {BoundTo(pvc_a_wait, "pv-a")}, {MakePV("pv-a", "wait-sc")}, Status(),
+       Status()},
+      {"PVC does not exist", PodWithPVCs({"pvc-a"}), {}, {},
+       unresolvable(R"(persistentvolumeclaim "pvc-a" not found)"), Status()},
+      {"Part of PVCs do not exist", PodWithPVCs({"pvc-a", "pvc-b"}), {BoundTo(pvc_a_wait, "pv-a")}, {},
+       unresolvable(R"(persistentvolumeclaim "pvc-b" not found)"), Status()},
+      {"immediate claims not bound", PodWithPVCs({"pvc-a"}), {MakePVC("pvc-a", "immediate-sc")}, {},
+       unresolvable("pod has unbound immediate PersistentVolumeClaims"), Status()},
+      {"pv not found", PodWithPVCs({"pvc-a"}), {BoundTo(pvc_a_wait, "pv-a")}, {}, Status(),
+       unresolvable("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)")},
+      {"pv not found claim lost", PodWithPVCs({"pvc-a"}), {lost}, {},
+       unresolvable(R"(persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a")"), Status()},
+  };
+  for (const BindingCase& c : cases) {
+    SECTION(c.name) {
+      testing::FakeStorageClient client;
+      client.Add(MakeClass("immediate-sc", "Immediate"));
+      client.Add(MakeClass("wait-sc", "WaitForFirstConsumer"));
+      for (const auto& pvc : c.pvcs) client.Add(pvc);
+      for (const auto& pv : c.pvs) client.Add(pv);
+      testing::FakeHandle h;
+      h.set_client(&client);
+      h.SetCluster({MakeNode().Name("node-a").Obj()}, {});
+      // Upstream's default for these cases: BindTimeoutSeconds 300.
+      auto p = NewPlugin(h, R"({"bindTimeoutSeconds": 300})");
+      framework::CycleState state;
+      auto pod = testing::Info(c.pod);
+      auto r = p->PreFilter(state, *pod, h.snapshot().nodes());
+      CHECK(r.result.AllNodes());
+      CHECK(r.status == c.want_pre_filter);
+      if (r.status.IsSuccess()) {
+        CHECK(p->Filter(state, *pod, *h.snapshot().nodes()[0]) == c.want_filter);
+        CHECK(p->PreScore(state, *pod, h.snapshot().nodes()).IsSkip());
+      }
+    }
   }
 }
 
@@ -162,14 +224,191 @@ TEST_CASE("VolumeBinding reports the first PVC of several", "[volumebinding]") {
   CHECK(state.ReadData(Symbol::Intern("VolumeBinding")) == nullptr);
 }
 
-TEST_CASE("VolumeBinding registers node events only", "[volumebinding]") {
+// --- schedkit-specific: claims and volumes ---
+
+TEST_CASE("VolumeBinding checks bound volumes' node affinity", "[volumebinding]") {
+  testing::FakeStorageClient client;
+  client.Add(MakeClass("wait-sc", "WaitForFirstConsumer"));
+  client.Add(BoundTo(MakePVC("pvc-a", "wait-sc"), "pv-a"));
+  auto pv = MakePV("pv-a", "wait-sc");
+  auto* term = pv.mutable_spec()->mutable_node_affinity()->mutable_required()->add_node_selector_terms();
+  auto* req = term->add_match_expressions();
+  req->set_key("foo");
+  req->set_operator_("In");
+  req->add_values("bar");
+  client.Add(pv);
+  testing::FakeHandle h;
+  h.set_client(&client);
+  h.SetCluster(
+      {MakeNode().Name("node-a").Label("foo", "bar").Obj(), MakeNode().Name("node-b").Label("foo", "barbar").Obj()},
+      {});
+  auto p = NewPlugin(h);
+  framework::CycleState state;
+  auto pod = testing::Info(PodWithPVCs({"pvc-a"}));
+  REQUIRE(p->PreFilter(state, *pod, h.snapshot().nodes()).status.IsSuccess());
+  CHECK(p->Filter(state, *pod, *h.snapshot().Get(std::string_view("node-a"))).IsSuccess());
+  CHECK(p->Filter(state, *pod, *h.snapshot().Get(std::string_view("node-b"))) ==
+        Status::WithText(Code::kUnschedulableAndUnresolvable, "node(s) didn't match PersistentVolume's node affinity"));
+  CHECK(p->Reserve(state, *pod, Symbol::Intern("node-a")).IsSuccess());
+  CHECK(p->PreBindPreFlight(state, *pod, Symbol::Intern("node-a")).IsSkip());
+}
+
+TEST_CASE("VolumeBinding claim states", "[volumebinding]") {
+  testing::FakeStorageClient client;
+  client.Add(MakeClass("wait-sc", "WaitForFirstConsumer"));
+  api::v1::StorageClass unset;
+  unset.mutable_metadata()->set_name("unset-sc");
+  client.Add(unset);
+  auto deleting = BoundTo(MakePVC("deleting", "wait-sc"), "pv");
+  deleting.mutable_metadata()->set_deletion_timestamp("2026-01-01T00:00:00Z");
+  client.Add(deleting);
+  client.Add(MakePVC("unset", "unset-sc"));
+  client.Add(MakePVC("no-class-object", "gone-sc"));  // unknown class: immediate
+  auto prebound_only = MakePVC("prebound-only", "wait-sc");  // names a volume, not bind-completed
+  prebound_only.mutable_spec()->set_volume_name("pv-x");
+  client.Add(prebound_only);
+  client.Add(MakePVC("delayed", "wait-sc"));
+  // An ephemeral volume's claim must be controlled by the pod.
+  auto owned = MakePVC("p-scratch", "wait-sc");
+  auto* ref = owned.mutable_metadata()->add_owner_references();
+  ref->set_kind("Pod");
+  ref->set_name("p");
+  ref->set_uid("other-uid");
+  ref->set_controller(true);
+  client.Add(BoundTo(owned, "pv-x"));
+  testing::FakeHandle h;
+  h.set_client(&client);
+  auto p = NewPlugin(h);
+  auto pre_filter = [&](const api::v1::Pod& obj) {
+    framework::CycleState state;
+    return p->PreFilter(state, *testing::Info(obj), {}).status;
+  };
+  auto unresolvable = [](const std::string& text) {
+    return Status::WithText(Code::kUnschedulableAndUnresolvable, text);
+  };
+  CHECK(pre_filter(PodWithPVCs({"deleting"})) ==
+        unresolvable(R"(persistentvolumeclaim "deleting" is being deleted)"));
+  CHECK(pre_filter(PodWithPVCs({"unset"})).Message() == R"(VolumeBindingMode not set for StorageClass "unset-sc")");
+  CHECK(pre_filter(PodWithPVCs({"no-class-object"})) ==
+        unresolvable("pod has unbound immediate PersistentVolumeClaims"));
+  CHECK(pre_filter(PodWithPVCs({"prebound-only"})) ==
+        unresolvable("pod has unbound immediate PersistentVolumeClaims"));
+  CHECK(pre_filter(PodWithPVCs({"delayed"})).code() == Code::kError);  // not yet: see the header
+
+  api::v1::Volume scratch;
+  scratch.set_name("scratch");
+  scratch.mutable_ephemeral()->mutable_volume_claim_template()->mutable_spec()->add_access_modes("ReadWriteOnce");
+  auto ephemeral_pod = MakePod().Name("p").Namespace("default").UID("pod-uid").Volume(scratch).Obj();
+  CHECK(pre_filter(ephemeral_pod) ==
+        unresolvable("PVC default/p-scratch was not created for pod default/p (pod is not owner)"));
+  auto other = MakePod().Name("q").Namespace("default").Volume(scratch).Obj();
+  CHECK(pre_filter(other) ==
+        unresolvable(R"(waiting for ephemeral volume controller to create the persistentvolumeclaim "q-scratch")"));
+  ephemeral_pod.mutable_metadata()->set_uid("other-uid");
+  CHECK(pre_filter(ephemeral_pod).IsSuccess());
+}
+
+// The plugin's hint registered for `resource`.
+framework::QueueingHintFn HintFor(VolumeBinding& p, framework::EventResource resource) {
+  for (auto& e : p.EventsToRegister()) {
+    if (e.event.resource == resource) return e.hint;
+  }
+  return nullptr;
+}
+
+TEST_CASE("VolumeBinding queueing hints", "[volumebinding]") {
+  using framework::EventResource;
+  using framework::QueueingHint;
   testing::FakeHandle h;
   auto p = NewPlugin(h);
-  auto events = p->EventsToRegister();
-  REQUIRE(events.size() == 1);
-  CHECK(events[0].event.resource == framework::EventResource::kNode);
-  CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel));
-  CHECK_FALSE(static_cast<bool>(events[0].hint));
+  const auto events = p->EventsToRegister();
+  REQUIRE(events.size() == 7);
+  CHECK(events[3].event.resource == EventResource::kNode);
+  CHECK(events[3].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel));
+  CHECK(events[2].event.resource == EventResource::kPersistentVolume);
+  CHECK_FALSE(static_cast<bool>(events[2].hint));
+  auto pod = testing::Info(PodWithPVCs({"pvc-a"}));
+
+  SECTION("TestIsSchedulableAfterPersistentVolumeClaimChange") {
+    auto hint = HintFor(*p, EventResource::kPersistentVolumeClaim);
+    framework::EventObjects e;
+    const auto mine = MakePVC("pvc-a", "sc");
+    const auto other = MakePVC("pvc-b", "sc");
+    auto elsewhere = MakePVC("pvc-a", "sc");
+    elsewhere.mutable_metadata()->set_namespace_("ns");
+    e.new_pvc = &mine;
+    CHECK(*hint(*pod, e) == QueueingHint::kQueue);
+    e.new_pvc = &other;
+    CHECK(*hint(*pod, e) == QueueingHint::kSkip);
+    e.new_pvc = &elsewhere;
+    CHECK(*hint(*pod, e) == QueueingHint::kSkip);
+  }
+  SECTION("TestIsSchedulableAfterStorageClassChange") {
+    auto hint = HintFor(*p, EventResource::kStorageClass);
+    auto a = MakeClass("sc", "WaitForFirstConsumer");
+    auto b = a;
+    b.add_allowed_topologies()->add_match_label_expressions()->set_key("zone");
+    framework::EventObjects e;
+    e.new_storage_class = &a;
+    CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // added
+    e.old_storage_class = &a;
+    CHECK(*hint(*pod, e) == QueueingHint::kSkip);  // nothing changed
+    e.new_storage_class = &b;
+    CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // allowed topologies changed
+  }
+  SECTION("TestIsSchedulableAfterCSIStorageCapacityChange") {
+    auto hint = HintFor(*p, EventResource::kCSIStorageCapacity);
+    api::v1::CSIStorageCapacity small, big;
+    small.set_capacity("1Gi");
+    big.set_capacity("2Gi");
+    api::v1::CSIStorageCapacity max_small = big;
+    max_small.set_maximum_volume_size("1Gi");
+    framework::EventObjects e;
+    e.new_capacity = &small;
+    CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // added
+    e.old_capacity = &small;
+    e.new_capacity = &big;
+    CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // grew
+    e.old_capacity = &big;
+    e.new_capacity = &small;
+    CHECK(*hint(*pod, e) == QueueingHint::kSkip);  // shrank
+    e.old_capacity = &small;
+    e.new_capacity = &max_small;
+    CHECK(*hint(*pod, e) == QueueingHint::kSkip);  // maximumVolumeSize is what counts
+  }
+  SECTION("TestIsSchedulableAfterCSINodeChange") {
+    auto hint = HintFor(*p, EventResource::kCSINode);
+    api::v1::CSINode a, b;
+    (*b.mutable_metadata()->mutable_annotations())["storage.alpha.kubernetes.io/migrated-plugins"] =
+        "kubernetes.io/gce-pd";
+    framework::EventObjects e;
+    e.new_csi_node = &a;
+    CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // added
+    e.old_csi_node = &a;
+    CHECK(*hint(*pod, e) == QueueingHint::kSkip);
+    e.new_csi_node = &b;
+    CHECK(*hint(*pod, e) == QueueingHint::kQueue);
+  }
+  SECTION("TestIsSchedulableAfterCSIDriverChange") {
+    auto hint = HintFor(*p, EventResource::kCSIDriver);
+    api::v1::CSIDriver on;
+    on.mutable_metadata()->set_name("test-driver");
+    on.mutable_spec()->set_storage_capacity(true);
+    api::v1::CSIDriver off = on;
+    off.mutable_spec()->set_storage_capacity(false);
+    api::v1::Volume inline_csi;
+    inline_csi.set_name("v");
+    inline_csi.mutable_csi()->set_driver("test-driver");
+    auto csi_pod = testing::Info(MakePod().Name("p").Volume(inline_csi).Obj());
+    framework::EventObjects e;
+    e.old_csi_driver = &on;
+    e.new_csi_driver = &off;
+    CHECK(*hint(*csi_pod, e) == QueueingHint::kQueue);
+    CHECK(*hint(*pod, e) == QueueingHint::kSkip);  // the pod does not use the driver
+    e.old_csi_driver = &off;
+    e.new_csi_driver = &on;
+    CHECK(*hint(*csi_pod, e) == QueueingHint::kSkip);
+  }
 }
 
 TEST_CASE("VolumeBinding args", "[volumebinding]") {

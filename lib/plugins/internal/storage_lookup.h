@@ -1,0 +1,45 @@
+// Internal to the plugins: the volume plugins' reads of the storage objects,
+// as upstream's informer listers answer them. A miss is absl NotFound with
+// the API server's text ("persistentvolumeclaim \"data\" not found"), which
+// upstream's plugins turn into UnschedulableAndUnresolvable; NotFoundStatus
+// does that here. A null client holds nothing.
+#ifndef SCHEDKIT_LIB_PLUGINS_INTERNAL_STORAGE_LOOKUP_H_
+#define SCHEDKIT_LIB_PLUGINS_INTERNAL_STORAGE_LOOKUP_H_
+
+#include <memory>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "schedkit/api/v1/storage.pb.h"
+#include "schedkit/framework/handle.h"
+#include "schedkit/framework/status.h"
+
+namespace schedkit::plugins::internal {
+
+absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> GetClaim(
+    const framework::ClusterClient* client, std::string_view namespace_name, std::string_view name);
+absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> GetVolume(const framework::ClusterClient* client,
+                                                                            std::string_view name);
+absl::StatusOr<std::shared_ptr<const api::v1::StorageClass>> GetClass(const framework::ClusterClient* client,
+                                                                      std::string_view name);
+
+// A lookup error as upstream's plugins return it: NotFound →
+// UnschedulableAndUnresolvable with the text, anything else → Error.
+framework::Status LookupStatus(const absl::Status& error);
+
+// The claim's class: the beta annotation volume.beta.kubernetes.io/storage-class
+// when present, else spec.storageClassName ("" for none).
+const std::string& ClaimClass(const api::v1::PersistentVolumeClaim& claim);
+
+// The API server's access-mode check (v1helper.ContainsAccessMode).
+template <typename Modes>
+bool HasAccessMode(const Modes& modes, std::string_view mode) {
+  for (const auto& m : modes) {
+    if (m == mode) return true;
+  }
+  return false;
+}
+
+}  // namespace schedkit::plugins::internal
+
+#endif  // SCHEDKIT_LIB_PLUGINS_INTERNAL_STORAGE_LOOKUP_H_
