@@ -1,6 +1,7 @@
 #include "schedkit/api/decode.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -174,13 +175,17 @@ absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths) 
     std::error_code ec;
     std::vector<fs::path> files;
     if (fs::is_directory(p, ec)) {
-      for (const auto& entry : fs::directory_iterator(p, ec)) {
-        const std::string ext = entry.path().extension().string();
-        if (entry.is_regular_file() && (ext == ".json" || ext == ".yaml" || ext == ".yml")) {
-          files.push_back(entry.path());
+      // As `kubectl apply -R`: every file below, directory symlinks not followed.
+      for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::recursive_directory_iterator();
+           it.increment(ec)) {
+        std::string ext = it->path().extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (it->is_regular_file() && (ext == ".json" || ext == ".yaml" || ext == ".yml")) {
+          files.push_back(it->path());
         }
       }
       if (ec) return absl::NotFoundError(schedkit::StrCat(p, ": cannot list directory: ", ec.message()));
+      // path's operator< compares name by name, the order of a directory walk.
       std::sort(files.begin(), files.end());
     } else if (fs::exists(p, ec)) {
       files.push_back(p);

@@ -1070,15 +1070,16 @@ TEST_CASE("Decode alone does not run the cluster-level checks", "[decode][string
 // ---------------------------------------------------------------------------
 // LoadPaths on directories and several paths.
 
-TEST_CASE("LoadPaths reads a directory's json/yaml/yml files sorted by name, not recursively",
-          "[decode][load]") {
+TEST_CASE("LoadPaths reads a directory's json/yaml/yml files recursively, in walk order", "[decode][load]") {
   const api::DecodedCluster d = MustLoad(TestData("dir"));
   Strings nodes, pods, nss;
   for (const auto& n : d.objects.nodes()) nodes.push_back(n.metadata().name());
   for (const auto& p : d.objects.pods()) pods.push_back(p.metadata().name());
   for (const auto& n : d.objects.namespaces()) nss.push_back(n.metadata().name());
-  CHECK(nss == Strings{"shop"});              // 05-namespaces.yml
-  CHECK(nodes == Strings{"node-b", "node-a"});  // 10-nodes.yaml, in document order
+  CHECK(nss == Strings{"shop"});  // 05-namespaces.yml
+  // 10-nodes.yaml in document order, then nested/40-node-c.yaml.
+  CHECK(nodes == Strings{"node-b", "node-a", "node-c"});
+  CHECK(d.objects.storage_classes_size() == 1);  // nested/deeper/10-storage.yaml
   CHECK(pods == Strings{"cart-0", "cart-1"});   // 20-pods.json, then 30-more-pods.yaml
   CHECK(d.objects.services_size() == 1);       // in 20-pods.json's List
   CHECK(d.skipped_kinds.empty());

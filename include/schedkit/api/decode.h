@@ -45,9 +45,10 @@ absl::Status DecodeInto(std::string_view text, std::string_view source,
 absl::StatusOr<DecodedCluster> Decode(std::string_view text,
                                       std::string_view source = "<input>");
 
-// Loads files and directories in the order given; a directory contributes its
-// *.json, *.yaml and *.yml files (not recursive), sorted by name. Then checks
-// the whole cluster with ValidateCluster.
+// Loads files and directories in the order given; a directory contributes
+// every *.json, *.yaml and *.yml file below it (any case, as `kubectl apply
+// -R` reads them), in walk order: names sorted, compared name by name. Then
+// checks the whole cluster with ValidateCluster.
 absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths);
 
 // Checks that need the whole cluster: node names are unique, pods are unique

@@ -9,9 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -59,8 +59,9 @@ func badInput(format string, args ...any) error {
 }
 
 // expandPaths turns the --cluster arguments into the list of files to read:
-// a file as given, a directory as its *.json/*.yaml/*.yml entries (not
-// recursive) sorted by file name.
+// a file as given, a directory as every *.json/*.yaml/*.yml file below it, as
+// `kubectl apply -R` reads them (filepath.WalkDir order: names sorted, a
+// directory's files where its name sorts; directory symlinks not followed).
 func expandPaths(paths []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
@@ -72,23 +73,21 @@ func expandPaths(paths []string) ([]string, error) {
 			files = append(files, p)
 			continue
 		}
-		entries, err := os.ReadDir(p)
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			switch strings.ToLower(filepath.Ext(d.Name())) {
+			case ".json", ".yaml", ".yml":
+				files = append(files, path)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, badInput("--cluster %s: %v", p, err)
-		}
-		var names []string
-		for _, e := range entries {
-			if e.IsDir() {
-				continue
-			}
-			switch strings.ToLower(filepath.Ext(e.Name())) {
-			case ".json", ".yaml", ".yml":
-				names = append(names, e.Name())
-			}
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			files = append(files, filepath.Join(p, n))
 		}
 	}
 	return files, nil
