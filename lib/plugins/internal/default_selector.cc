@@ -6,6 +6,8 @@
 #include <string_view>
 #include <utility>
 
+#include "plugins/internal/controller_of.h"
+
 namespace schedkit::plugins::internal {
 namespace {
 
@@ -73,13 +75,7 @@ api::LabelSelector DefaultSelector(const framework::PodInfo& pod, const framewor
   }
   api::LabelSelector selector = AsSelector(labels);
 
-  const api::v1::OwnerReference* owner = nullptr;
-  for (const api::v1::OwnerReference& ref : p.metadata().owner_references()) {
-    if (ref.has_controller() && ref.controller()) {
-      owner = &ref;
-      break;
-    }
-  }
+  const api::v1::OwnerReference* owner = ControllerOf(p.metadata());
   std::string_view group;
   std::string_view version;
   if (owner == nullptr || !ParseApiVersion(owner->api_version(), group, version) || version != "v1") {

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "plugins/internal/controller_of.h"
 #include "schedkit/api/str_cat.h"
 
 namespace schedkit::plugins::internal {
@@ -40,6 +41,33 @@ framework::Status LookupStatus(const absl::Status& error) {
     return framework::Status::WithText(framework::Code::kUnschedulableAndUnresolvable, std::string(error.message()));
   }
   return framework::Status::Error(std::string(error.message()));
+}
+
+std::string ClaimNameOf(const api::v1::Pod& pod, const api::v1::Volume& volume) {
+  if (volume.has_persistent_volume_claim()) return volume.persistent_volume_claim().claim_name();
+  if (volume.has_ephemeral()) return schedkit::StrCat(pod.metadata().name(), "-", volume.name());
+  return "";
+}
+
+bool PodUsesClaim(const api::v1::Pod& pod, const api::v1::PersistentVolumeClaim& claim, bool with_ephemeral) {
+  if (claim.metadata().namespace_() != pod.metadata().namespace_()) return false;
+  for (const api::v1::Volume& v : pod.spec().volumes()) {
+    if (!v.has_persistent_volume_claim() && !(with_ephemeral && v.has_ephemeral())) continue;
+    if (ClaimNameOf(pod, v) == claim.metadata().name()) return true;
+  }
+  return false;
+}
+
+absl::Status CheckClaimIsForPod(const api::v1::PersistentVolumeClaim& claim, const api::v1::Pod& pod) {
+  const api::v1::OwnerReference* controller = ControllerOf(claim.metadata());
+  if (claim.metadata().namespace_() == pod.metadata().namespace_() && controller != nullptr &&
+      controller->uid() == pod.metadata().uid()) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(schedkit::StrCat("PVC ", claim.metadata().namespace_(), "/",
+                                                        claim.metadata().name(), " was not created for pod ",
+                                                        pod.metadata().namespace_(), "/", pod.metadata().name(),
+                                                        " (pod is not owner)"));
 }
 
 const std::string& ClaimClass(const api::v1::PersistentVolumeClaim& claim) {

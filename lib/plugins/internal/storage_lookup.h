@@ -7,6 +7,7 @@
 #define SCHEDKIT_LIB_PLUGINS_INTERNAL_STORAGE_LOOKUP_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -30,6 +31,20 @@ framework::Status LookupStatus(const absl::Status& error);
 // The claim's class: the beta annotation volume.beta.kubernetes.io/storage-class
 // when present, else spec.storageClassName ("" for none).
 const std::string& ClaimClass(const api::v1::PersistentVolumeClaim& claim);
+
+// The claim a pod volume uses: a persistentVolumeClaim's name, or a generic
+// ephemeral volume's "<pod>-<volume>"; empty for other sources.
+std::string ClaimNameOf(const api::v1::Pod& pod, const api::v1::Volume& volume);
+
+// Whether `pod`, in the claim's namespace, uses `claim` through a
+// persistentVolumeClaim volume, or also through an ephemeral one when
+// `with_ephemeral` (the plugins' PersistentVolumeClaim/Add hints differ so).
+bool PodUsesClaim(const api::v1::Pod& pod, const api::v1::PersistentVolumeClaim& claim, bool with_ephemeral);
+
+// Upstream's ephemeral.VolumeIsForPod: OK when the pod controls the claim,
+// else FailedPrecondition "PVC <ns>/<claim> was not created for pod
+// <ns>/<pod> (pod is not owner)".
+absl::Status CheckClaimIsForPod(const api::v1::PersistentVolumeClaim& claim, const api::v1::Pod& pod);
 
 // The API server's access-mode check (v1helper.ContainsAccessMode).
 template <typename Modes>

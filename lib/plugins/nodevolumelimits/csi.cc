@@ -83,9 +83,7 @@ Status NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod
       }
       continue;
     }
-    const std::string claim_name = v.has_persistent_volume_claim()
-                                       ? v.persistent_volume_claim().claim_name()
-                                       : schedkit::StrCat(pod.metadata().name(), "-", v.name());
+    const std::string claim_name = internal::ClaimNameOf(pod, v);
     if (claim_name.empty()) {
       static const Symbol no_name = Symbol::Intern("PersistentVolumeClaim had no name");
       return Status(Code::kError, no_name);
@@ -99,29 +97,19 @@ Status NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod
     }
     const api::v1::PersistentVolumeClaim& c = **claim;
     if (v.has_ephemeral()) {
-      bool owned = false;
-      for (const api::v1::OwnerReference& ref : c.metadata().owner_references()) {
-        if (ref.has_controller() && ref.controller()) {
-          owned = ref.uid() == pod.metadata().uid();
-          break;
-        }
-      }
-      if (!owned) {
-        return Status::Error(schedkit::StrCat("PVC ", c.metadata().namespace_(), "/", c.metadata().name(),
-                                              " was not created for pod ", ns, "/", pod.metadata().name(),
-                                              " (pod is not owner)"));
+      if (absl::Status owned = internal::CheckClaimIsForPod(c, pod); !owned.ok()) {
+        return Status::Error(std::string(owned.message()));
       }
     }
     // Upstream's getCSIDriverInfo: the bound CSI volume, else the class.
     std::string driver, handle;
     const std::string& pv_name = c.spec().volume_name();
-    auto pv = pv_name.empty() ? absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>>(
-                                    absl::NotFoundError(""))
-                              : internal::GetVolume(client, pv_name);
-    if (pv.ok()) {
-      if (!(*pv)->spec().has_csi()) continue;
-      driver = (*pv)->spec().csi().driver();
-      handle = (*pv)->spec().csi().volume_handle();
+    std::shared_ptr<const api::v1::PersistentVolume> pv;
+    if (!pv_name.empty()) pv = internal::GetVolume(client, pv_name).value_or(nullptr);
+    if (pv != nullptr) {
+      if (!pv->spec().has_csi()) continue;
+      driver = pv->spec().csi().driver();
+      handle = pv->spec().csi().volume_handle();
     } else {
       const std::string& class_name = internal::ClaimClass(c);
       if (class_name.empty()) continue;
@@ -237,19 +225,8 @@ std::vector<framework::ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
       {{EventResource::kPersistentVolumeClaim, framework::kActionAdd, "PersistentVolumeClaimAdd"},
        [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {
          if (e.new_pvc == nullptr) return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterPVCAdded");
-         if (e.new_pvc->metadata().namespace_() != pod.namespace_().str()) return QueueingHint::kSkip;
-         for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
-           std::string name;
-           if (v.has_persistent_volume_claim()) {
-             name = v.persistent_volume_claim().claim_name();
-           } else if (v.has_ephemeral()) {
-             name = schedkit::StrCat(pod.pod().metadata().name(), "-", v.name());
-           } else {
-             continue;
-           }
-           if (name == e.new_pvc->metadata().name()) return QueueingHint::kQueue;
-         }
-         return QueueingHint::kSkip;
+         return internal::PodUsesClaim(pod.pod(), *e.new_pvc, /*with_ephemeral=*/true) ? QueueingHint::kQueue
+                                                                                       : QueueingHint::kSkip;
        }},
       {{EventResource::kVolumeAttachment, framework::kActionDelete, "VolumeAttachmentDelete"},
        [](const framework::PodInfo& pod, const EventObjects&) -> Hint {

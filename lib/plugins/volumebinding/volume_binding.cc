@@ -64,23 +64,6 @@ std::string_view VolumeBinding::Name() const { return names::kVolumeBinding; }
 
 namespace {
 
-// The claim a volume uses: a persistentVolumeClaim's, or a generic ephemeral
-// volume's "<pod>-<volume>"; empty for other sources.
-std::string ClaimNameOf(const api::v1::Pod& pod, const api::v1::Volume& v) {
-  if (v.has_persistent_volume_claim()) return v.persistent_volume_claim().claim_name();
-  if (v.has_ephemeral()) return schedkit::StrCat(pod.metadata().name(), "-", v.name());
-  return "";
-}
-
-// Upstream's ephemeral.VolumeIsForPod: the pod is the claim's controller.
-bool ControlledBy(const api::v1::PersistentVolumeClaim& claim, const api::v1::Pod& pod) {
-  if (claim.metadata().namespace_() != pod.metadata().namespace_()) return false;
-  for (const api::v1::OwnerReference& ref : claim.metadata().owner_references()) {
-    if (ref.has_controller() && ref.controller()) return ref.uid() == pod.metadata().uid();
-  }
-  return false;
-}
-
 bool FullyBound(const api::v1::PersistentVolumeClaim& claim) {
   return !claim.spec().volume_name().empty() &&
          claim.metadata().annotations().contains("pv.kubernetes.io/bind-completed");
@@ -101,8 +84,8 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
   // ephemeral volume) belong to the pod.
   std::vector<std::shared_ptr<const api::v1::PersistentVolumeClaim>> claims;
   for (const api::v1::Volume& v : p.spec().volumes()) {
-    const std::string name = ClaimNameOf(p, v);
     if (!v.has_persistent_volume_claim() && !v.has_ephemeral()) continue;
+    const std::string name = internal::ClaimNameOf(p, v);
     auto claim = internal::GetClaim(client, p.metadata().namespace_(), name);
     if (!claim.ok()) {
       if (v.has_ephemeral() && absl::IsNotFound(claim.status())) {
@@ -122,10 +105,10 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
       return {{}, Unresolvable(schedkit::StrCat("persistentvolumeclaim \"", c.metadata().name(),
                                                 "\" is being deleted"))};
     }
-    if (v.has_ephemeral() && !ControlledBy(c, p)) {
-      return {{}, Unresolvable(schedkit::StrCat("PVC ", c.metadata().namespace_(), "/", c.metadata().name(),
-                                                " was not created for pod ", p.metadata().namespace_(), "/",
-                                                p.metadata().name(), " (pod is not owner)"))};
+    if (v.has_ephemeral()) {
+      if (absl::Status owned = internal::CheckClaimIsForPod(c, p); !owned.ok()) {
+        return {{}, Unresolvable(std::string(owned.message()))};
+      }
     }
     claims.push_back(*std::move(claim));
   }
@@ -287,14 +270,8 @@ std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() c
         "PersistentVolumeClaim"},
        [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {
          if (e.new_pvc == nullptr) return absl::InvalidArgumentError("expected a PersistentVolumeClaim");
-         if (e.new_pvc->metadata().namespace_() != pod.namespace_().str()) return QueueingHint::kSkip;
-         for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
-           if ((v.has_persistent_volume_claim() || v.has_ephemeral()) &&
-               ClaimNameOf(pod.pod(), v) == e.new_pvc->metadata().name()) {
-             return QueueingHint::kQueue;
-           }
-         }
-         return QueueingHint::kSkip;
+         return internal::PodUsesClaim(pod.pod(), *e.new_pvc, /*with_ephemeral=*/true) ? QueueingHint::kQueue
+                                                                                       : QueueingHint::kSkip;
        }},
       {{EventResource::kPersistentVolume, framework::kActionAdd | framework::kActionUpdate, "PersistentVolume"},
        {}},

@@ -217,13 +217,8 @@ absl::StatusOr<framework::QueueingHint> VolumeRestrictions::IsSchedulableAfterCl
     return absl::InvalidArgumentError(
         "unexpected objects in isSchedulableAfterPersistentVolumeClaimChange: expected the new claim, got none");
   }
-  if (claim->metadata().namespace_() != pod.namespace_().str()) return framework::QueueingHint::kSkip;
-  for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
-    if (v.has_persistent_volume_claim() && v.persistent_volume_claim().claim_name() == claim->metadata().name()) {
-      return framework::QueueingHint::kQueue;
-    }
-  }
-  return framework::QueueingHint::kSkip;
+  return internal::PodUsesClaim(pod.pod(), *claim, /*with_ephemeral=*/false) ? framework::QueueingHint::kQueue
+                                                                             : framework::QueueingHint::kSkip;
 }
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewVolumeRestrictions(const framework::PluginArgs& /*args*/,

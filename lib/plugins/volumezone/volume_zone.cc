@@ -83,16 +83,6 @@ Status PodVolumeTopologies(const framework::ClusterClient* client, const framewo
   return Status();
 }
 
-bool ClaimNamedByPod(const api::v1::PersistentVolumeClaim& claim, const framework::PodInfo& pod) {
-  if (claim.metadata().namespace_() != pod.namespace_().str()) return false;
-  for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
-    if (v.has_persistent_volume_claim() && v.persistent_volume_claim().claim_name() == claim.metadata().name()) {
-      return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 std::vector<VolumeTopology> VolumeTopologies(const api::v1::PersistentVolume& pv) {
@@ -182,7 +172,9 @@ std::vector<framework::ClusterEventWithHint> VolumeZone::EventsToRegister() cons
          if (e.new_pvc == nullptr) {
            return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterPersistentVolumeClaimChange");
          }
-         return ClaimNamedByPod(*e.new_pvc, pod) ? framework::QueueingHint::kQueue : framework::QueueingHint::kSkip;
+         return internal::PodUsesClaim(pod.pod(), *e.new_pvc, /*with_ephemeral=*/false)
+                    ? framework::QueueingHint::kQueue
+                    : framework::QueueingHint::kSkip;
        }},
       {{EventResource::kPersistentVolume, framework::kActionAdd | framework::kActionUpdate, "PersistentVolume"},
        [](const framework::PodInfo&, const framework::EventObjects& e) -> absl::StatusOr<framework::QueueingHint> {

@@ -287,27 +287,16 @@ func (c *cluster) validate() error {
 			pdb.Namespace = "default"
 		}
 	}
-	// Workloads are namespaced; the API server defaults the namespace.
-	for _, o := range c.services {
-		defaultNamespace(&o.ObjectMeta)
-	}
-	for _, o := range c.rcs {
-		defaultNamespace(&o.ObjectMeta)
-	}
-	for _, o := range c.replicaSets {
-		defaultNamespace(&o.ObjectMeta)
-	}
-	for _, o := range c.statefulSets {
-		defaultNamespace(&o.ObjectMeta)
-	}
-	// Storage: the namespaces and the defaults the API server gives the
-	// fields the volume plugins read.
-	for _, o := range c.pvcs {
-		defaultNamespace(&o.ObjectMeta)
-	}
-	for _, o := range c.capacities {
-		defaultNamespace(&o.ObjectMeta)
-	}
+	// Workloads, claims and capacities are namespaced; the API server
+	// defaults the namespace.
+	defaultNamespaces(c.services)
+	defaultNamespaces(c.rcs)
+	defaultNamespaces(c.replicaSets)
+	defaultNamespaces(c.statefulSets)
+	defaultNamespaces(c.pvcs)
+	defaultNamespaces(c.capacities)
+	// The defaults the API server gives the StorageClass fields the volume
+	// plugins read.
 	for _, sc := range c.storageClasses {
 		if sc.VolumeBindingMode == nil {
 			mode := storagev1.VolumeBindingImmediate
@@ -368,8 +357,11 @@ func (c *cluster) resolvePriorities() {
 	}
 }
 
-func defaultNamespace(m *metav1.ObjectMeta) {
-	if m.Namespace == "" {
-		m.Namespace = "default"
+// defaultNamespaces gives each object without a namespace "default".
+func defaultNamespaces[T metav1.Object](objs []T) {
+	for _, o := range objs {
+		if o.GetNamespace() == "" {
+			o.SetNamespace("default")
+		}
 	}
 }
