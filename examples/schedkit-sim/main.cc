@@ -142,6 +142,12 @@ void PrintJson(const Result& r, bool explain, const std::map<std::string, int>& 
   nlohmann::ordered_json out;
   out["pods"] = nlohmann::ordered_json::array();
   for (const auto& p : r.pods) out["pods"].push_back(PodJson(p, explain));
+  out["claims"] = nlohmann::ordered_json::array();
+  for (const auto& c : r.claims) {
+    nlohmann::ordered_json j = {{"namespace", c.namespace_name}, {"name", c.name}, {"volume", c.volume}};
+    if (c.node) j["node"] = *c.node;
+    out["claims"].push_back(std::move(j));
+  }
   const Summary s = Summarize(r);
   out["summary"] = {{"nodes", r.num_nodes},          {"pendingPods", r.pods.size()}, {"scheduled", s.scheduled},
                     {"unschedulable", s.unschedulable}, {"preempted", s.preempted},   {"seconds", r.seconds},
@@ -181,6 +187,15 @@ void PrintTable(const Result& r) {
     if (p.nominated_node) reason = schedkit::StrCat("nominated to ", *p.nominated_node, "; ", reason);
     std::printf("%-*s  %-16s  %s\n", static_cast<int>(width), (p.namespace_name + "/" + p.name).c_str(), node.c_str(),
                 reason.c_str());
+  }
+  if (!r.claims.empty()) {
+    size_t cwidth = 20;
+    for (const auto& c : r.claims) cwidth = std::max(cwidth, c.namespace_name.size() + c.name.size() + 1);
+    std::printf("\n%-*s  %-24s  %s\n", static_cast<int>(cwidth), "CLAIM", "VOLUME", "PROVISIONED ON");
+    for (const auto& c : r.claims) {
+      std::printf("%-*s  %-24s  %s\n", static_cast<int>(cwidth), (c.namespace_name + "/" + c.name).c_str(),
+                  c.volume.c_str(), c.node ? c.node->c_str() : "-");
+    }
   }
   const Summary s = Summarize(r);
   std::printf("\n%zu pending pods on %d nodes: %d scheduled, %d unschedulable, %d preempted in %.3f s (%.0f pods/s)\n",

@@ -1,5 +1,8 @@
 #include "simulation.h"
 
+#include "pv_controller.h"
+#include "workload_pods.h"
+
 #include <chrono>
 
 #include "absl/container/flat_hash_map.h"
@@ -47,6 +50,7 @@ void AdmitPriorities(api::v1::Cluster& cluster) {
 class SimHost : public scheduler::Host {
  public:
   scheduler::Scheduler* sched = nullptr;
+  PvController* volumes = nullptr;
 
   absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -70,6 +74,16 @@ class SimHost : public scheduler::Host {
     }
     return sched->DeletePod(victim.metadata().namespace_(), victim.metadata().name());
   }
+  // VolumeBinding's writes: the stand-in PV controller completes them at
+  // once, and every write is reported back as a watch would.
+  absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(const api::v1::PersistentVolume& pv) override {
+    return Report(volumes->VolumeWritten(pv), pv);
+  }
+  absl::StatusOr<api::v1::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
+      const api::v1::PersistentVolumeClaim& claim) override {
+    return Report(volumes->ClaimWritten(claim), claim);
+  }
+
   void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override {
     std::lock_guard<std::mutex> lock(mu_);
     nominated_[Key(pod)] = std::string(node);
@@ -102,6 +116,15 @@ class SimHost : public scheduler::Host {
   }
 
  private:
+  template <typename T>
+  absl::StatusOr<T> Report(const std::vector<PvController::Write>& writes, const T& written) {
+    for (const PvController::Write& w : writes) {
+      absl::Status s = w.pv != nullptr ? sched->AddPersistentVolume(w.pv) : sched->AddPersistentVolumeClaim(w.claim);
+      if (!s.ok()) return s;
+    }
+    return written;
+  }
+
   mutable std::mutex mu_;
   absl::flat_hash_map<std::string, std::string> bound_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::string> messages_ ABSL_GUARDED_BY(mu_);
@@ -132,15 +155,26 @@ std::vector<NodeUsage> Usage(const scheduler::Scheduler& sched) {
 absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::SchedulerConfiguration& config,
                                 const Options& options) {
   api::v1::Cluster cluster = input;
+  const std::vector<std::string> new_claims = AddWorkloadPods(cluster);
   AdmitPriorities(cluster);
   // Every pod needs a uid for the cache; kubectl output has one, hand-written files may not.
   for (auto& pod : *cluster.mutable_pods()) {
     if (pod.metadata().uid().empty()) pod.mutable_metadata()->set_uid(schedkit::StrCat("uid-", Key(pod)));
   }
+  // Claims too: a volume is bound to a claim's uid.
+  for (auto& claim : *cluster.mutable_persistent_volume_claims()) {
+    if (claim.metadata().uid().empty()) {
+      claim.mutable_metadata()->set_uid(
+          schedkit::StrCat("uid-", claim.metadata().namespace_(), "-", claim.metadata().name()));
+    }
+  }
 
   framework::FakeClock clock;
   scheduler::InlineExecutor executor;
+  PvController::BindNewClaims(cluster, new_claims);
   SimHost host;
+  PvController volumes(cluster, new_claims);
+  host.volumes = &volumes;
   scheduler::SchedulerOptions so;
   so.clock = &clock;
   so.executor = &executor;
@@ -213,6 +247,7 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
     result.pods.push_back(std::move(r));
   }
   (*sched)->Stop();
+  result.claims = volumes.Bindings();
   return result;
 }
 

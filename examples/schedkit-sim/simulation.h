@@ -5,12 +5,15 @@
 // Semantics (kept identical in the conformance oracle):
 //  - Priority as the Priority admission plugin sets it: spec.priority, else
 //    the named PriorityClass, else the globalDefault class, else 0.
+//  - Workloads' missing replicas are added first (workload_pods.h).
 //  - Pods with spec.nodeName are running; the others are added to the queue
 //    in input order at one instant of a fake clock that never advances.
 //  - The scheduler runs until idle: activeQ and backoffQ drained (v1.35 pops
 //    from backoffQ when activeQ is empty), no binding in flight. Pods left in
 //    the unschedulable pool keep their last failure.
 //  - Preemption victims are deleted at once, as the API server would.
+//  - VolumeBinding's writes are completed at once by a stand-in PV
+//    controller (pv_controller.h); claims without a uid get "uid-<ns>-<name>".
 #ifndef SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_
 #define SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_
 
@@ -23,6 +26,7 @@
 #include "absl/status/statusor.h"
 #include "schedkit/api/v1/cluster.pb.h"
 #include "schedkit/config/configuration.h"
+#include "pv_controller.h"
 #include "schedkit/framework/framework.h"
 
 namespace schedkit::sim {
@@ -58,6 +62,7 @@ struct PodResult {
 
 struct Result {
   std::vector<PodResult> pods;  // pending pods, input order
+  std::vector<ClaimBinding> claims;  // claims the run bound, by namespace and name
   std::vector<NodeUsage> nodes;
   int num_nodes = 0;
   double seconds = 0;

@@ -233,6 +233,15 @@ absl::Status CheckClaimClasses(const v1::Cluster& cluster) {
         "PersistentVolumeClaim ", pvc.metadata().namespace_(), "/", pvc.metadata().name(),
         ": spec.storageClassName: StorageClass \"", pvc.spec().storage_class_name(), "\" not found"));
   }
+  for (const v1::StatefulSet& ss : cluster.stateful_sets()) {
+    for (int i = 0; i < ss.spec().volume_claim_templates_size(); ++i) {
+      const v1::PersistentVolumeClaimSpec& spec = ss.spec().volume_claim_templates(i).spec();
+      if (!missing(spec)) continue;
+      return absl::InvalidArgumentError(schedkit::StrCat(
+          "StatefulSet ", ss.metadata().namespace_(), "/", ss.metadata().name(), ": spec.volumeClaimTemplates[", i,
+          "].spec.storageClassName: StorageClass \"", spec.storage_class_name(), "\" not found"));
+    }
+  }
   for (const v1::Pod& pod : cluster.pods()) {
     for (int i = 0; i < pod.spec().volumes_size(); ++i) {
       const v1::Volume& v = pod.spec().volumes(i);

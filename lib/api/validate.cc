@@ -224,6 +224,14 @@ void DefaultNamespace(Workload& w) {
   if (w.metadata().namespace_().empty()) w.mutable_metadata()->set_namespace_("default");
 }
 
+// The API server defaults a template's pod spec as a pod's.
+template <typename Workload>
+void DefaultTemplate(Workload& w) {
+  if (!w.spec().has_template_()) return;
+  v1::PodSpec& spec = *w.mutable_spec()->mutable_template_()->mutable_spec();
+  if (spec.scheduler_name().empty()) spec.set_scheduler_name("default-scheduler");
+}
+
 absl::Status ValidateReplicas(bool has_replicas, int32_t replicas) {
   if (has_replicas && replicas < 0) {
     return FieldError("spec.replicas", schedkit::StrCat("must be greater than or equal to 0, got ", replicas));
@@ -237,29 +245,61 @@ absl::Status ValidateRequiredSelector(bool has_selector, const v1::LabelSelector
   return ValidateLabelSelector("spec.selector", selector);
 }
 
+// A workload's pod template, checked as the pods it makes would be; paths
+// read "spec.template.spec.containers[0]...".
+absl::Status ValidateTemplate(bool has_template, const v1::PodTemplateSpec& t) {
+  if (!has_template) return absl::OkStatus();
+  v1::Pod pod;
+  *pod.mutable_metadata() = t.metadata();
+  // Templates leave the name to the controller.
+  if (pod.metadata().name().empty()) pod.mutable_metadata()->set_name("template");
+  *pod.mutable_spec() = t.spec();
+  absl::Status s = ValidatePod(pod);
+  if (s.ok()) return s;
+  return absl::Status(s.code(), schedkit::StrCat("spec.template.", s.message()));
+}
+
 }  // namespace
 
 void ApplyDefaults(v1::Service& service) { DefaultNamespace(service); }
-void ApplyDefaults(v1::ReplicationController& rc) { DefaultNamespace(rc); }
-void ApplyDefaults(v1::ReplicaSet& rs) { DefaultNamespace(rs); }
-void ApplyDefaults(v1::StatefulSet& ss) { DefaultNamespace(ss); }
+void ApplyDefaults(v1::ReplicationController& rc) {
+  DefaultNamespace(rc);
+  DefaultTemplate(rc);
+}
+void ApplyDefaults(v1::ReplicaSet& rs) {
+  DefaultNamespace(rs);
+  DefaultTemplate(rs);
+}
+void ApplyDefaults(v1::StatefulSet& ss) {
+  DefaultNamespace(ss);
+  DefaultTemplate(ss);
+}
 
 absl::Status ValidateService(const v1::Service& service) { return ValidateMeta("metadata", service.metadata()); }
 
 absl::Status ValidateReplicationController(const v1::ReplicationController& rc) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", rc.metadata()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateTemplate(rc.spec().has_template_(), rc.spec().template_()));
   return ValidateReplicas(rc.spec().has_replicas(), rc.spec().replicas());
 }
 
 absl::Status ValidateReplicaSet(const v1::ReplicaSet& rs) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", rs.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateReplicas(rs.spec().has_replicas(), rs.spec().replicas()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateTemplate(rs.spec().has_template_(), rs.spec().template_()));
   return ValidateRequiredSelector(rs.spec().has_selector(), rs.spec().selector());
 }
 
 absl::Status ValidateStatefulSet(const v1::StatefulSet& ss) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", ss.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateReplicas(ss.spec().has_replicas(), ss.spec().replicas()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateTemplate(ss.spec().has_template_(), ss.spec().template_()));
+  for (int i = 0; i < ss.spec().volume_claim_templates_size(); ++i) {
+    const v1::PersistentVolumeClaim& t = ss.spec().volume_claim_templates(i);
+    const std::string p = schedkit::StrCat("spec.volumeClaimTemplates[", i, "]");
+    SCHEDKIT_RETURN_IF_ERROR(Required(p + ".metadata.name", t.metadata().name()));
+    SCHEDKIT_RETURN_IF_ERROR(ValidateClaimSpec(p + ".spec", t.spec()));
+  }
   return ValidateRequiredSelector(ss.spec().has_selector(), ss.spec().selector());
 }
 

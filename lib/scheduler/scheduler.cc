@@ -220,6 +220,7 @@ void Scheduler::Stop() {
   impl_->stopping = true;
   impl_->timers.Stop();
   impl_->queue->Close();
+  impl_->CancelStorageWaits();
   if (impl_->loop.joinable()) impl_->loop.join();
   impl_->WaitForBindings();
 }
@@ -233,6 +234,7 @@ void Scheduler::SetCycleObserver(std::function<void(const CycleReport&)> observe
 
 SchedulingQueue& Scheduler::queue() { return *impl_->queue; }
 const Cache& Scheduler::cache() const { return impl_->cache; }
+const framework::ClusterClient& Scheduler::cluster_client() const { return *impl_; }
 
 framework::Framework* Scheduler::FrameworkFor(std::string_view scheduler_name) const {
   auto it = impl_->by_profile.find(std::string(scheduler_name));

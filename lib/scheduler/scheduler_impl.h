@@ -74,6 +74,12 @@ struct Scheduler::Impl : public framework::ClusterClient {
   NamespacedObjects<api::v1::CSIStorageCapacity> csi_storage_capacities ABSL_GUARDED_BY(pods_mu);
   NamespacedObjects<api::v1::VolumeAttachment> volume_attachments ABSL_GUARDED_BY(pods_mu);
 
+  // StorageGeneration and its waiters (VolumeBinding's PreBind).
+  mutable std::mutex storage_mu;
+  mutable std::condition_variable storage_cv;
+  uint64_t storage_generation ABSL_GUARDED_BY(storage_mu) = 0;
+  bool storage_waits_cancelled ABSL_GUARDED_BY(storage_mu) = false;
+
   std::mutex bind_mu;
   std::condition_variable bind_cv;
   int bindings_in_flight ABSL_GUARDED_BY(bind_mu) = 0;
@@ -107,6 +113,16 @@ struct Scheduler::Impl : public framework::ClusterClient {
   std::shared_ptr<const api::v1::CSIDriver> GetCSIDriver(std::string_view name) const override;
   std::vector<std::shared_ptr<const api::v1::CSIStorageCapacity>> ListCSIStorageCapacities() const override;
   std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> ListVolumeAttachments() const override;
+  absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> UpdatePersistentVolume(
+      const api::v1::PersistentVolume& pv) override;
+  absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> UpdatePersistentVolumeClaim(
+      const api::v1::PersistentVolumeClaim& claim) override;
+  uint64_t StorageGeneration() const override;
+  absl::StatusOr<uint64_t> WaitForStorageChange(uint64_t generation, absl::Time deadline) const override;
+  // Counts a storage change and wakes WaitForStorageChange (storage_handlers.cc).
+  void StorageChanged();
+  // Wakes every WaitForStorageChange with Cancelled (Stop).
+  void CancelStorageWaits();
 
   // ---- the cycles (schedule_one.cc)
   // Pops the next pod and schedules it; false when none was ready.
@@ -153,6 +169,16 @@ struct Scheduler::Impl : public framework::ClusterClient {
   // become statuses.
   template <typename F>
   static absl::Status CallHost(F&& f) {
+    try {
+      return f();
+    } catch (const std::exception& e) {
+      return absl::InternalError(schedkit::StrCat("host callback threw: ", e.what()));
+    } catch (...) {
+      return absl::InternalError("host callback threw");
+    }
+  }
+  template <typename T, typename F>
+  static absl::StatusOr<T> CallHostOr(F&& f) {
     try {
       return f();
     } catch (const std::exception& e) {

@@ -91,6 +91,7 @@ absl::Status PutStorage(ImplT& impl, NamespacedObjects<T> ImplT::*held, std::sha
     std::lock_guard<SpinningMutex> lock(impl.pods_mu);
     old = (impl.*held).Put(object);
   }
+  impl.StorageChanged();
   if (old == nullptr) {
     TellQueue<T>(*impl.queue, framework::kActionAdd, "Add", nullptr, std::move(object));
   } else {
@@ -107,6 +108,7 @@ absl::Status TakeStorage(ImplT& impl, NamespacedObjects<T> ImplT::*held, std::st
     std::lock_guard<SpinningMutex> lock(impl.pods_mu);
     old = (impl.*held).Take(namespace_name, name);
   }
+  if (old != nullptr) impl.StorageChanged();
   if (old == nullptr) {
     return absl::NotFoundError(schedkit::StrCat(StorageSlots<T>::kKind, " ", namespace_name,
                                                 namespace_name.empty() ? "" : "/", name, " not found"));
@@ -201,6 +203,52 @@ std::vector<std::shared_ptr<const api::v1::CSIStorageCapacity>> Scheduler::Impl:
 std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> Scheduler::Impl::ListVolumeAttachments() const {
   std::lock_guard<SpinningMutex> lock(pods_mu);
   return volume_attachments.ListAll();
+}
+
+// ---- VolumeBinding's writes and waits
+
+absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> Scheduler::Impl::UpdatePersistentVolume(
+    const api::v1::PersistentVolume& pv) {
+  auto stored = CallHostOr<api::v1::PersistentVolume>([&] { return host->UpdatePersistentVolume(pv); });
+  if (!stored.ok()) return stored.status();
+  return std::make_shared<const api::v1::PersistentVolume>(*std::move(stored));
+}
+
+absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> Scheduler::Impl::UpdatePersistentVolumeClaim(
+    const api::v1::PersistentVolumeClaim& claim) {
+  auto stored = CallHostOr<api::v1::PersistentVolumeClaim>([&] { return host->UpdatePersistentVolumeClaim(claim); });
+  if (!stored.ok()) return stored.status();
+  return std::make_shared<const api::v1::PersistentVolumeClaim>(*std::move(stored));
+}
+
+uint64_t Scheduler::Impl::StorageGeneration() const {
+  std::lock_guard<std::mutex> lock(storage_mu);
+  return storage_generation;
+}
+
+absl::StatusOr<uint64_t> Scheduler::Impl::WaitForStorageChange(uint64_t generation, absl::Time deadline) const {
+  std::unique_lock<std::mutex> lock(storage_mu);
+  // Real time, as upstream's poll: a simulated clock would never reach the deadline.
+  storage_cv.wait_until(lock, absl::ToChronoTime(deadline),
+                        [&] { return storage_generation != generation || storage_waits_cancelled; });
+  if (storage_waits_cancelled) return absl::CancelledError("the scheduler is stopping");
+  return storage_generation;
+}
+
+void Scheduler::Impl::StorageChanged() {
+  {
+    std::lock_guard<std::mutex> lock(storage_mu);
+    ++storage_generation;
+  }
+  storage_cv.notify_all();
+}
+
+void Scheduler::Impl::CancelStorageWaits() {
+  {
+    std::lock_guard<std::mutex> lock(storage_mu);
+    storage_waits_cancelled = true;
+  }
+  storage_cv.notify_all();
 }
 
 }  // namespace schedkit::scheduler

@@ -142,6 +142,41 @@ TEST_CASE("default spreading follows the workloads that own and select pods", "[
   CHECK(j["summary"]["skippedKinds"] == nlohmann::json::object());
 }
 
+TEST_CASE("a StatefulSet's claims follow its pods, or its pods their volumes", "[sim][storage]") {
+  const std::string dir = TestData("statefulset");
+  auto zones_of = [](const nlohmann::json& j) {
+    std::set<std::string> zones;
+    for (int i = 0; i < 3; ++i) {
+      const auto& pod = PodNamed(j, "db-" + std::to_string(i));
+      REQUIRE(pod["status"] == "Scheduled");
+      zones.insert(pod["node"].get<std::string>().substr(0, 6));  // "node-b1" -> "node-b"
+    }
+    return zones;
+  };
+  SECTION("WaitForFirstConsumer: three zones, each claim provisioned on its pod's node") {
+    for (const std::string tie : {"name", "random"}) {
+      auto j = Json(Sim("--cluster " + dir + "/cluster.yaml --cluster " + dir + "/wffc --output json --tie-break " + tie));
+      CHECK(zones_of(j).size() == 3);
+      REQUIRE(j["claims"].size() == 3);
+      for (int i = 0; i < 3; ++i) {
+        const auto& claim = j["claims"][i];
+        CHECK(claim["name"] == "data-db-" + std::to_string(i));
+        CHECK(claim["node"] == PodNamed(j, "db-" + std::to_string(i))["node"]);
+        CHECK(claim["volume"] == "pvc-uid-default-data-db-" + std::to_string(i));
+      }
+    }
+  }
+  SECTION("Immediate: the claims bind to the volumes in zone-b, and the pods follow") {
+    auto j = Json(Sim("--cluster " + dir + "/cluster.yaml --cluster " + dir + "/immediate --output json"));
+    CHECK(zones_of(j) == std::set<std::string>{"node-b"});
+    REQUIRE(j["claims"].size() == 3);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(j["claims"][i]["volume"] == "disk-b-" + std::to_string(i));
+      CHECK_FALSE(j["claims"][i].contains("node"));
+    }
+  }
+}
+
 TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
   struct Case {
     std::string args;

@@ -16,6 +16,8 @@
 #ifndef SCHEDKIT_FRAMEWORK_HANDLE_H_
 #define SCHEDKIT_FRAMEWORK_HANDLE_H_
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -24,6 +26,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "schedkit/api/symbol.h"
 #include "schedkit/api/v1/policy.pb.h"
 #include "schedkit/api/v1/storage.pb.h"
@@ -175,6 +180,32 @@ class ClusterClient {
   }
   virtual std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> ListVolumeAttachments() const {
     return {};
+  }
+
+  // VolumeBinding's PreBind, on a binding thread: the scheduler forwards to
+  // Host::UpdatePersistentVolume / UpdatePersistentVolumeClaim and returns
+  // the object as the host stored it (not yet held: the host reports it
+  // back as it reports any change). The defaults refuse.
+  virtual absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> UpdatePersistentVolume(
+      const api::v1::PersistentVolume& pv) {
+    (void)pv;
+    return absl::UnimplementedError("this host does not bind volumes");
+  }
+  virtual absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> UpdatePersistentVolumeClaim(
+      const api::v1::PersistentVolumeClaim& claim) {
+    (void)claim;
+    return absl::UnimplementedError("this host does not provision volumes");
+  }
+  // A counter that grows whenever a held storage object changes, so that
+  // PreBind can wait for the PV controller's work without polling.
+  virtual uint64_t StorageGeneration() const { return 0; }
+  // Blocks until StorageGeneration() differs from `generation` or `deadline`
+  // (real time) passes, and returns the generation then; Cancelled once the
+  // scheduler stops. The default, for clients that cannot tell, sleeps one
+  // second (upstream's poll interval) or until `deadline`.
+  virtual absl::StatusOr<uint64_t> WaitForStorageChange(uint64_t generation, absl::Time deadline) const {
+    absl::SleepFor(std::min(absl::Seconds(1), std::max(absl::ZeroDuration(), deadline - absl::Now())));
+    return generation;
   }
 };
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "schedkit/api/lister.h"
 #include "schedkit/api/v1/cluster.pb.h"
 
@@ -61,6 +62,28 @@ class Host {
   virtual void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) {
     (void)pod;
     (void)node;
+  }
+
+  // VolumeBinding's PreBind writes (upstream's PUTs of PersistentVolumes
+  // and claims): `pv` with spec.claimRef set to the claim it is to be bound
+  // to (static binding), or `claim` with the annotation
+  // volume.kubernetes.io/selected-node naming the node to provision on.
+  // Return the object as stored. The scheduler then waits, up to
+  // VolumeBindingArgs.bindTimeoutSeconds, until the host reports (through
+  // AddPersistentVolumeClaim and AddPersistentVolume) each claim bound, with
+  // pv.kubernetes.io/bind-completed, to a volume whose node affinity admits
+  // the node: a PV controller does that in a cluster. The scheduler changed
+  // only spec.claimRef and annotations, so a host may send just those (a
+  // merge patch). An error fails the pod's binding cycle (it is retried);
+  // the default refuses.
+  virtual absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(const api::v1::PersistentVolume& pv) {
+    (void)pv;
+    return absl::UnimplementedError("this host does not bind volumes");
+  }
+  virtual absl::StatusOr<api::v1::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
+      const api::v1::PersistentVolumeClaim& claim) {
+    (void)claim;
+    return absl::UnimplementedError("this host does not provision volumes");
   }
 };
 

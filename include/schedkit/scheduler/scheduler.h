@@ -28,6 +28,7 @@
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/framework/framework.h"
+#include "schedkit/framework/handle.h"
 #include "schedkit/framework/metrics.h"
 #include "schedkit/framework/registry.h"
 #include "schedkit/scheduler/cache.h"
@@ -177,6 +178,9 @@ class Scheduler {
 
   SchedulingQueue& queue();
   const Cache& cache() const;
+  // The objects the scheduler holds, as its plugins read them (claims,
+  // volumes, workloads, ...); any thread.
+  const framework::ClusterClient& cluster_client() const;
   // The framework of a profile, or nullptr.
   framework::Framework* FrameworkFor(std::string_view scheduler_name) const;
 

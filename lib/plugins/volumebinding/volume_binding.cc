@@ -6,6 +6,7 @@
 
 #include "plugins/internal/args.h"
 #include "plugins/internal/storage_lookup.h"
+#include "plugins/volumebinding/bind_volumes.h"
 #include "schedkit/api/quantity.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
@@ -64,11 +65,6 @@ std::string_view VolumeBinding::Name() const { return names::kVolumeBinding; }
 
 namespace {
 
-bool FullyBound(const api::v1::PersistentVolumeClaim& claim) {
-  return !claim.spec().volume_name().empty() &&
-         claim.metadata().annotations().contains("pv.kubernetes.io/bind-completed");
-}
-
 Status Unresolvable(std::string text) {
   return Status::WithText(Code::kUnschedulableAndUnresolvable, std::move(text));
 }
@@ -80,12 +76,12 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
     std::span<const framework::NodeInfo* const> /*nodes*/) {
   const api::v1::Pod& p = pod.pod();
   const framework::ClusterClient* client = handle_.client();
-  // Upstream's podHasPVCs: every claim must exist, be usable, and (for an
-  // ephemeral volume) belong to the pod.
-  std::vector<std::shared_ptr<const api::v1::PersistentVolumeClaim>> claims;
+  // Upstream's podHasPVCs, through the claim lister: every claim must
+  // exist, be usable, and (for an ephemeral volume) belong to the pod.
+  std::vector<std::string> names;
   for (const api::v1::Volume& v : p.spec().volumes()) {
     if (!v.has_persistent_volume_claim() && !v.has_ephemeral()) continue;
-    const std::string name = internal::ClaimNameOf(p, v);
+    std::string name = internal::ClaimNameOf(p, v);
     auto claim = internal::GetClaim(client, p.metadata().namespace_(), name);
     if (!claim.ok()) {
       if (v.has_ephemeral() && absl::IsNotFound(claim.status())) {
@@ -110,29 +106,39 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
         return {{}, Unresolvable(std::string(owned.message()))};
       }
     }
-    claims.push_back(*std::move(claim));
+    names.push_back(std::move(name));
   }
   auto s = std::make_unique<VolumeBindingState>();
-  if (claims.empty()) {
+  if (names.empty()) {
     state.Write(StateKey(), std::move(s));
     return {{}, Status::Skip()};
   }
-  // Upstream's GetPodVolumeClaims: bound, unbound with delayed binding, and
-  // unbound immediate claims.
+  // Upstream's GetPodVolumeClaims, through the assume cache: bound claims,
+  // unbound ones of a WaitForFirstConsumer class, and the rest (immediate,
+  // or pre-bound to a volume), which the PV controller must bind first.
+  auto claims = std::make_shared<volumebinding::PodVolumeClaims>();
   bool unbound_immediate = false;
-  bool unbound_delayed = false;
-  for (const auto& claim : claims) {
-    if (FullyBound(*claim)) {
-      VolumeBindingState::BoundVolume bound;
-      auto pv = internal::GetVolume(client, claim->spec().volume_name());
-      if (!pv.ok()) {
+  for (const std::string& name : names) {
+    auto claim = cache_.GetClaim(p.metadata().namespace_(), name);
+    if (claim == nullptr) {
+      return {{}, Status::Error(schedkit::StrCat("error getting PVC \"", p.metadata().namespace_(), "/", name,
+                                                 "\": could not find v1.PersistentVolumeClaim \"",
+                                                 p.metadata().namespace_(), "/", name, "\""))};
+    }
+    if (volumebinding::FullyBound(*claim)) {
+      volumebinding::BoundVolume bound;
+      auto pv = cache_.GetVolume(claim->spec().volume_name());
+      if (pv == nullptr) {
         bound.missing = true;
-      } else if ((*pv)->spec().has_node_affinity() && (*pv)->spec().node_affinity().has_required()) {
-        auto selector = api::NodeSelector::Compile((*pv)->spec().node_affinity().required());
-        if (!selector.ok()) return {{}, Status::Error(std::string(selector.status().message()))};
-        bound.node_affinity = *std::move(selector);
+      } else if (pv->spec().has_node_affinity() && pv->spec().node_affinity().has_required()) {
+        auto selector = api::NodeSelector::Compile(pv->spec().node_affinity().required());
+        if (selector.ok()) {
+          bound.affinity = *std::move(selector);
+        } else {
+          bound.never = true;
+        }
       }
-      s->bound.push_back(std::move(bound));
+      claims->bound.push_back(std::move(bound));
       continue;
     }
     bool delayed = false;
@@ -148,7 +154,7 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
       }
     }
     if (delayed && claim->spec().volume_name().empty()) {
-      unbound_delayed = true;
+      claims->delayed.push_back(volumebinding::PrepareDelayedClaim(std::move(claim), cache_, client));
     } else {
       unbound_immediate = true;
     }
@@ -157,10 +163,8 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
     static const Symbol reason = Symbol::Intern("pod has unbound immediate PersistentVolumeClaims");
     return {{}, Status(Code::kUnschedulableAndUnresolvable, reason)};
   }
-  if (unbound_delayed) {
-    return {{}, Status::Error("VolumeBinding: binding or provisioning unbound WaitForFirstConsumer claims is not "
-                              "implemented yet")};
-  }
+  volumebinding::FinishPreparing(*claims);
+  s->claims = std::move(claims);
   state.Write(StateKey(), std::move(s));
   return {{}, Status()};
 }
@@ -169,21 +173,8 @@ Status VolumeBinding::Filter(const framework::CycleState& state, const framework
                              const framework::NodeInfo& node) const {
   const auto* s = state.Read<VolumeBindingState>(StateKey());
   if (s == nullptr) return StateNotFound();
-  // Upstream's checkBoundClaims: the first claim whose volume is missing or
-  // does not admit the node decides. Node affinity matches labels only.
-  static const Symbol no_name = Symbol::Intern("");
-  for (const VolumeBindingState::BoundVolume& v : s->bound) {
-    if (v.missing) {
-      static const Symbol reason =
-          Symbol::Intern("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)");
-      return Status(Code::kUnschedulableAndUnresolvable, reason);
-    }
-    if (v.node_affinity && !v.node_affinity->Matches(node.labels(), no_name)) {
-      static const Symbol reason = Symbol::Intern("node(s) didn't match PersistentVolume's node affinity");
-      return Status(Code::kUnschedulableAndUnresolvable, reason);
-    }
-  }
-  return Status();
+  if (s->claims == nullptr) return Status();
+  return volumebinding::FindPodVolumes(*s->claims, node, nullptr);
 }
 
 Status VolumeBinding::PreScore(framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
@@ -197,26 +188,47 @@ Status VolumeBinding::Score(const framework::CycleState& /*state*/, const framew
   return Status();
 }
 
-Status VolumeBinding::Reserve(framework::CycleState& state, const framework::PodInfo& /*pod*/,
-                              Symbol /*node*/) {
+Status VolumeBinding::Reserve(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) {
   auto* s = state.Mutable<VolumeBindingState>(StateKey());
   if (s == nullptr) return StateNotFound();
-  // No volumes were found for any node (the pod has no PVCs), so nothing
-  // needs binding.
-  s->all_bound = true;
+  if (s->claims == nullptr) {
+    // The pod has no claims: nothing needs binding.
+    s->all_bound = true;
+    return Status();
+  }
+  const framework::NodeInfo* info = handle_.snapshot().Get(node);
+  if (info == nullptr) return NoPodVolumeForNode(node);
+  volumebinding::PodVolumes volumes;
+  if (Status found = volumebinding::FindPodVolumes(*s->claims, *info, &volumes); !found.IsSuccess()) {
+    // Filter admitted the node on the same inputs, so this cannot happen.
+    return NoPodVolumeForNode(node);
+  }
+  auto all_bound = volumebinding::AssumePodVolumes(pod.pod(), node, volumes, cache_);
+  if (!all_bound.ok()) return Status::Error(std::string(all_bound.status().message()));
+  s->all_bound = *all_bound;
+  s->reserved_node = node;
+  s->node_labels = info->labels();
+  s->volumes = std::move(volumes);
   return Status();
 }
 
-void VolumeBinding::Unreserve(framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
-                              Symbol /*node*/) {
-  // Nothing was assumed.
+void VolumeBinding::Unreserve(framework::CycleState& state, const framework::PodInfo& /*pod*/, Symbol node) {
+  auto* s = state.Mutable<VolumeBindingState>(StateKey());
+  if (s == nullptr || s->reserved_node != node) return;
+  volumebinding::RevertAssumedPodVolumes(s->volumes, cache_);
 }
 
-Status VolumeBinding::PreBind(framework::CycleState& state, const framework::PodInfo& /*pod*/, Symbol node) {
-  const auto* s = state.Read<VolumeBindingState>(StateKey());
+Status VolumeBinding::PreBind(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) {
+  auto* s = state.Mutable<VolumeBindingState>(StateKey());
   if (s == nullptr) return StateNotFound();
   if (s->all_bound) return Status();
-  return NoPodVolumeForNode(node);
+  if (s->reserved_node != node) return NoPodVolumeForNode(node);
+  framework::ClusterClient* client = handle_.client();
+  if (client == nullptr) return Status::Error("binding volumes: no ClusterClient to write volumes through");
+  absl::Status bound =
+      volumebinding::BindPodVolumes(pod.pod(), node, s->node_labels, s->volumes, *client, bind_timeout_);
+  if (!bound.ok()) return Status::Error(std::string(bound.message()));
+  return Status();
 }
 
 Status VolumeBinding::PreBindPreFlight(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
@@ -224,7 +236,8 @@ Status VolumeBinding::PreBindPreFlight(const framework::CycleState& state, const
   const auto* s = state.Read<VolumeBindingState>(StateKey());
   if (s == nullptr) return StateNotFound();
   if (s->all_bound) return Status::Skip();
-  return NoPodVolumeForNode(node);
+  if (s->reserved_node != node) return NoPodVolumeForNode(node);
+  return Status();
 }
 
 namespace {

@@ -15,28 +15,34 @@
 // UnschedulableAndUnresolvable "pod has unbound immediate
 // PersistentVolumeClaims". No claims: Skip.
 //
-// Filter checks each bound claim's PersistentVolume against the node: its
-// node affinity ("node(s) didn't match PersistentVolume's node affinity") or
-// its absence ("node(s) unavailable due to one or more pvc(s) bound to
-// non-existent pv(s)"), both UnschedulableAndUnresolvable.
+// Unbound claims of a WaitForFirstConsumer class are bound on the node the
+// pod goes to, as upstream: PreFilter prepares them (pod_volumes.h), Filter
+// runs upstream's FindPodVolumes per node (existing volumes matched by
+// class, size, access modes, selector and node affinity; dynamic
+// provisioning checked against allowedTopologies and CSIStorageCapacity),
+// Reserve assumes the chosen volumes so that later pods see them taken
+// (assume_cache.h), and PreBind writes them through the host
+// (Host::UpdatePersistentVolume / UpdatePersistentVolumeClaim) and waits up
+// to bindTimeoutSeconds for the claims to be bound (bind_volumes.h).
+// Unreserve drops the assumptions.
 //
-// Not yet here (issue 27, next step): claims of a WaitForFirstConsumer class
-// still unbound, which upstream binds to a matching PersistentVolume or
-// provisions on the chosen node. PreFilter fails such a pod with an Error
-// that says so, so it waits in the queue rather than being placed wrongly.
-// In-tree PersistentVolumes are not translated to CSI topology (upstream
-// does so only on nodes whose CSINode lists the plugin as migrated).
+// Differences from upstream: in-tree PersistentVolumes are not translated
+// to CSI topology (upstream does so only on nodes whose CSINode lists the
+// plugin as migrated); PreBind's wait checks the node labels Reserve saw and
+// does not stop early when the pod is deleted; Reserve recomputes the chosen
+// node's volumes from PreFilter's inputs instead of keeping every node's
+// from Filter, which stays read-only.
 //
 // The StorageCapacityScoring gate is off by default in v1.35, so there is no
-// scorer: PreScore always returns Skip and Score returns 0. Reserve marks the
-// pod's volumes all bound; PreBind then has nothing to do.
+// scorer: PreScore always returns Skip and Score returns 0.
 //
 // Extension points as upstream: PreFilter, Filter, PreScore, Score, Reserve,
 // PreBind, EnqueueExtensions (StorageClass, PersistentVolumeClaim,
 // PersistentVolume, Node, CSINode, CSIDriver and CSIStorageCapacity events
 // with upstream's hints), plus PreBindPreFlight.
 //
-// Thread-safety: Filter and Score only read the cycle state.
+// Thread-safety: Filter and Score only read the cycle state; the assumed
+// volumes are shared by every cycle, under their own lock.
 #ifndef SCHEDKIT_LIB_PLUGINS_VOLUMEBINDING_VOLUME_BINDING_H_
 #define SCHEDKIT_LIB_PLUGINS_VOLUMEBINDING_VOLUME_BINDING_H_
 
@@ -49,6 +55,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "plugins/volumebinding/assume_cache.h"
+#include "plugins/volumebinding/pod_volumes.h"
 #include "schedkit/api/selector.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
@@ -74,14 +82,13 @@ class VolumeBinding final : public framework::PreFilterPlugin,
                             public framework::EnqueueExtensions {
  public:
   VolumeBinding(const VolumeBindingArgs& args, framework::Handle& handle)
-      : bind_timeout_(absl::Seconds(args.bind_timeout_seconds)), handle_(handle) {}
+      : bind_timeout_(absl::Seconds(args.bind_timeout_seconds)), handle_(handle), cache_(handle) {}
 
   std::string_view Name() const override;
 
   PreFilterPlugin::Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                                     std::span<const framework::NodeInfo* const> nodes) override;
-  // Error "not found" without PreFilter state; the bound claims' volumes
-  // checked against the node otherwise.
+  // Error "not found" without PreFilter state; FindPodVolumes otherwise.
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
   // Always Skip: no scorer without StorageCapacityScoring.
@@ -105,19 +112,20 @@ class VolumeBinding final : public framework::PreFilterPlugin,
  private:
   absl::Duration bind_timeout_;
   framework::Handle& handle_;
+  volumebinding::AssumeCache cache_;
 };
 
 // The per-cycle state, under the key "VolumeBinding" (upstream's stateKey).
 struct VolumeBindingState : framework::StateData {
-  // The volumes of the pod's bound claims, in the pod's order: the node
-  // affinity each requires (absent: any node), or missing.
-  struct BoundVolume {
-    bool missing = false;
-    std::optional<api::NodeSelector> node_affinity;
-  };
-  std::vector<BoundVolume> bound;
+  // PreFilter's: the pod's claims as FindPodVolumes needs them; null when
+  // the pod has none (PreFilter skipped).
+  std::shared_ptr<const volumebinding::PodVolumeClaims> claims;
   // Set by Reserve: no volume of the pod needs binding on the chosen node.
   bool all_bound = false;
+  // Set by Reserve otherwise: the node, its labels, and the assumed volumes.
+  std::optional<Symbol> reserved_node;
+  api::LabelSet node_labels;
+  volumebinding::PodVolumes volumes;
   std::unique_ptr<framework::StateData> Clone() const override {
     return std::make_unique<VolumeBindingState>(*this);
   }

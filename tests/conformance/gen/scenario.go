@@ -78,7 +78,7 @@ type features struct {
 	taints, unschedulableNode, nodeSelector, nodeAffinity, podAffinity, spread bool
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
-	workloads, disks, storage                                                  bool
+	workloads, disks, storage, binding                                         bool
 }
 
 type gen struct {
@@ -97,6 +97,8 @@ type gen struct {
 	workloads []any
 	// PersistentVolumes, claims, classes and the CSI objects.
 	storage []any
+	// The WaitForFirstConsumer objects of the "binding" feature (binding.go).
+	binding []any
 
 	free     map[string]v1.ResourceList // node -> allocatable minus running requests
 	podCount map[string]int
@@ -189,6 +191,13 @@ func Generate(seed uint64, index int) *Scenario {
 		g.genStorage()
 	}
 
+	// Unbound WaitForFirstConsumer claims draw from a fifth stream.
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+5))
+	g.f.binding = g.chance(0.3)
+	if g.f.binding {
+		g.genBinding()
+	}
+
 	s := &Scenario{}
 	add := func(name string, items []any) {
 		if len(items) > 0 {
@@ -206,6 +215,7 @@ func Generate(seed uint64, index int) *Scenario {
 	add("07-pods-pending.json", anys(g.pending))
 	add("08-workloads.json", g.workloads)
 	add("09-storage.json", g.storage)
+	add("10-binding.json", g.binding)
 
 	var on []string
 	for name, v := range map[string]bool{
@@ -214,7 +224,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"hostPorts": g.f.hostPorts, "initContainers": g.f.initContainers, "overhead": g.f.overhead,
 		"extended": g.f.extended, "ephemeral": g.f.ephemeral, "namespaces": g.f.namespaces, "pdbs": g.f.pdbs,
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
-		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage,
+		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage, "binding": g.f.binding,
 	} {
 		if v {
 			on = append(on, name)
@@ -224,6 +234,9 @@ func Generate(seed uint64, index int) *Scenario {
 	summaryStorage := ""
 	if len(g.storage) > 0 {
 		summaryStorage = fmt.Sprintf(", %d storage objects", len(g.storage))
+	}
+	if len(g.binding) > 0 {
+		summaryStorage += fmt.Sprintf(", %d binding objects", len(g.binding))
 	}
 	s.Summary = fmt.Sprintf("seed %d index %d: %d nodes in %d zone(s), %d running pods, %d pending pods, %d PDBs, %d PriorityClasses%s\nfeatures: %s\n",
 		seed, index, len(g.nodes), len(g.zones), len(g.running), len(g.pending), len(g.pdbs), len(g.classes), summaryStorage, strings.Join(on, " "))
@@ -1123,7 +1136,8 @@ const csiDriver = "pd.csi.storage.gke.io"
 // labels or node affinity; some ReadWriteOncePod and shared between pods;
 // some unbound with an Immediate class, and some naming no claim at all.
 // Nodes get CSINodes, some with attach limits, and running pods' volumes
-// VolumeAttachments. Unbound WaitForFirstConsumer claims are not drawn yet.
+// VolumeAttachments. Unbound WaitForFirstConsumer claims are the "binding"
+// feature's (binding.go).
 func (g *gen) genStorage() {
 	immediate := storagev1.VolumeBindingImmediate
 	wait := storagev1.VolumeBindingWaitForFirstConsumer

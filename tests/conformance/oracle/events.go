@@ -1,16 +1,20 @@
 package main
 
-// Pod events: what kube-scheduler's informer event handlers do
+// Informer events: what kube-scheduler's informer event handlers do
 // (pkg/scheduler/eventhandlers.go, v1.35), made synchronous.
 //
 // The pod informer is replaced by syncPodInformer, whose store the oracle
 // updates in the fake API server's reactor chain, at the moment a write
 // succeeds: listers (the queue's nominator, DefaultPreemption, the failure
 // handler) see every write at once, and the write's notification is
-// recorded. sync() then runs the handlers' logic on the recorded
-// notifications, in write order, on the scheduling goroutine. Other
-// informers (nodes, namespaces, PDBs, ...) are ordinary ones over objects
-// that never change during a run.
+// recorded. The PersistentVolume and PersistentVolumeClaim writes of the
+// volume binder and of the emulated PV controller (pvcontroller.go) are
+// recorded in the same list. sync() then runs the handlers' logic on the
+// recorded notifications, in write order, on the scheduling goroutine.
+// Other informers (nodes, namespaces, PDBs, ...) are ordinary ones over
+// objects that never change during a run; the real PV and PVC informers
+// (read by the volume binder's caches and the volume plugins' listers) get
+// the storage writes through the fake API server's watch, on their own.
 
 import (
 	"fmt"
@@ -23,20 +27,28 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	toolscache "k8s.io/client-go/tools/cache"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	fwk "k8s.io/kube-scheduler/framework"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
-type podEventKind int
+type eventKind int
 
 const (
-	podUpdate podEventKind = iota
+	podUpdate eventKind = iota
 	podDelete
+	storageAdd    // a PersistentVolume or PersistentVolumeClaim created
+	storageUpdate // ... or updated
 )
 
-type podEvent struct {
-	kind     podEventKind
-	old, new *v1.Pod // delete: old only
+// apiEvent is one recorded informer notification.
+type apiEvent struct {
+	kind     eventKind
+	old, new *v1.Pod // pod events; delete: old only
+	// Storage events: the resource and the objects before and after the
+	// write (oldObj nil for an add).
+	resource       fwk.EventResource
+	oldObj, newObj runtime.Object
 }
 
 // syncPodInformer is a pod SharedIndexInformer that never lists or watches:
@@ -112,18 +124,18 @@ func (w *world) podWriteReactor(action clienttesting.Action) (bool, runtime.Obje
 	}
 	switch {
 	case newPod == nil && oldPod != nil:
-		w.events = append(w.events, podEvent{kind: podDelete, old: oldPod})
+		w.events = append(w.events, apiEvent{kind: podDelete, old: oldPod})
 		w.deletes = append(w.deletes, types.NamespacedName{Namespace: ns, Name: name})
 		_ = store.Delete(oldPod)
 	case newPod != nil && oldPod != nil:
-		w.events = append(w.events, podEvent{kind: podUpdate, old: oldPod, new: newPod})
+		w.events = append(w.events, apiEvent{kind: podUpdate, old: oldPod, new: newPod})
 		_ = store.Update(newPod)
 	}
 	return handled, ret, err
 }
 
-// sync runs the event handlers on every pod notification recorded so far,
-// in write order.
+// sync runs the event handlers on every notification recorded so far, in
+// write order.
 func (w *world) sync() error {
 	for {
 		w.evMu.Lock()
@@ -138,7 +150,9 @@ func (w *world) sync() error {
 			if w.trace != nil {
 				before = w.poolKeys()
 			}
-			if err := w.handlePodEvent(ev); err != nil {
+			if ev.kind == storageAdd || ev.kind == storageUpdate {
+				w.handleStorageEvent(ev)
+			} else if err := w.handlePodEvent(ev); err != nil {
 				return err
 			}
 			if w.trace != nil {
@@ -148,7 +162,7 @@ func (w *world) sync() error {
 	}
 }
 
-func (w *world) handlePodEvent(ev podEvent) error {
+func (w *world) handlePodEvent(ev apiEvent) error {
 	switch ev.kind {
 	case podUpdate:
 		if ps := w.podByUID[ev.new.UID]; ps != nil {
@@ -163,6 +177,29 @@ func (w *world) handlePodEvent(ev podEvent) error {
 		return w.deletePod(ev.old)
 	}
 	return nil
+}
+
+// handleStorageEvent does what upstream's handler for the PersistentVolume
+// and PersistentVolumeClaim informers (built by buildEvtResHandler) does:
+// move pods with the event {Resource, Add|Update} and the objects, nothing
+// else. Upstream registers that handler, and each of its Add and Update
+// functions, only when some plugin of some profile registered that resource
+// and action (unionedGVKs of the queueing-hint maps, kept in
+// w.handledActions).
+func (w *world) handleStorageEvent(ev apiEvent) {
+	action := fwk.Update
+	if ev.kind == storageAdd {
+		action = fwk.Add
+	}
+	if w.handledActions[ev.resource]&action == 0 {
+		return
+	}
+	evt := fwk.ClusterEvent{Resource: ev.resource, ActionType: action}
+	if action == fwk.Add {
+		w.queue.MoveAllToActiveOrBackoffQueue(w.logger, evt, nil, ev.newObj, nil)
+		return
+	}
+	w.queue.MoveAllToActiveOrBackoffQueue(w.logger, evt, ev.oldObj, ev.newObj, nil)
 }
 
 func assignedPod(p *v1.Pod) bool { return p.Spec.NodeName != "" }
@@ -293,7 +330,7 @@ func (w *world) poolKeys() map[string]bool {
 }
 
 // traceEvent prints an event and the pods it moved out of the pool.
-func (w *world) traceEvent(ev podEvent, before map[string]bool) {
+func (w *world) traceEvent(ev apiEvent, before map[string]bool) {
 	after := w.poolKeys()
 	var moved []string
 	for k := range before {
@@ -302,6 +339,21 @@ func (w *world) traceEvent(ev podEvent, before map[string]bool) {
 		}
 	}
 	sort.Strings(moved)
+	if ev.kind == storageAdd || ev.kind == storageUpdate {
+		what := "update"
+		if ev.kind == storageAdd {
+			what = "add"
+		}
+		name := ""
+		if m, err := meta.Accessor(ev.newObj); err == nil {
+			name = m.GetName()
+			if m.GetNamespace() != "" {
+				name = m.GetNamespace() + "/" + name
+			}
+		}
+		fmt.Fprintf(w.trace, "    event %s %s %s; moved out of the pool: %v\n", what, ev.resource, name, moved)
+		return
+	}
 	what := "update"
 	p := ev.new
 	switch {

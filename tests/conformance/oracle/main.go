@@ -150,8 +150,10 @@ func oneLine(err error) string {
 
 // Output is the JSON document (the contract shared with schedkit-sim).
 type Output struct {
-	Pods    []PodResult `json:"pods"`
-	Summary Summary     `json:"summary"`
+	Pods []PodResult `json:"pods"`
+	// Claims unbound in the input and bound during the run (pvcontroller.go).
+	Claims  []ClaimResult `json:"claims"`
+	Summary Summary       `json:"summary"`
 }
 
 type PodResult struct {
@@ -224,7 +226,7 @@ func strPtr(s string) *string {
 }
 
 func (w *world) output(seconds float64) *Output {
-	out := &Output{Pods: []PodResult{}}
+	out := &Output{Pods: []PodResult{}, Claims: w.boundClaims()}
 	out.Summary.Nodes = len(w.nodes)
 	for _, ps := range w.pods {
 		if !ps.pending {

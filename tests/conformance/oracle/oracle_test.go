@@ -166,3 +166,51 @@ func TestRequeueScenario(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 }
+
+// testdata/wffc (see README.md there): WaitForFirstConsumer claims through
+// the emulated PV controller (pvcontroller.go): static binding to the
+// smallest fitting Available PV, provisioning with the node affinity rule,
+// a pre-bound PV, later pods sharing provisioned claims, and claims that
+// nothing can satisfy.
+func TestWFFCScenario(t *testing.T) {
+	out, _ := runJSON(t, "--cluster", "testdata/wffc", "--tie-break", "name", "--explain")
+	for _, tc := range []struct{ pod, node string }{
+		{"p-static", "n1"}, {"p-csi1", "n1"}, {"p-csi2", "n2"}, {"p-share1", "n1"}, {"p-share2", "n2"}, {"p-pre", "n3"},
+	} {
+		if p := podByName(t, out, tc.pod); p.Status != "Scheduled" || deref(p.Node) != tc.node {
+			t.Errorf("%s = %s on %s (%s), want Scheduled on %s", tc.pod, p.Status, deref(p.Node), p.Message, tc.node)
+		}
+	}
+	// The provisioned volumes' node affinity: c-csi1's from CSINode n1's
+	// topology keys (zone and hostname), c-csi2's from the class's
+	// allowedTopologies (zone only).
+	const affinityConflict = "node(s) didn't match PersistentVolume's node affinity"
+	for _, tc := range []struct{ pod, node string }{{"p-share1", "n3"}, {"p-share2", "n1"}, {"p-share2", "n3"}} {
+		f := (*podByName(t, out, tc.pod).Filter)[tc.node]
+		if f.Plugin != "VolumeBinding" || strings.Join(f.Reasons, ";") != affinityConflict {
+			t.Errorf("%s on %s: filter %+v, want VolumeBinding %q", tc.pod, tc.node, f, affinityConflict)
+		}
+	}
+	const tail = " no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+	for _, tc := range []struct{ pod, msg string }{
+		{"p-nopv", "0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind." + tail},
+		{"p-huge", "0/3 nodes are available: 3 node(s) did not have enough free storage." + tail},
+	} {
+		if p := podByName(t, out, tc.pod); p.Status != "Unschedulable" || p.Message != tc.msg {
+			t.Errorf("%s = %s, message\n  %q\nwant Unschedulable,\n  %q", tc.pod, p.Status, p.Message, tc.msg)
+		}
+	}
+	var claims []string
+	for _, c := range out.Claims {
+		claims = append(claims, c.Namespace+"/"+c.Name+"="+c.Volume+"@"+deref(c.Node))
+	}
+	want := []string{
+		"default/c-csi1=pvc-00000000-0000-4000-8000-0000000000c2@n1",
+		"default/c-csi2=pvc-00000000-0000-4000-8000-0000000000c3@n2",
+		"default/c-pre=pv-prebound@<null>",
+		"default/c-static=pv-medium@<null>",
+	}
+	if strings.Join(claims, " ") != strings.Join(want, " ") {
+		t.Errorf("claims\n  %v\nwant\n  %v", claims, want)
+	}
+}

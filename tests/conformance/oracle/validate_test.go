@@ -26,6 +26,9 @@ import (
 	"k8s.io/kubernetes/pkg/apis/scheduling"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	schedulingvalidation "k8s.io/kubernetes/pkg/apis/scheduling/validation"
+	"k8s.io/kubernetes/pkg/apis/storage"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	storagevalidation "k8s.io/kubernetes/pkg/apis/storage/validation"
 )
 
 func TestValidateScenarios(t *testing.T) {
@@ -99,6 +102,76 @@ func TestValidateScenarios(t *testing.T) {
 			report("Pod "+p.Namespace+"/"+p.Name, corevalidation.ValidatePodCreate(&in, opts))
 			if p.Spec.NodeName == "" && p.Status.Phase != v1.PodPending {
 				t.Errorf("%s: pending pod %s in phase %q", dir, p.Name, p.Status.Phase)
+			}
+		}
+		for _, pv := range c.pvs {
+			pv := pv.DeepCopy()
+			legacyscheme.Scheme.Default(pv)
+			var in core.PersistentVolume
+			if err := legacyscheme.Scheme.Convert(pv, &in, nil); err != nil {
+				t.Fatal(err)
+			}
+			report("PersistentVolume "+pv.Name, corevalidation.ValidatePersistentVolume(&in, corevalidation.ValidationOptionsForPersistentVolume(&in, nil)))
+		}
+		for _, pvc := range c.pvcs {
+			pvc := pvc.DeepCopy()
+			legacyscheme.Scheme.Default(pvc)
+			var in core.PersistentVolumeClaim
+			if err := legacyscheme.Scheme.Convert(pvc, &in, nil); err != nil {
+				t.Fatal(err)
+			}
+			report("PersistentVolumeClaim "+pvc.Namespace+"/"+pvc.Name, corevalidation.ValidatePersistentVolumeClaim(&in, corevalidation.ValidationOptionsForPersistentVolumeClaim(&in, nil)))
+		}
+		for _, sc := range c.storageClasses {
+			sc := sc.DeepCopy()
+			legacyscheme.Scheme.Default(sc)
+			var in storage.StorageClass
+			if err := legacyscheme.Scheme.Convert(sc, &in, nil); err != nil {
+				t.Fatal(err)
+			}
+			report("StorageClass "+sc.Name, storagevalidation.ValidateStorageClass(&in))
+		}
+		for _, cn := range c.csiNodes {
+			cn := cn.DeepCopy()
+			legacyscheme.Scheme.Default(cn)
+			var in storage.CSINode
+			if err := legacyscheme.Scheme.Convert(cn, &in, nil); err != nil {
+				t.Fatal(err)
+			}
+			report("CSINode "+cn.Name, storagevalidation.ValidateCSINode(&in, storagevalidation.CSINodeValidationOptions{}))
+		}
+		for _, d := range c.csiDrivers {
+			d := d.DeepCopy()
+			legacyscheme.Scheme.Default(d)
+			var in storage.CSIDriver
+			if err := legacyscheme.Scheme.Convert(d, &in, nil); err != nil {
+				t.Fatal(err)
+			}
+			report("CSIDriver "+d.Name, storagevalidation.ValidateCSIDriver(&in))
+		}
+		for _, sc := range c.capacities {
+			sc := sc.DeepCopy()
+			legacyscheme.Scheme.Default(sc)
+			var in storage.CSIStorageCapacity
+			if err := legacyscheme.Scheme.Convert(sc, &in, nil); err != nil {
+				t.Fatal(err)
+			}
+			report("CSIStorageCapacity "+sc.Namespace+"/"+sc.Name, storagevalidation.ValidateCSIStorageCapacity(&in, storagevalidation.CSIStorageCapacityValidateOptions{}))
+		}
+		for _, va := range c.attachments {
+			va := va.DeepCopy()
+			legacyscheme.Scheme.Default(va)
+			var in storage.VolumeAttachment
+			if err := legacyscheme.Scheme.Convert(va, &in, nil); err != nil {
+				t.Fatal(err)
+			}
+			report("VolumeAttachment "+va.Name, storagevalidation.ValidateVolumeAttachmentV1(&in))
+		}
+		// Claims live in their pods' namespace and are valid for the
+		// volume binder: a UID (provisioned volumes are named after it).
+		for _, pvc := range c.pvcs {
+			if pvc.UID == "" {
+				t.Errorf("%s: PersistentVolumeClaim %s/%s has no uid", dir, pvc.Namespace, pvc.Name)
 			}
 		}
 		checked++

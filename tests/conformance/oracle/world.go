@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -101,12 +102,22 @@ type world struct {
 	// the filter scan); it only matters when the scan may stop early.
 	nextStartNodeIndex int
 
-	// The pod informer (events.go), the notifications of pod writes not yet
-	// handled, and the pods deleted through the API (preemption victims).
+	// The pod informer (events.go), the notifications of pod and storage
+	// writes not yet handled, and the pods deleted through the API
+	// (preemption victims).
 	podInformer *syncPodInformer
 	evMu        sync.Mutex
-	events      []podEvent
+	events      []apiEvent
 	deletes     []types.NamespacedName
+	// The actions of each resource that upstream's informer handlers
+	// deliver to the queue (unionedGVKs of the queueing-hint maps).
+	handledActions map[fwk.EventResource]fwk.ActionType
+
+	// The emulated PV controller (pvcontroller.go): the last
+	// resourceVersion handed out, and the claims that were unbound in the
+	// input (the "claims" output reports those bound during the run).
+	lastRV        atomic.Int64
+	unboundClaims []types.NamespacedName
 }
 
 func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cluster, explain, tieBreak, throughput bool) (*world, error) {
@@ -162,11 +173,21 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	for _, o := range c.statefulSets {
 		objs = append(objs, o.DeepCopy())
 	}
+	// PersistentVolumes and claims carry resourceVersions, as an API
+	// server's do: the volume binder's assume caches compare them
+	// (pvcontroller.go).
 	for _, o := range c.pvs {
-		objs = append(objs, o.DeepCopy())
+		o = o.DeepCopy()
+		o.ResourceVersion = w.nextResourceVersion()
+		objs = append(objs, o)
 	}
 	for _, o := range c.pvcs {
-		objs = append(objs, o.DeepCopy())
+		o = o.DeepCopy()
+		o.ResourceVersion = w.nextResourceVersion()
+		objs = append(objs, o)
+		if o.Spec.VolumeName == "" {
+			w.unboundClaims = append(w.unboundClaims, types.NamespacedName{Namespace: o.Namespace, Name: o.Name})
+		}
 	}
 	for _, o := range c.storageClasses {
 		objs = append(objs, o.DeepCopy())
@@ -193,6 +214,8 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	}
 	w.parallelFilter = throughput
 	w.cs.PrependReactor("*", "pods", w.podWriteReactor)
+	w.cs.PrependReactor("update", "persistentvolumes", w.storageWriteReactor)
+	w.cs.PrependReactor("update", "persistentvolumeclaims", w.storageWriteReactor)
 	// The scheduler's informer factory (scheduler.NewInformerFactory) with
 	// the synchronous pod informer in place of newPodInformer.
 	w.informer = informers.NewSharedInformerFactory(w.cs, 0)
@@ -291,6 +314,12 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	}
 	if hintErr != nil {
 		return nil, fmt.Errorf("building queueing hints: %w", hintErr)
+	}
+	w.handledActions = map[fwk.EventResource]fwk.ActionType{}
+	for _, m := range queueingHintsPerProfile {
+		for evt := range m {
+			w.handledActions[evt.Resource] |= evt.ActionType
+		}
 	}
 	w.queue = internalqueue.NewSchedulingQueue(
 		w.firstProfil.fw.QueueSortFunc(),

@@ -1,16 +1,13 @@
 // Ports of upstream v1.35.8 pkg/scheduler/framework/plugins/volumebinding
 // volume_binding_test.go:
-//  - TestVolumeBinding: "pod has not pvcs", "all bound", "PVC does not
-//    exist", "Part of PVCs do not exist", "immediate claims not bound", "pv
-//    not found", "pv not found claim lost" (7 of 19). The others bind or
-//    provision unbound WaitForFirstConsumer claims, or score with the
-//    StorageCapacityScoring gate on: the next step of issue 27.
-//  - Test_PreBindPreFlight: "all bound", "error: state is nil", "error: node
-//    is not found in podVolumesByNode" (3 of 4); "volume to be bound" needs
-//    volumes to bind.
+//  - TestVolumeBinding, PreFilter and Filter of all 19 cases. PreScore is
+//    Skip for all: their scores need the StorageCapacityScoring gate, off in
+//    v1.35 (the cases that turn it on check only the filters here).
+//  - Test_PreBindPreFlight: all 4 cases.
 //  - The queueing-hint tables (TestIsSchedulableAfterCSINodeChange,
 //    ..PersistentVolumeClaimChange, ..StorageClassChange,
 //    ..CSIStorageCapacityChange, ..CSIDriverChange), their main cases.
+// binder_test.cc ports binder_test.go (the volume binder itself).
 #include "plugins/volumebinding/volume_binding.h"
 
 #include <catch2/catch.hpp>
@@ -69,11 +66,51 @@ api::v1::PersistentVolume MakePV(const std::string& name, const std::string& cla
   return pv;
 }
 
-api::v1::StorageClass MakeClass(const std::string& name, const std::string& mode) {
+// upstream's withCapacity and withNodeAffinity (one term, a requirement per key).
+api::v1::PersistentVolume Sized(api::v1::PersistentVolume pv, const std::string& capacity,
+                                const std::vector<std::pair<std::string, std::string>>& affinity = {}) {
+  (*pv.mutable_spec()->mutable_capacity())["storage"] = capacity;
+  if (!affinity.empty()) {
+    auto* term = pv.mutable_spec()->mutable_node_affinity()->mutable_required()->add_node_selector_terms();
+    for (const auto& [key, value] : affinity) {
+      auto* r = term->add_match_expressions();
+      r->set_key(key);
+      r->set_operator_("In");
+      r->add_values(value);
+    }
+  }
+  return pv;
+}
+
+api::v1::PersistentVolumeClaim Requesting(api::v1::PersistentVolumeClaim c, const std::string& storage) {
+  (*c.mutable_spec()->mutable_resources()->mutable_requests())["storage"] = storage;
+  return c;
+}
+
+api::v1::StorageClass MakeClass(const std::string& name, const std::string& mode, const std::string& provisioner = "") {
   api::v1::StorageClass sc;
   sc.mutable_metadata()->set_name(name);
   sc.set_volume_binding_mode(mode);
+  sc.set_provisioner(provisioner);
   return sc;
+}
+
+// upstream's makeCapacity: nodeTopology matches the node's "nodeKey" label.
+api::v1::CSIStorageCapacity MakeCapacity(const std::string& name, const std::string& class_name,
+                                         const std::string& node, const std::string& capacity) {
+  api::v1::CSIStorageCapacity c;
+  c.mutable_metadata()->set_name(name);
+  c.set_storage_class_name(class_name);
+  (*c.mutable_node_topology()->mutable_match_labels())["nodeKey"] = node;
+  c.set_capacity(capacity);
+  return c;
+}
+
+// upstream's makeNode: the hostname label, plus `labels`.
+api::v1::Node Node(const std::string& name, const std::vector<std::pair<std::string, std::string>>& labels = {}) {
+  auto b = MakeNode().Name(name).Label("kubernetes.io/hostname", name);
+  for (const auto& [k, v] : labels) b.Label(k, v);
+  return b.Obj();
 }
 
 struct BindingCase {
@@ -82,7 +119,10 @@ struct BindingCase {
   std::vector<api::v1::PersistentVolumeClaim> pvcs;
   std::vector<api::v1::PersistentVolume> pvs;
   Status want_pre_filter;
-  Status want_filter;  // when PreFilter succeeds
+  // Per node, when PreFilter succeeds.
+  std::vector<Status> want_filter = {Status()};
+  std::vector<api::v1::Node> nodes = {Node("node-a")};
+  std::vector<api::v1::CSIStorageCapacity> capacities = {};
 };
 
 TEST_CASE("TestVolumeBinding", "[volumebinding]") {
@@ -92,31 +132,141 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
   auto unresolvable = [](const std::string& text) {
     return Status::WithText(Code::kUnschedulableAndUnresolvable, text);
   };
+  const Status bind_conflict = unresolvable("node(s) didn't find available persistent volumes to bind");
+  const std::string host = "kubernetes.io/hostname";
+  auto local_pv = [&](const std::string& name, const std::string& sc, const std::string& size,
+                      const std::string& node) { return Sized(MakePV(name, sc), size, {{host, node}}); };
+  auto zonal_pv = [&](const std::string& name, const std::string& size, const std::string& zone) {
+    return Sized(MakePV(name, "wait-sc"), size,
+                 {{"topology.kubernetes.io/region", "region-" + zone}, {"topology.kubernetes.io/zone", "zone-" + zone}});
+  };
+  std::vector<api::v1::Node> zonal_nodes;
+  for (const std::string z : {"a", "b", "c"}) {
+    for (const std::string n : {"a", "b"}) {
+      zonal_nodes.push_back(Node("zone-" + z + "-node-" + n, {{"topology.kubernetes.io/region", "region-" + z},
+                                                             {"topology.kubernetes.io/zone", "zone-" + z}}));
+    }
+  }
+  const std::vector<api::v1::Node> keyed_nodes = {Node("node-a", {{"nodeKey", "node-a"}}),
+                                                  Node("node-b", {{"nodeKey", "node-b"}}),
+                                                  Node("node-c", {{"nodeKey", "node-c"}})};
+  auto capacities = [](const std::string& a, const std::string& b, const std::string& c) {
+    return std::vector<api::v1::CSIStorageCapacity>{
+        MakeCapacity("node-a", "wait-sc-with-storage-capacity", "node-a", a),
+        MakeCapacity("node-b", "wait-sc-with-storage-capacity", "node-b", b),
+        MakeCapacity("node-c", "wait-sc-with-storage-capacity", "node-c", c)};
+  };
+  const auto dynamic = [&](const std::string& name, const std::string& size) {
+    return Requesting(MakePVC(name, "wait-sc-with-storage-capacity"), size);
+  };
   const std::vector<BindingCase> cases = {
-      {"pod has not pvcs", MakePod().Name("pod-a").Namespace("default").Obj(), {}, {}, Status::Skip(), Status()},
-      {"all bound", PodWithPVCs({"pvc-a"}), {BoundTo(pvc_a_wait, "pv-a")}, {MakePV("pv-a", "wait-sc")}, Status(),
-       Status()},
+      {"pod has not pvcs", MakePod().Name("pod-a").Namespace("default").Obj(), {}, {}, Status::Skip()},
+      {"all bound", PodWithPVCs({"pvc-a"}), {BoundTo(pvc_a_wait, "pv-a")}, {MakePV("pv-a", "wait-sc")}, Status()},
       {"PVC does not exist", PodWithPVCs({"pvc-a"}), {}, {},
-       unresolvable(R"(persistentvolumeclaim "pvc-a" not found)"), Status()},
+       unresolvable(R"(persistentvolumeclaim "pvc-a" not found)")},
       {"Part of PVCs do not exist", PodWithPVCs({"pvc-a", "pvc-b"}), {BoundTo(pvc_a_wait, "pv-a")}, {},
-       unresolvable(R"(persistentvolumeclaim "pvc-b" not found)"), Status()},
+       unresolvable(R"(persistentvolumeclaim "pvc-b" not found)")},
       {"immediate claims not bound", PodWithPVCs({"pvc-a"}), {MakePVC("pvc-a", "immediate-sc")}, {},
-       unresolvable("pod has unbound immediate PersistentVolumeClaims"), Status()},
+       unresolvable("pod has unbound immediate PersistentVolumeClaims")},
+      {"unbound claims no matches", PodWithPVCs({"pvc-a"}), {pvc_a_wait}, {}, Status(), {bind_conflict}},
+      {"bound and unbound unsatisfied",
+       PodWithPVCs({"pvc-a", "pvc-b"}),
+       {BoundTo(pvc_a_wait, "pv-a"), MakePVC("pvc-b", "wait-sc")},
+       {Sized(MakePV("pv-a", "wait-sc"), "0", {{"foo", "bar"}})},
+       Status(),
+       {Status(Code::kUnschedulableAndUnresolvable,
+               {Symbol::Intern("node(s) didn't match PersistentVolume's node affinity"),
+                Symbol::Intern("node(s) didn't find available persistent volumes to bind")})},
+       {Node("node-a", {{"foo", "barbar"}})}},
       {"pv not found", PodWithPVCs({"pvc-a"}), {BoundTo(pvc_a_wait, "pv-a")}, {}, Status(),
-       unresolvable("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)")},
+       {unresolvable("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)")}},
       {"pv not found claim lost", PodWithPVCs({"pvc-a"}), {lost}, {},
-       unresolvable(R"(persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a")"), Status()},
+       unresolvable(R"(persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a")")},
+      {"local volumes with close capacity are preferred",
+       PodWithPVCs({"pvc-a"}),
+       {Requesting(pvc_a_wait, "50Gi")},
+       {local_pv("pv-a-0", "wait-sc", "200Gi", "node-a"), local_pv("pv-a-1", "wait-sc", "200Gi", "node-a"),
+        local_pv("pv-b-0", "wait-sc", "100Gi", "node-b"), local_pv("pv-b-1", "wait-sc", "100Gi", "node-b")},
+       Status(),
+       {Status(), Status(), bind_conflict},
+       {Node("node-a"), Node("node-b"), Node("node-c")}},
+      {"local volumes with close capacity are preferred (multiple pvcs)",
+       PodWithPVCs({"pvc-0", "pvc-1"}),
+       {Requesting(MakePVC("pvc-0", "wait-sc"), "50Gi"), Requesting(MakePVC("pvc-1", "wait-hdd-sc"), "100Gi")},
+       {local_pv("pv-a-0", "wait-sc", "200Gi", "node-a"), local_pv("pv-a-1", "wait-sc", "200Gi", "node-a"),
+        local_pv("pv-a-2", "wait-hdd-sc", "200Gi", "node-a"), local_pv("pv-a-3", "wait-hdd-sc", "200Gi", "node-a"),
+        local_pv("pv-b-0", "wait-sc", "100Gi", "node-b"), local_pv("pv-b-1", "wait-sc", "100Gi", "node-b"),
+        local_pv("pv-b-2", "wait-hdd-sc", "100Gi", "node-b"), local_pv("pv-b-3", "wait-hdd-sc", "100Gi", "node-b")},
+       Status(),
+       {Status(), Status(), bind_conflict},
+       {Node("node-a"), Node("node-b"), Node("node-c")}},
+      {"zonal volumes with close capacity are preferred",
+       PodWithPVCs({"pvc-a"}),
+       {Requesting(pvc_a_wait, "50Gi")},
+       {zonal_pv("pv-a-0", "200Gi", "a"), zonal_pv("pv-a-1", "200Gi", "a"), zonal_pv("pv-b-0", "100Gi", "b"),
+        zonal_pv("pv-b-1", "100Gi", "b")},
+       Status(),
+       {Status(), Status(), Status(), Status(), bind_conflict, bind_conflict},
+       zonal_nodes},
+      {"storage capacity score",
+       PodWithPVCs({"pvc-dynamic"}),
+       {dynamic("pvc-dynamic", "10Gi")},
+       {},
+       Status(),
+       {Status(), Status(), Status()},
+       keyed_nodes,
+       capacities("100Gi", "50Gi", "10Gi")},
+      {"storage capacity score with static binds",
+       PodWithPVCs({"pvc-dynamic", "pvc-static"}),
+       {dynamic("pvc-dynamic", "10Gi"), Requesting(MakePVC("pvc-static", "wait-sc"), "50Gi")},
+       {local_pv("pv-static-a", "wait-sc", "100Gi", "node-a"), local_pv("pv-static-b", "wait-sc", "100Gi", "node-b"),
+        local_pv("pv-static-c", "wait-sc", "100Gi", "node-c")},
+       Status(),
+       {Status(), Status(), Status()},
+       keyed_nodes,
+       capacities("100Gi", "50Gi", "10Gi")},
+      {"dynamic provisioning with multiple PVCs of the same StorageClass",
+       PodWithPVCs({"pvc-dynamic-0", "pvc-dynamic-1"}),
+       {dynamic("pvc-dynamic-0", "50Gi"), dynamic("pvc-dynamic-1", "50Gi")},
+       {},
+       Status(),
+       {Status()},
+       {keyed_nodes[0]},
+       {MakeCapacity("node-a", "wait-sc-with-storage-capacity", "node-a", "100Gi")}},
+      {"prefer node with least allocatable",
+       PodWithPVCs({"pvc-dynamic"}),
+       {dynamic("pvc-dynamic", "10Gi")},
+       {},
+       Status(),
+       {Status(), Status(), Status()},
+       keyed_nodes,
+       capacities("100Gi", "20Gi", "10Gi")},
+      {"prefer node with maximum allocatable",
+       PodWithPVCs({"pvc-dynamic"}),
+       {dynamic("pvc-dynamic", "10Gi")},
+       {},
+       Status(),
+       {Status(), Status(), Status()},
+       keyed_nodes,
+       capacities("100Gi", "20Gi", "10Gi")},
   };
   for (const BindingCase& c : cases) {
     SECTION(c.name) {
       testing::FakeStorageClient client;
       client.Add(MakeClass("immediate-sc", "Immediate"));
       client.Add(MakeClass("wait-sc", "WaitForFirstConsumer"));
+      client.Add(MakeClass("wait-hdd-sc", "WaitForFirstConsumer"));
+      client.Add(MakeClass("wait-sc-with-storage-capacity", "WaitForFirstConsumer", "driver-with-storage-capacity"));
+      api::v1::CSIDriver driver;
+      driver.mutable_metadata()->set_name("driver-with-storage-capacity");
+      driver.mutable_spec()->set_storage_capacity(true);
+      client.Add(driver);
       for (const auto& pvc : c.pvcs) client.Add(pvc);
       for (const auto& pv : c.pvs) client.Add(pv);
+      for (const auto& capacity : c.capacities) client.Add(capacity);
       testing::FakeHandle h;
       h.set_client(&client);
-      h.SetCluster({MakeNode().Name("node-a").Obj()}, {});
+      h.SetCluster(c.nodes, {});
       // Upstream's default for these cases: BindTimeoutSeconds 300.
       auto p = NewPlugin(h, R"({"bindTimeoutSeconds": 300})");
       framework::CycleState state;
@@ -125,7 +275,13 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
       CHECK(r.result.AllNodes());
       CHECK(r.status == c.want_pre_filter);
       if (r.status.IsSuccess()) {
-        CHECK(p->Filter(state, *pod, *h.snapshot().nodes()[0]) == c.want_filter);
+        REQUIRE(c.want_filter.size() == c.nodes.size());
+        for (size_t i = 0; i < c.nodes.size(); ++i) {
+          const framework::NodeInfo* node = h.snapshot().Get(c.nodes[i].metadata().name());
+          REQUIRE(node != nullptr);
+          INFO(c.nodes[i].metadata().name());
+          CHECK(p->Filter(state, *pod, *node) == c.want_filter[i]);
+        }
         CHECK(p->PreScore(state, *pod, h.snapshot().nodes()).IsSkip());
       }
     }
@@ -144,6 +300,13 @@ TEST_CASE("Test_PreBindPreFlight", "[volumebinding]") {
     s->all_bound = true;
     state.Write(Symbol::Intern("VolumeBinding"), std::move(s));
     CHECK(p->PreBindPreFlight(state, *pod, node_a) == Status::Skip());
+  }
+  SECTION("volume to be bound") {
+    framework::CycleState state;
+    auto s = std::make_unique<VolumeBindingState>();
+    s->reserved_node = node_a;
+    state.Write(Symbol::Intern("VolumeBinding"), std::move(s));
+    CHECK(p->PreBindPreFlight(state, *pod, node_a) == Status());
   }
   SECTION("error: state is nil") {
     framework::CycleState state;
@@ -293,7 +456,7 @@ TEST_CASE("VolumeBinding claim states", "[volumebinding]") {
         unresolvable("pod has unbound immediate PersistentVolumeClaims"));
   CHECK(pre_filter(PodWithPVCs({"prebound-only"})) ==
         unresolvable("pod has unbound immediate PersistentVolumeClaims"));
-  CHECK(pre_filter(PodWithPVCs({"delayed"})).code() == Code::kError);  // not yet: see the header
+  CHECK(pre_filter(PodWithPVCs({"delayed"})) == Status());
 
   api::v1::Volume scratch;
   scratch.set_name("scratch");

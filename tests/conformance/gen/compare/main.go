@@ -7,7 +7,9 @@
 // not Scheduled), nominatedNode, victims (in order), every node's filter
 // verdict (code, plugin, reasons) and, per node, every plugin's normalized
 // score and weight and the total (with --raw-scores also the raw score);
-// the summary counts. Not compared: "seconds", "podsPerSecond".
+// the "claims" list (the claims bound during the run: volume and selected
+// node of each; a missing list counts as a difference); the summary
+// counts. Not compared: "seconds", "podsPerSecond".
 //
 // Prints nothing and exits 0 when they agree; otherwise prints one line per
 // difference ("<pod>: <field>: sim <value> | oracle <value>"), the most
@@ -25,7 +27,16 @@ import (
 
 type output struct {
 	Pods    []pod          `json:"pods"`
+	Claims  *[]claim       `json:"claims"`
 	Summary map[string]any `json:"summary"`
+}
+
+// claim is one entry of "claims": a claim bound during the run.
+type claim struct {
+	Namespace string  `json:"namespace"`
+	Name      string  `json:"name"`
+	Volume    string  `json:"volume"`
+	Node      *string `json:"node"`
 }
 
 type pod struct {
@@ -216,6 +227,54 @@ func fmtScore(p pluginScore, raw bool) string {
 	return fmt.Sprintf("normalized %d weight %d", p.Normalized, p.Weight)
 }
 
+// claims compares the claims bound during the run; every difference is
+// major.
+func (d *differ) claims(s, o *output) {
+	if s.Claims == nil || o.Claims == nil {
+		if s.Claims != nil || o.Claims != nil {
+			d.add(true, "claims", "list", present(s.Claims != nil), present(o.Claims != nil))
+		}
+		return
+	}
+	index := func(cs []claim) map[string]string {
+		m := map[string]string{}
+		for _, c := range cs {
+			v := fmt.Sprintf("volume %q", c.Volume)
+			if c.Node != nil {
+				v += fmt.Sprintf(" node %q", *c.Node)
+			}
+			m[c.Namespace+"/"+c.Name] = v
+		}
+		return m
+	}
+	sm, om := index(*s.Claims), index(*o.Claims)
+	for _, k := range union(sm, om) {
+		sv, sok := sm[k]
+		ov, ook := om[k]
+		if !sok {
+			sv = "not bound"
+		}
+		if !ook {
+			ov = "not bound"
+		}
+		if sv != ov {
+			d.add(true, "claim "+k, "binding", sv, ov)
+		}
+	}
+	// Same claims, same bindings: the order (namespace, then name) and
+	// duplicates are still part of the contract.
+	order := func(cs []claim) string {
+		var ks []string
+		for _, c := range cs {
+			ks = append(ks, c.Namespace+"/"+c.Name)
+		}
+		return strings.Join(ks, ",")
+	}
+	if so, oo := order(*s.Claims), order(*o.Claims); so != oo && len(union(sm, om)) == len(sm) && len(sm) == len(om) {
+		d.add(true, "claims", "order", so, oo)
+	}
+}
+
 func (d *differ) summary(s, o *output) {
 	for _, f := range []string{"nodes", "pendingPods", "scheduled", "unschedulable", "preempted"} {
 		if fmt.Sprint(s.Summary[f]) != fmt.Sprint(o.Summary[f]) {
@@ -243,6 +302,7 @@ func main() {
 	}
 	d := &differ{rawScores: *raw}
 	d.pods(s, o)
+	d.claims(s, o)
 	d.summary(s, o)
 	all := append(d.major, d.minor...)
 	if len(all) == 0 {
