@@ -208,7 +208,12 @@ TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
 TEST_CASE("the bundled demo runs, schedules and preempts", "[sim]") {
   auto j = Json(Sim("--output json --tie-break name"));
   CHECK(j["summary"]["nodes"] == 20);
-  CHECK(j["summary"]["pendingPods"] == 100);
+  CHECK(j["summary"]["pendingPods"] == 103);
+  // The StatefulSet's replicas are made from its template, and their claims provisioned where they run.
+  REQUIRE(j["claims"].size() == 3);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(j["claims"][i]["node"] == PodNamed(j, "orders-db-" + std::to_string(i))["node"]);
+  }
   CHECK(j["summary"]["scheduled"].get<int>() >= 95);
   CHECK(PodNamed(j, "giant")["status"] == "Unschedulable");
   int victims = 0;
