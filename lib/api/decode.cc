@@ -106,7 +106,19 @@ absl::Status DecodeObject(const json& obj, const Origin& origin, std::string_vie
     ++out.skipped_kinds[kind];
     return absl::OkStatus();
   }
-  if (s.ok()) return s;
+  if (s.ok()) {
+    // Where the object came from, for the whole-cluster checks' errors.
+    std::string name, ns;
+    if (auto m = obj.find("metadata"); m != obj.end() && m->is_object()) {
+      if (auto n = m->find("name"); n != m->end() && n->is_string()) name = n->get<std::string>();
+      if (auto n = m->find("namespace"); n != m->end() && n->is_string()) ns = n->get<std::string>();
+    }
+    std::string where = schedkit::StrCat(origin.source, ": document ", origin.document);
+    if (origin.item) schedkit::StrAppend(&where, ", items[", *origin.item, "]");
+    out.sources.try_emplace(schedkit::StrCat(kind, " ", ns.empty() ? "" : ns + "/", name), where);
+    if (ns.empty()) out.sources.try_emplace(schedkit::StrCat(kind, " default/", name), where);
+    return s;
+  }
   return absl::InvalidArgumentError(schedkit::StrCat(Describe(origin, kind, obj), ": ", s.message()));
 }
 
@@ -197,7 +209,19 @@ absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths) 
       SCHEDKIT_RETURN_IF_ERROR(DecodeInto(text, f.string(), out));
     }
   }
-  SCHEDKIT_RETURN_IF_ERROR(ValidateCluster(out.objects));
+  absl::Status checked = ValidateCluster(out.objects);
+  if (!checked.ok()) {
+    // "Kind ns/name: field: problem" gains the object's file and document.
+    const std::string message(checked.message());
+    const size_t colon = message.find(": ");
+    if (colon != std::string::npos) {
+      if (auto it = out.sources.find(message.substr(0, colon)); it != out.sources.end()) {
+        return absl::Status(checked.code(), schedkit::StrCat(it->second, " (", message.substr(0, colon), ")",
+                                                             message.substr(colon)));
+      }
+    }
+    return checked;
+  }
   return out;
 }
 

@@ -34,6 +34,9 @@ struct DecodedCluster {
   v1::Cluster objects;
   // Kind → number of objects of that kind that were read and not used.
   std::map<std::string, int> skipped_kinds;
+  // "Kind namespace/name" (or "Kind name") → "file: document N[, items[i]]",
+  // so that LoadPaths' whole-cluster errors name the file too.
+  std::map<std::string, std::string> sources;
 };
 
 // Decodes `text` (JSON if it starts with '{' or '[', YAML otherwise) and
