@@ -3,6 +3,7 @@
 #include "pv_controller.h"
 #include "workload_pods.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "absl/container/flat_hash_map.h"
@@ -237,6 +238,14 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
       r.status = "Unschedulable";
       r.message = host.Message(key);
       r.nominated_node = host.Nominated(key);
+      // The scheduler leaves pods of other schedulers alone, as upstream's
+      // informer filter does; say why the pod stays pending.
+      const bool known = std::any_of(config.profiles.begin(), config.profiles.end(), [&](const auto& profile) {
+        return profile.scheduler_name == p.spec().scheduler_name();
+      });
+      if (!known) {
+        r.message = schedkit::StrCat("profile not found for scheduler name \"", p.spec().scheduler_name(), "\"");
+      }
     }
     if (r.status != "Unschedulable") r.nominated_node = std::nullopt;
     r.victims = host.Victims(key);

@@ -12,6 +12,8 @@
 //    from backoffQ when activeQ is empty), no binding in flight. Pods left in
 //    the unschedulable pool keep their last failure.
 //  - Preemption victims are deleted at once, as the API server would.
+//  - A pod naming no profile's schedulerName stays pending with "profile
+//    not found for scheduler name ..." (the oracle's words).
 //  - VolumeBinding's writes are completed at once by a stand-in PV
 //    controller (pv_controller.h); claims without a uid get "uid-<ns>-<name>".
 #ifndef SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_

@@ -15,6 +15,10 @@
 #   RERUNS       on a mismatch, how many more times to run the oracle to see
 #                whether upstream itself decides differently (default 10)
 #
+# A scenario directory (generated or under regressions/) may hold
+# scheduler.conf, a KubeSchedulerConfiguration passed to both programs with
+# --config.
+#
 # Mismatches land in tests/conformance/out/<seed>-<index>/ (the scenario,
 # both outputs, the full diff); out/ is emptied at the start of a run.
 set -euo pipefail
@@ -75,6 +79,9 @@ run_one() {
   local dir="$1" name="$2" res="$WORK/res/$2"
   mkdir -p "$res"
   local args=(--cluster "$dir" --output json --explain --tie-break name)
+  # The scenario's KubeSchedulerConfiguration ("config" feature), if any:
+  # scheduler.conf, which --cluster DIR does not read (not *.json/*.yaml).
+  [[ -f "$dir/scheduler.conf" ]] && args+=(--config "$dir/scheduler.conf")
   local orc=0 simc=0
   timeout "$TIMEOUT" "$BIN/schedkit-oracle" "${args[@]}" > "$res/oracle.json" 2> "$res/oracle.stderr" || orc=$?
   if [[ "$ORACLE_ONLY" == 1 ]]; then
@@ -125,7 +132,7 @@ run_one() {
   local keep="$OUT/$name"
   mkdir -p "$keep/scenario"
   cp "$dir"/*.json "$keep/scenario/" 2>/dev/null || true
-  cp "$dir"/*.yaml "$dir"/*.yml "$dir"/*.txt "$keep/scenario/" 2>/dev/null || true
+  cp "$dir"/*.yaml "$dir"/*.yml "$dir"/*.txt "$dir"/scheduler.conf "$keep/scenario/" 2>/dev/null || true
   cp "$res"/* "$keep/"
   echo "FAIL $name: $line"
 }

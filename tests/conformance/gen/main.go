@@ -54,6 +54,12 @@ func writeScenario(dir string, s *Scenario) error {
 			return err
 		}
 	}
+	if s.Config != nil {
+		// Not *.json/*.yaml: --cluster DIR must not read it.
+		if err := os.WriteFile(filepath.Join(dir, configFile), s.Config, 0o644); err != nil {
+			return err
+		}
+	}
 	return os.WriteFile(filepath.Join(dir, "scenario.txt"), []byte(s.Summary), 0o644)
 }
 

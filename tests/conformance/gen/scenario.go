@@ -36,7 +36,10 @@ import (
 
 // Scenario is the files of one scenario, in the order they are read.
 type Scenario struct {
-	Files   []File
+	Files []File
+	// Config is the KubeSchedulerConfiguration (YAML) of the "config"
+	// feature, written to scheduler.conf (config.go); nil without it.
+	Config  []byte
 	Summary string
 }
 
@@ -78,7 +81,7 @@ type features struct {
 	taints, unschedulableNode, nodeSelector, nodeAffinity, podAffinity, spread bool
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
-	workloads, disks, storage, binding                                         bool
+	workloads, disks, storage, binding, config                                 bool
 }
 
 type gen struct {
@@ -198,7 +201,16 @@ func Generate(seed uint64, index int) *Scenario {
 		g.genBinding()
 	}
 
-	s := &Scenario{}
+	// The scheduler configuration draws from a sixth stream; it may set
+	// spec.schedulerName on pending pods (config.go).
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+6))
+	g.f.config = g.chance(0.3)
+	var config []byte
+	if g.f.config {
+		config = g.genConfig()
+	}
+
+	s := &Scenario{Config: config}
 	add := func(name string, items []any) {
 		if len(items) > 0 {
 			s.Files = append(s.Files, File{Name: name, Items: items})
@@ -225,6 +237,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"extended": g.f.extended, "ephemeral": g.f.ephemeral, "namespaces": g.f.namespaces, "pdbs": g.f.pdbs,
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
 		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage, "binding": g.f.binding,
+		"config": g.f.config,
 	} {
 		if v {
 			on = append(on, name)

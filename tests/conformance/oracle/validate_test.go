@@ -3,12 +3,17 @@ package main
 // TestValidateScenarios checks that generated scenarios hold only objects
 // kube-apiserver would accept: each object is defaulted, converted to the
 // internal type and run through upstream's create validation, the way the
-// API server does it. It runs only when SCHEDKIT_VALIDATE_DIR names a
-// directory of scenarios (e.g. schedkit-gen's --out):
+// API server does it. A scenario's scheduler.conf (the "config" feature) is
+// decoded, defaulted and validated as kube-scheduler does it, its
+// NodeResourcesFitArgs too (upstream's ValidateKubeSchedulerConfiguration
+// leaves them to the plugin's constructor), and every profile's framework is
+// built. It runs only when SCHEDKIT_VALIDATE_DIR names a directory of
+// scenarios (e.g. schedkit-gen's --out):
 //
 //	SCHEDKIT_VALIDATE_DIR=$PWD/scenarios go test -run TestValidateScenarios .
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,6 +34,8 @@ import (
 	"k8s.io/kubernetes/pkg/apis/storage"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	storagevalidation "k8s.io/kubernetes/pkg/apis/storage/validation"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	schedvalidation "k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
 )
 
 func TestValidateScenarios(t *testing.T) {
@@ -40,7 +47,7 @@ func TestValidateScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
+	checked, configs := 0, 0
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			continue
@@ -174,7 +181,46 @@ func TestValidateScenarios(t *testing.T) {
 				t.Errorf("%s: PersistentVolumeClaim %s/%s has no uid", dir, pvc.Namespace, pvc.Name)
 			}
 		}
+		if conf := filepath.Join(dir, "scheduler.conf"); fileExists(conf) {
+			configs++
+			validateConfig(t, dir, conf, c)
+		}
 		checked++
 	}
-	t.Logf("validated %d scenarios", checked)
+	t.Logf("validated %d scenarios, %d with a scheduler.conf", checked, configs)
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// validateConfig checks a scenario's KubeSchedulerConfiguration: what
+// kube-scheduler does on start-up (decode with defaulting, validate), the
+// NodeResourcesFitArgs validation NodeResourcesFit's constructor runs, and
+// the frameworks built on the scenario's cluster (unknown plugins, plugins
+// at extension points they do not implement, a missing queue sort or bind
+// plugin, score weights).
+func validateConfig(t *testing.T, dir, path string, c *cluster) {
+	t.Helper()
+	cfg, err := loadConfig(path, false)
+	if err != nil {
+		t.Errorf("%s: %v", dir, err)
+		return
+	}
+	for i, prof := range cfg.Profiles {
+		for j, pc := range prof.PluginConfig {
+			if args, ok := pc.Args.(*schedconfig.NodeResourcesFitArgs); ok {
+				p := field.NewPath("profiles").Index(i).Child("pluginConfig").Index(j).Child("args")
+				if err := schedvalidation.ValidateNodeResourcesFitArgs(p, args); err != nil {
+					t.Errorf("%s: %v", dir, err)
+				}
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := newWorld(ctx, cfg, c, false, true, false); err != nil {
+		t.Errorf("%s: building the frameworks: %v", dir, err)
+	}
 }
