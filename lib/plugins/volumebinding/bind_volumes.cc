@@ -31,9 +31,7 @@ bool PodVolumesBound(const api::v1::Pod& pod, const AssumeCache& cache) {
 std::shared_ptr<const api::v1::PersistentVolume> BindVolumeToClaim(const api::v1::PersistentVolume& pv,
                                                                    const api::v1::PersistentVolumeClaim& claim) {
   const api::v1::ObjectReference& ref = pv.spec().claim_ref();
-  const bool bound_to_claim = pv.spec().has_claim_ref() && ref.name() == claim.metadata().name() &&
-                              ref.namespace_() == claim.metadata().namespace_() &&
-                              (ref.uid().empty() || ref.uid() == claim.metadata().uid());
+  const bool bound_to_claim = BoundToClaim(pv, claim);
   bool dirty = false;
   auto out = std::make_shared<api::v1::PersistentVolume>(pv);
   if (!pv.spec().has_claim_ref() || ref.name() != claim.metadata().name() ||

@@ -39,26 +39,6 @@ const std::string& ModeOrFilesystem(bool has, const std::string& mode) {
   return has ? mode : kFilesystem;
 }
 
-// Upstream's IsVolumeBoundToClaim.
-bool BoundToClaim(const api::v1::PersistentVolume& pv, const api::v1::PersistentVolumeClaim& claim) {
-  if (!pv.spec().has_claim_ref()) return false;
-  const api::v1::ObjectReference& ref = pv.spec().claim_ref();
-  if (ref.name() != claim.metadata().name() || ref.namespace_() != claim.metadata().namespace_()) return false;
-  return ref.uid().empty() || ref.uid() == claim.metadata().uid();
-}
-
-BoundVolume AffinityOf(const api::v1::PersistentVolume& pv) {
-  BoundVolume out;
-  if (!pv.spec().has_node_affinity() || !pv.spec().node_affinity().has_required()) return out;
-  auto selector = api::NodeSelector::Compile(pv.spec().node_affinity().required());
-  if (selector.ok()) {
-    out.affinity = *std::move(selector);
-  } else {
-    out.never = true;  // upstream's CheckNodeAffinity fails on it
-  }
-  return out;
-}
-
 // The node-independent checks of upstream's FindMatchingVolume.
 void AddCandidates(DelayedClaim& dc, const std::vector<std::shared_ptr<const api::v1::PersistentVolume>>& pvs,
                    const std::optional<api::LabelSelector>& selector, const std::string& class_name) {
@@ -86,7 +66,7 @@ void AddCandidates(DelayedClaim& dc, const std::vector<std::shared_ptr<const api
     }
     DelayedClaim::Candidate c;
     c.pv = pv;
-    c.affinity = AffinityOf(*pv);
+    c.affinity = VolumeAffinity(*pv);
     c.size_nanos = size_nanos;
     c.prebound = prebound;
     dc.candidates.push_back(std::move(c));
@@ -132,12 +112,8 @@ void PrepareProvisioning(DelayedClaim& dc, const std::string& class_name, const 
   dc.check_capacity = true;
   for (const auto& capacity : client->ListCSIStorageCapacities()) {
     if (capacity->storage_class_name() != class_name || !capacity->has_node_topology()) continue;
-    const std::string* limit = capacity->has_maximum_volume_size() ? &capacity->maximum_volume_size()
-                               : capacity->has_capacity()          ? &capacity->capacity()
-                                                                   : nullptr;
-    if (limit == nullptr) continue;
-    auto q = api::Quantity::Parse(*limit);
-    if (!q.ok() || q->Value() < dc.request_bytes) continue;
+    const std::optional<int64_t> limit = CapacityLimit(*capacity);
+    if (!limit || *limit < dc.request_bytes) continue;
     auto selector = api::LabelSelector::Compile(capacity->node_topology());
     if (selector.ok()) dc.capacities.push_back(*std::move(selector));
   }
@@ -192,13 +168,43 @@ struct Reasons {
 
 }  // namespace
 
+bool BoundToClaim(const api::v1::PersistentVolume& pv, const api::v1::PersistentVolumeClaim& claim) {
+  if (!pv.spec().has_claim_ref()) return false;
+  const api::v1::ObjectReference& ref = pv.spec().claim_ref();
+  if (ref.name() != claim.metadata().name() || ref.namespace_() != claim.metadata().namespace_()) return false;
+  return ref.uid().empty() || ref.uid() == claim.metadata().uid();
+}
+
+BoundVolume VolumeAffinity(const api::v1::PersistentVolume& pv) {
+  BoundVolume out;
+  if (!pv.spec().has_node_affinity() || !pv.spec().node_affinity().has_required()) return out;
+  auto selector = api::NodeSelector::Compile(pv.spec().node_affinity().required());
+  if (selector.ok()) {
+    out.affinity = *std::move(selector);
+  } else {
+    out.never = true;  // upstream's CheckNodeAffinity fails on it
+  }
+  return out;
+}
+
+std::optional<int64_t> CapacityLimit(const api::v1::CSIStorageCapacity& capacity) {
+  const std::string* text = capacity.has_maximum_volume_size() ? &capacity.maximum_volume_size()
+                            : capacity.has_capacity()          ? &capacity.capacity()
+                                                               : nullptr;
+  if (text == nullptr) return std::nullopt;
+  auto q = api::Quantity::Parse(*text);
+  if (!q.ok()) return std::nullopt;
+  return q->Value();
+}
+
 bool BoundVolume::Admits(const api::LabelSet& labels) const {
   if (never) return false;
   return !affinity || affinity->Matches(labels, NoName());
 }
 
 DelayedClaim PrepareDelayedClaim(std::shared_ptr<const api::v1::PersistentVolumeClaim> claim,
-                                 const AssumeCache& cache, const framework::ClusterClient* client) {
+                                 const std::vector<std::shared_ptr<const api::v1::PersistentVolume>>& volumes,
+                                 const framework::ClusterClient* client) {
   DelayedClaim dc;
   dc.claim = std::move(claim);
   const api::v1::PersistentVolumeClaim& c = *dc.claim;
@@ -225,7 +231,7 @@ DelayedClaim PrepareDelayedClaim(std::shared_ptr<const api::v1::PersistentVolume
                                            compiled.status().message()));
       }
     }
-    if (dc.matching_error.IsSuccess()) AddCandidates(dc, cache.ListVolumes(class_name), selector, class_name);
+    if (dc.matching_error.IsSuccess()) AddCandidates(dc, volumes, selector, class_name);
   }
   PrepareProvisioning(dc, class_name, client);
   return dc;

@@ -39,8 +39,6 @@
 
 namespace schedkit::plugins::volumebinding {
 
-class AssumeCache;
-
 // The volumes a pod needs on one node (upstream's PodVolumes).
 struct PodVolumes {
   struct Binding {
@@ -108,9 +106,22 @@ struct PodVolumeClaims {
 };
 
 // Prepares `claim`, an unbound claim of a WaitForFirstConsumer class, with
-// the latest volumes of its class and the storage objects of `client`.
+// `volumes`, the latest volumes of its class (AssumeCache::ListVolumes), and
+// the storage objects of `client`.
 DelayedClaim PrepareDelayedClaim(std::shared_ptr<const api::v1::PersistentVolumeClaim> claim,
-                                 const AssumeCache& cache, const framework::ClusterClient* client);
+                                 const std::vector<std::shared_ptr<const api::v1::PersistentVolume>>& volumes,
+                                 const framework::ClusterClient* client);
+
+// Upstream's IsVolumeBoundToClaim: the volume's claimRef names the claim
+// (and its uid, when the reference has one).
+bool BoundToClaim(const api::v1::PersistentVolume& pv, const api::v1::PersistentVolumeClaim& claim);
+
+// The node affinity a volume requires (`missing` unused).
+BoundVolume VolumeAffinity(const api::v1::PersistentVolume& pv);
+
+// A CSIStorageCapacity's limit for one volume in bytes: maximumVolumeSize
+// when set, else capacity; nullopt when neither is there or parses.
+std::optional<int64_t> CapacityLimit(const api::v1::CSIStorageCapacity& capacity);
 
 // Finishes `claims` once every claim is in: numbers the candidates and
 // orders the matching claims.

@@ -4,10 +4,10 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "plugins/internal/args.h"
 #include "plugins/internal/storage_lookup.h"
 #include "plugins/volumebinding/bind_volumes.h"
-#include "schedkit/api/quantity.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/plugins/names.h"
@@ -117,6 +117,9 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
   // unbound ones of a WaitForFirstConsumer class, and the rest (immediate,
   // or pre-bound to a volume), which the PV controller must bind first.
   auto claims = std::make_shared<volumebinding::PodVolumeClaims>();
+  // The volumes of each delayed claim's class, listed once per class as
+  // upstream's unboundVolumesDelayBinding.
+  absl::flat_hash_map<std::string, std::vector<std::shared_ptr<const api::v1::PersistentVolume>>> volumes_by_class;
   bool unbound_immediate = false;
   for (const std::string& name : names) {
     auto claim = cache_.GetClaim(p.metadata().namespace_(), name);
@@ -130,13 +133,8 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
       auto pv = cache_.GetVolume(claim->spec().volume_name());
       if (pv == nullptr) {
         bound.missing = true;
-      } else if (pv->spec().has_node_affinity() && pv->spec().node_affinity().has_required()) {
-        auto selector = api::NodeSelector::Compile(pv->spec().node_affinity().required());
-        if (selector.ok()) {
-          bound.affinity = *std::move(selector);
-        } else {
-          bound.never = true;
-        }
+      } else {
+        bound = volumebinding::VolumeAffinity(*pv);
       }
       claims->bound.push_back(std::move(bound));
       continue;
@@ -154,7 +152,9 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
       }
     }
     if (delayed && claim->spec().volume_name().empty()) {
-      claims->delayed.push_back(volumebinding::PrepareDelayedClaim(std::move(claim), cache_, client));
+      auto [listed, fresh] = volumes_by_class.try_emplace(class_name);
+      if (fresh) listed->second = cache_.ListVolumes(class_name);
+      claims->delayed.push_back(volumebinding::PrepareDelayedClaim(std::move(claim), listed->second, client));
     } else {
       unbound_immediate = true;
     }
@@ -245,18 +245,6 @@ namespace {
 using framework::EventObjects;
 using framework::QueueingHint;
 
-// A CSIStorageCapacity's limit for one volume: maximumVolumeSize when set,
-// else capacity; nullopt when neither parses.
-std::optional<int64_t> VolumeLimit(const api::v1::CSIStorageCapacity& c) {
-  const std::string* text = c.has_maximum_volume_size() ? &c.maximum_volume_size()
-                            : c.has_capacity()          ? &c.capacity()
-                                                        : nullptr;
-  if (text == nullptr) return std::nullopt;
-  auto q = api::Quantity::Parse(*text);
-  if (!q.ok()) return std::nullopt;
-  return q->Value();
-}
-
 bool TopologiesEqual(const api::v1::StorageClass& a, const api::v1::StorageClass& b) {
   if (a.allowed_topologies_size() != b.allowed_topologies_size()) return false;
   for (int i = 0; i < a.allowed_topologies_size(); ++i) {
@@ -324,8 +312,8 @@ std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() c
        [](const framework::PodInfo&, const EventObjects& e) -> Hint {
          if (e.new_capacity == nullptr) return absl::InvalidArgumentError("expected a CSIStorageCapacity");
          if (e.old_capacity == nullptr) return QueueingHint::kQueue;
-         const std::optional<int64_t> was = VolumeLimit(*e.old_capacity);
-         const std::optional<int64_t> now = VolumeLimit(*e.new_capacity);
+         const std::optional<int64_t> was = volumebinding::CapacityLimit(*e.old_capacity);
+         const std::optional<int64_t> now = volumebinding::CapacityLimit(*e.new_capacity);
          return now && (!was || *now > *was) ? QueueingHint::kQueue : QueueingHint::kSkip;
        }},
   };
