@@ -5,8 +5,11 @@
 // The nodes are filtered in rounds. A round evaluates a batch of positions in
 // parallel, in runs of kNodesPerTask nodes that each task hands to one plugin
 // after another (FilterPlugin::FilterNodes); results land by position. A
-// sequential scan then stops at the to_find-th feasible node, so the outcome
-// equals upstream's node-by-node scan however the runs were scheduled.
+// sequential scan then reads them as upstream's scan with one worker reads
+// the nodes: it keeps the first to_find feasible nodes but stops only at the
+// next feasible one (the worker cancels when it finds one too many), so the
+// nodes rejected in between count for the diagnosis and the next start
+// index. The outcome is that scan's however the runs were scheduled.
 //
 // Inside a run, three things may spare a node its plugins: the outcome memo
 // (a node that passed the per-node plugins unchanged passes them again), a
@@ -438,12 +441,15 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
 
   int done = 0;
   int found = 0;
+  // Upstream's scan ends at the feasible node after the to_find-th: that one
+  // is neither kept nor counted, but the rejections before it are.
+  const int to_scan_until = to_find + 1;
   // The first round covers what upstream's scan would need if every node
   // passed; each later round doubles, so a cluster where few nodes pass
   // takes a few rounds, not one per kNodesPerTask nodes, while one where
   // most pass does not filter far past the to_find-th feasible node.
-  int batch = std::max(to_find, kNodesPerTask);
-  int stop_at = -1;  // position of the to_find-th feasible node
+  int batch = std::max(to_scan_until, kNodesPerTask);
+  int stop_at = -1;  // position of the feasible node after the to_find-th
   bool runs_counted = true;  // every run of every round has its counts
   while (done < n && stop_at < 0) {
     const int end = std::min(n, done + batch);
@@ -454,7 +460,7 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       runs_counted = false;
       for (int pos = done; pos < end; ++pos) {
         if (im.node_passed[pos]) {
-          if (++found == to_find) {
+          if (++found == to_scan_until) {
             stop_at = pos;
             break;
           }
@@ -465,12 +471,12 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
       }
     } else {
       for (int pos = done; pos < end; pos += im.run_length[pos]) {
-        if (found + im.run_passed[pos] < to_find) {
+        if (found + im.run_passed[pos] < to_scan_until) {
           found += im.run_passed[pos];
           continue;
         }
         for (int k = pos;; ++k) {
-          if (im.node_passed[k] && ++found == to_find) {
+          if (im.node_passed[k] && ++found == to_scan_until) {
             stop_at = k;
             break;
           }
@@ -481,7 +487,8 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
     done = end;
     batch *= 2;
   }
-  const int last = stop_at >= 0 ? stop_at + 1 : n;
+  const int last = stop_at >= 0 ? stop_at : n;
+  if (stop_at >= 0) --found;
   processed = last;
   CollectFilterResults(nodes, start, last, found, runs_counted, diagnosis, feasible, trace);
   return Status();

@@ -267,6 +267,9 @@ int32_t Framework::ScoreWeight(std::string_view plugin) const {
 }
 
 bool Framework::HasFilterPlugins() const { return impl_->filter.size() > 0; }
+bool Framework::RunsFilter(std::string_view plugin) const {
+  return std::ranges::find(impl_->filter.names, Symbol::Intern(plugin)) != impl_->filter.names.end();
+}
 bool Framework::HasScorePlugins() const { return impl_->score.size() > 0; }
 bool Framework::HasPostFilterPlugins() const { return impl_->post_filter.size() > 0; }
 const QueueSortPlugin& Framework::queue_sort() const { return *impl_->queue_sort.plugins[0]; }

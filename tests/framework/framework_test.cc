@@ -1339,14 +1339,18 @@ TEST_CASE("the filter pass's feasible list and statuses equal a node-by-node sca
     std::vector<std::string> want_feasible;
     int want_rejected = 0;
     int want_processed = 0;
-    for (int k = 0; k < kNodes && static_cast<int>(want_feasible.size()) < to_find; ++k) {
+    // Upstream's scan with one worker: the first to_find feasible nodes are
+    // kept; it stops at the next one, counting the rejections before it.
+    for (int k = 0; k < kNodes; ++k) {
       const std::string name = schedkit::StrCat("n", (start + k) % kNodes);
-      ++want_processed;
       if (rejected.contains(name)) {
         ++want_rejected;
+      } else if (static_cast<int>(want_feasible.size()) == to_find) {
+        break;
       } else {
         want_feasible.push_back(name);
       }
+      ++want_processed;
     }
     for (int parallelism : {1, 2}) {
       CAPTURE(round, start, density, parallelism);

@@ -179,6 +179,7 @@ class Framework final : public Handle {
   PodNominator* nominator() const override { return options_.nominator; }
   ClusterClient* client() const override { return options_.client; }
   EventRecorder* events() const override { return options_.events; }
+  bool RunsFilter(std::string_view plugin) const override;
   void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) override;
   bool HasWaitingPod(std::string_view uid) const override;
   bool AllowWaitingPod(std::string_view uid, Symbol plugin) override;

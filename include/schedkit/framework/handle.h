@@ -250,6 +250,11 @@ class Handle {
   virtual ClusterClient* client() const = 0;
   // FrameworkOptions::events, or nullptr; the Scheduler gives none.
   virtual EventRecorder* events() const = 0;
+  // Whether this profile runs the plugin named `plugin` at Filter. A plugin
+  // whose Reserve relies on what its Filter saw of the node asks it there: as
+  // upstream's, it then finds nothing recorded for a node its Filter never
+  // ran on. Never changes once the plugins are built; any thread.
+  virtual bool RunsFilter(std::string_view /*plugin*/) const { return true; }
 
   // Waiting pods (Permit): pods of this profile parked by a Wait, until their
   // binding cycle has its answer. Any thread.

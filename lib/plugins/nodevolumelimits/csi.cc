@@ -1,10 +1,12 @@
 #include "plugins/nodevolumelimits/csi.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "plugins/internal/storage_lookup.h"
+#include "plugins/nodevolumelimits/csi_translation.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/plugins/names.h"
 
@@ -19,14 +21,12 @@ Symbol StateKey() {
   return key;
 }
 
-// The pod's own volumes, or the error resolving them, computed once.
+// The pod's own volumes, or the errors resolving them, computed once.
 struct PodVolumesState : framework::StateData {
-  Status error;
-  NodeVolumeLimits::Volumes volumes;
-  // The pod's inline in-tree disks as their CSI drivers' volumes, counted
-  // only on nodes with a CSINode (where upstream turns CSI migration on).
-  NodeVolumeLimits::Volumes inline_volumes;
-  std::unique_ptr<framework::StateData> Clone() const override { return std::make_unique<PodVolumesState>(*this); }
+  NodeVolumeLimits::PodVolumes volumes;
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<PodVolumesState>(*this);
+  }
 };
 
 // Upstream stands an unbound claim for a volume "<prefix>-<ns>/<claim>", the
@@ -34,94 +34,138 @@ struct PodVolumesState : framework::StateData {
 constexpr std::string_view kUnboundPrefix = "schedkit-unbound";
 
 bool UsesClaim(const api::v1::Volume& v) { return v.has_persistent_volume_claim() || v.has_ephemeral(); }
+bool IsInlineMigratable(const api::v1::Volume& v) {
+  return v.has_gce_persistent_disk() || v.has_aws_elastic_block_store();
+}
 
-// The CSI volume an inline GCE PD or AWS EBS disk migrates to (upstream's
-// csi-translation-lib): "<driver>/<handle>" and the driver, or an error for
-// an EBS volume ID it cannot translate. Other sources: nothing.
-Status InlineVolume(const api::v1::Volume& v, NodeVolumeLimits::Volumes& out) {
-  if (v.has_gce_persistent_disk()) {
-    constexpr std::string_view kDriver = "pd.csi.storage.gke.io";
-    out[schedkit::StrCat(kDriver, "/projects/UNSPECIFIED/zones/UNSPECIFIED/disks/", v.gce_persistent_disk().pd_name())] =
-        std::string(kDriver);
-  } else if (v.has_aws_elastic_block_store()) {
-    constexpr std::string_view kDriver = "ebs.csi.aws.com";
-    std::string_view id = v.aws_elastic_block_store().volume_id();
-    std::string handle(id);
-    if (id.starts_with("aws://")) {
-      // aws://<zone>/<vol-id>: the URL's path, which must be a vol- ID.
-      std::string_view rest = id.substr(6);
-      const size_t slash = rest.find('/');
-      std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
-      while (!path.empty() && path.front() == '/') path.remove_prefix(1);
-      while (!path.empty() && path.back() == '/') path.remove_suffix(1);
-      if (!path.starts_with("vol-") || path.find('/') != std::string_view::npos) {
-        return Status::Error(schedkit::StrCat("converting volume(", v.name(),
-                                              ") from inline to csi: failed to translate Kubernetes ID to EBS "
-                                              "Volume ID Invalid format for AWS volume (",
-                                              id, ")"));
-      }
-      handle = std::string(path);
-    }
-    out[schedkit::StrCat(kDriver, "/", handle)] = std::string(kDriver);
+// The map of `out` for volumes migrated as `plugin` is; null when never.
+NodeVolumeLimits::Volumes* MigratedMap(const csi_translation::InTreePlugin& plugin,
+                                       NodeVolumeLimits::PodVolumes& out) {
+  switch (plugin.on) {
+    case csi_translation::MigratedOn::kCSINode:
+      return &out.volumes;
+    case csi_translation::MigratedOn::kAnnotatedCSINode:
+      return &out.with_portworx;
+    case csi_translation::MigratedOn::kNever:
+      break;
   }
-  return Status();
+  return nullptr;
+}
+
+// Upstream's TranslateInTreeInlineVolumeToCSI for the inline sources
+// schedkit has: the CSI handle of an inline GCE PD or AWS EBS disk.
+absl::StatusOr<std::string> InlineHandle(const api::v1::Volume& v) {
+  if (v.has_gce_persistent_disk()) {
+    return csi_translation::GCEPDInlineHandle(v.gce_persistent_disk().pd_name());
+  }
+  auto id = csi_translation::EBSVolumeID(v.aws_elastic_block_store().volume_id());
+  if (!id.ok()) {
+    return absl::InvalidArgumentError(schedkit::StrCat("converting volume(", v.name(),
+                                                       ") from inline to csi: failed to translate Kubernetes "
+                                                       "ID to EBS Volume ID ",
+                                                       id.status().message()));
+  }
+  return id;
+}
+
+std::string_view InlineDriver(const api::v1::Volume& v) {
+  return v.has_gce_persistent_disk() ? csi_translation::kGCEPDDriver : csi_translation::kAWSEBSDriver;
+}
+
+// Upstream's getCSIDriverInfo for a bound claim's PV: its CSI source, or the
+// CSI volume an in-tree GCE PD or AWS EBS source translates to (migrated
+// wherever a CSINode is). Nothing (empty driver) for other sources and for
+// sources that do not translate, which upstream drops without an error.
+struct BoundVolume {
+  std::string driver, handle;
+};
+BoundVolume ResolveBound(const api::v1::PersistentVolume& pv) {
+  const api::v1::PersistentVolumeSpec& spec = pv.spec();
+  if (spec.has_csi()) return {spec.csi().driver(), spec.csi().volume_handle()};
+  absl::StatusOr<std::string> handle;
+  std::string_view driver;
+  if (spec.has_gce_persistent_disk()) {
+    handle = csi_translation::GCEPDVolumeHandle(pv);
+    driver = csi_translation::kGCEPDDriver;
+  } else if (spec.has_aws_elastic_block_store()) {
+    handle = csi_translation::EBSVolumeID(spec.aws_elastic_block_store().volume_id());
+    driver = csi_translation::kAWSEBSDriver;
+  } else {
+    return {};
+  }
+  if (!handle.ok()) return {};
+  return {std::string(driver), *std::move(handle)};
 }
 
 }  // namespace
 
 std::string_view NodeVolumeLimits::Name() const { return names::kNodeVolumeLimits; }
 
-Status NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod, Volumes& out,
-                                           Volumes* inline_out) const {
+void NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod, PodVolumes& out) const {
   const framework::ClusterClient* client = handle_.client();
   const std::string& ns = pod.metadata().namespace_();
   for (const api::v1::Volume& v : pod.spec().volumes()) {
     if (!UsesClaim(v)) {
-      // Inline in-tree disks count only through CSI migration.
-      if (inline_out != nullptr) {
-        if (Status st = InlineVolume(v, *inline_out); !st.IsSuccess()) return st;
+      if (!IsInlineMigratable(v)) continue;
+      auto handle = InlineHandle(v);
+      if (handle.ok()) {
+        const std::string_view driver = InlineDriver(v);
+        out.volumes[schedkit::StrCat(driver, "/", *handle)] = std::string(driver);
+      } else if (out.migration_error.IsSuccess()) {
+        // Only nodes with a CSINode translate, so a node without one goes on
+        // to the next volume: the scan does too.
+        out.migration_error = Status::Error(std::string(handle.status().message()));
       }
       continue;
     }
     const std::string claim_name = internal::ClaimNameOf(pod, v);
     if (claim_name.empty()) {
       static const Symbol no_name = Symbol::Intern("PersistentVolumeClaim had no name");
-      return Status(Code::kError, no_name);
+      out.error = Status(Code::kError, no_name);
+      return;
     }
     auto claim = internal::GetClaim(client, ns, claim_name);
     if (!claim.ok()) {
       if (!new_pod) continue;  // no guarantee the claim belongs to the running pod
-      return internal::LookupStatus(absl::Status(
+      out.error = internal::LookupStatus(absl::Status(
           claim.status().code(), schedkit::StrCat("looking up PVC ", ns, "/", claim_name, ": ",
                                                   claim.status().message())));
+      return;
     }
     const api::v1::PersistentVolumeClaim& c = **claim;
     if (v.has_ephemeral()) {
       if (absl::Status owned = internal::CheckClaimIsForPod(c, pod); !owned.ok()) {
-        return Status::Error(std::string(owned.message()));
+        out.error = Status::Error(std::string(owned.message()));
+        return;
       }
     }
-    // Upstream's getCSIDriverInfo: the bound CSI volume, else the class.
+    // Upstream's getCSIDriverInfo: the bound volume, else the class.
+    Volumes* target = &out.volumes;
     std::string driver, handle;
     const std::string& pv_name = c.spec().volume_name();
     std::shared_ptr<const api::v1::PersistentVolume> pv;
     if (!pv_name.empty()) pv = internal::GetVolume(client, pv_name).value_or(nullptr);
     if (pv != nullptr) {
-      if (!pv->spec().has_csi()) continue;
-      driver = pv->spec().csi().driver();
-      handle = pv->spec().csi().volume_handle();
+      BoundVolume bound = ResolveBound(*pv);
+      driver = std::move(bound.driver);
+      handle = std::move(bound.handle);
     } else {
       const std::string& class_name = internal::ClaimClass(c);
       if (class_name.empty()) continue;
       auto sc = internal::GetClass(client, class_name);
       if (!sc.ok()) continue;
       driver = (*sc)->provisioner();
+      if (const auto* in_tree = csi_translation::FindInTreePlugin(driver)) {
+        target = MigratedMap(*in_tree, out);
+        if (target == nullptr) continue;
+        driver = std::string(in_tree->driver);
+      }
       handle = schedkit::StrCat(kUnboundPrefix, "-", ns, "/", claim_name);
     }
     if (driver.empty() || handle.empty()) continue;
-    out[schedkit::StrCat(driver, "/", handle)] = driver;
+    std::string name = schedkit::StrCat(driver, "/", handle);
+    (*target)[std::move(name)] = std::move(driver);
   }
-  return Status();
 }
 
 framework::PreFilterPlugin::Result NodeVolumeLimits::PreFilter(
@@ -129,11 +173,11 @@ framework::PreFilterPlugin::Result NodeVolumeLimits::PreFilter(
     std::span<const framework::NodeInfo* const> /*nodes*/) {
   bool relevant = false;
   for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
-    relevant = relevant || UsesClaim(v) || v.has_gce_persistent_disk() || v.has_aws_elastic_block_store();
+    relevant = relevant || UsesClaim(v) || IsInlineMigratable(v);
   }
   if (!relevant) return {{}, Status::Skip()};
   auto s = std::make_unique<PodVolumesState>();
-  s->error = AttachableVolumes(pod.pod(), /*new_pod=*/true, s->volumes, &s->inline_volumes);
+  AttachableVolumes(pod.pod(), /*new_pod=*/true, s->volumes);
   state.Write(StateKey(), std::move(s));
   return {{}, Status()};
 }
@@ -143,51 +187,77 @@ Status NodeVolumeLimits::Filter(const framework::CycleState& state, const framew
   if (pod.pod().spec().volumes().empty()) return Status();
   // Upstream's Filter reads no state; without it, resolve here.
   PodVolumesState computed;
-  const PodVolumesState* s = state.Read<PodVolumesState>(StateKey());
-  if (s == nullptr) {
-    computed.error = AttachableVolumes(pod.pod(), /*new_pod=*/true, computed.volumes, &computed.inline_volumes);
-    s = &computed;
+  const PodVolumesState* state_data = state.Read<PodVolumesState>(StateKey());
+  if (state_data == nullptr) {
+    AttachableVolumes(pod.pod(), /*new_pod=*/true, computed.volumes);
+    state_data = &computed;
   }
-  if (!s->error.IsSuccess()) return s->error;
-  if (s->volumes.empty() && s->inline_volumes.empty()) return Status();
+  const PodVolumes& own = state_data->volumes;
+  // Decided without the node: an error every node returns, or nothing to
+  // count anywhere.
+  if (own.migration_error.IsSuccess()) {
+    if (!own.error.IsSuccess()) return own.error;
+    if (own.Empty()) return Status();
+  }
 
   const framework::ClusterClient* client = handle_.client();
   auto csi_node = client != nullptr ? client->GetCSINode(node.name().str()) : nullptr;
+  if (const Status& error = own.ErrorOn(csi_node != nullptr); !error.IsSuccess()) return error;
+  // Without a CSINode nothing migrates and no driver has a limit.
   if (csi_node == nullptr) return Status();
-  absl::flat_hash_map<std::string, int64_t> limits;
+  // The annotation is read at most once per node, and only when a Portworx
+  // claim is to count.
+  std::optional<bool> portworx;
+  auto portworx_migrated = [&] {
+    if (!portworx.has_value()) {
+      portworx = csi_translation::ListsMigratedPlugin(*csi_node, csi_translation::kPortworxPlugin);
+    }
+    return *portworx;
+  };
+  if (own.volumes.empty() && (own.with_portworx.empty() || !portworx_migrated())) return Status();
+  absl::flat_hash_map<std::string_view, int64_t> limits;
   for (const api::v1::CSINodeDriver& d : csi_node->spec().drivers()) {
     if (d.allocatable().has_count()) limits[d.name()] = d.allocatable().count();
   }
   if (limits.empty()) return Status();
 
-  Volumes attached;
+  PodVolumes on_node;
   for (const framework::PodInfoPtr& existing : node.pods()) {
-    if (Status st = AttachableVolumes(existing->pod(), /*new_pod=*/false, attached, &attached);
-        !st.IsSuccess()) {
+    AttachableVolumes(existing->pod(), /*new_pod=*/false, on_node);
+    if (const Status& error = on_node.ErrorOn(true); !error.IsSuccess()) {
       // Upstream returns an existing pod's error as an Error status.
-      return Status::Error(std::string(st.Message()));
+      return Status::Error(std::string(error.Message()));
     }
   }
-  Volumes fresh = s->volumes;
-  fresh.insert(s->inline_volumes.begin(), s->inline_volumes.end());
-  absl::flat_hash_map<std::string, int64_t> attached_count;
-  for (const auto& [name, driver] : attached) {
-    fresh.erase(name);  // a volume shared with a pod on the node is attached once
-    ++attached_count[driver];
+  Volumes& attached = on_node.volumes;
+  if (!on_node.with_portworx.empty() && portworx_migrated()) {
+    attached.insert(on_node.with_portworx.begin(), on_node.with_portworx.end());
   }
+  absl::flat_hash_map<std::string_view, int64_t> attached_count;
+  for (const auto& [name, driver] : attached) ++attached_count[driver];
   // VolumeAttachments to the node of CSI volumes no pod on it uses.
-  for (const auto& va : client->ListVolumeAttachments()) {
+  const auto attachments = client->ListVolumeAttachments();
+  for (const auto& va : attachments) {
     if (va->spec().node_name() != node.name().str() || va->spec().attacher().empty() ||
         !va->spec().source().has_persistent_volume_name()) {
       continue;
     }
     auto pv = internal::GetVolume(client, va->spec().source().persistent_volume_name());
     if (!pv.ok() || !(*pv)->spec().has_csi()) continue;
-    const std::string name = schedkit::StrCat(va->spec().attacher(), "/", (*pv)->spec().csi().volume_handle());
+    const std::string name =
+        schedkit::StrCat(va->spec().attacher(), "/", (*pv)->spec().csi().volume_handle());
     if (!attached.contains(name)) ++attached_count[va->spec().attacher()];
   }
-  absl::flat_hash_map<std::string, int64_t> new_count;
-  for (const auto& [name, driver] : fresh) ++new_count[driver];
+  // The pod's volumes on this node, each once, less those already attached.
+  absl::flat_hash_map<std::string_view, int64_t> new_count;
+  for (const auto& [name, driver] : own.volumes) {
+    if (!attached.contains(name)) ++new_count[driver];
+  }
+  if (!own.with_portworx.empty() && portworx_migrated()) {
+    for (const auto& [name, driver] : own.with_portworx) {
+      if (!attached.contains(name) && !own.volumes.contains(name)) ++new_count[driver];
+    }
+  }
   for (const auto& [driver, count] : new_count) {
     auto limit = limits.find(driver);
     if (limit == limits.end()) continue;
@@ -221,22 +291,18 @@ std::vector<framework::ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
          }
          return QueueingHint::kSkip;
        }},
-      {{EventResource::kPod, framework::kActionDelete, "PodDelete"}, &NodeVolumeLimits::IsSchedulableAfterPodDeleted},
+      {{EventResource::kPod, framework::kActionDelete, "PodDelete"},
+       &NodeVolumeLimits::IsSchedulableAfterPodDeleted},
       {{EventResource::kPersistentVolumeClaim, framework::kActionAdd, "PersistentVolumeClaimAdd"},
        [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {
-         if (e.new_pvc == nullptr) return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterPVCAdded");
+         if (e.new_pvc == nullptr) {
+           return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterPVCAdded");
+         }
          return internal::PodUsesClaim(pod.pod(), *e.new_pvc, /*with_ephemeral=*/true) ? QueueingHint::kQueue
                                                                                        : QueueingHint::kSkip;
        }},
       {{EventResource::kVolumeAttachment, framework::kActionDelete, "VolumeAttachmentDelete"},
-       [](const framework::PodInfo& pod, const EventObjects&) -> Hint {
-         // A pod with a claim may have waited for the attachment's slot;
-         // inline disks would need CSI migration (not modelled).
-         for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
-           if (v.has_persistent_volume_claim()) return QueueingHint::kQueue;
-         }
-         return QueueingHint::kSkip;
-       }},
+       &NodeVolumeLimits::IsSchedulableAfterVolumeAttachmentDeleted},
   };
 }
 
@@ -252,9 +318,23 @@ absl::StatusOr<framework::QueueingHint> NodeVolumeLimits::IsSchedulableAfterPodD
     return framework::QueueingHint::kSkip;
   }
   for (const api::v1::Volume& v : deleted->spec().volumes()) {
-    if (UsesClaim(v) || v.has_gce_persistent_disk() || v.has_aws_elastic_block_store()) {
-      return framework::QueueingHint::kQueue;
-    }
+    if (UsesClaim(v) || IsInlineMigratable(v)) return framework::QueueingHint::kQueue;
+  }
+  return framework::QueueingHint::kSkip;
+}
+
+absl::StatusOr<framework::QueueingHint> NodeVolumeLimits::IsSchedulableAfterVolumeAttachmentDeleted(
+    const framework::PodInfo& pod, const framework::EventObjects& event) {
+  const std::string_view attacher =
+      event.old_attachment != nullptr ? std::string_view(event.old_attachment->spec().attacher()) : "";
+  for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
+    // A claim may have waited for the attachment's slot (its driver is not
+    // looked up); an ephemeral volume does not queue, as upstream.
+    if (v.has_persistent_volume_claim()) return framework::QueueingHint::kQueue;
+    if (!IsInlineMigratable(v)) continue;
+    auto handle = InlineHandle(v);
+    if (!handle.ok()) return handle.status();
+    if (InlineDriver(v) == attacher) return framework::QueueingHint::kQueue;
   }
   return framework::QueueingHint::kSkip;
 }

@@ -14,19 +14,36 @@
 // A node without a CSINode or without counts has no limits. The pod's own
 // claims must exist: a missing one is UnschedulableAndUnresolvable `looking up
 // PVC <ns>/<claim>: persistentvolumeclaim "<claim>" not found`, an empty
-// claim name an Error, an ephemeral claim the pod does not own
-// UnschedulableAndUnresolvable.
+// claim name an Error, an ephemeral claim the pod does not own an Error.
 //
-// On a node with a CSINode, upstream migrates in-tree disks to CSI: inline
-// GCE PD and AWS EBS volumes count as pd.csi.storage.gke.io and
-// ebs.csi.aws.com volumes. Not yet here (issue 27, next step): in-tree
-// PersistentVolumes and classes with an in-tree provisioner, migrated alike.
-// The VolumeLimitScaling gate is off in v1.35, so no CSIDriver check runs.
+// CSI migration, as upstream decides it per node (v1.35 gates): on a node
+// with a CSINode, in-tree GCE PD and AWS EBS disks — inline in the pod or as
+// the source of a bound PersistentVolume — count as the pd.csi.storage.gke.io
+// and ebs.csi.aws.com volumes csi-translation-lib makes of them (a PV's GCE
+// handle is zonal, regional or unspecified by its zone labels); a claim whose
+// class's provisioner is kubernetes.io/gce-pd, aws-ebs, azure-disk or cinder
+// counts for that plugin's CSI driver; kubernetes.io/portworx-volume counts
+// for pxd.portworx.com only where the CSINode's migrated-plugins annotation
+// lists it. Elsewhere none of these count, and neither do claims of
+// kubernetes.io/azure-file or vsphere-volume classes (migration never on) nor
+// PVs of other in-tree sources (rbd, iscsi). A PV that does not translate (an
+// EBS ID that is no "vol-" one, GCE zones naming no single region) is not
+// counted; an inline EBS disk that does not translate is an Error on nodes
+// with a CSINode. VolumeAttachment/Delete queues a pod whose inline disk
+// migrates to the attachment's driver.
 //
-// Cost: PreFilter resolves the pod's own volumes once; Filter looks the
-// node's CSINode up and, only when it has limits for one of the pod's
-// drivers, resolves the volumes of the node's pods (claim and volume
-// lookups), as upstream does per node.
+// Not modelled: in-tree sources schedkit's API lacks (Azure Disk, Cinder,
+// Portworx, Azure File, vSphere inline or as PVs); VolumeAttachments of
+// in-tree PVs, which upstream does not count either (their PV has no CSI
+// source); an aws:// EBS ID whose host is in brackets is not checked to be
+// a valid IPv6 address, as Go's net/url would. The VolumeLimitScaling gate is
+// off in v1.35, so no CSIDriver check runs.
+//
+// Cost: PreFilter resolves the pod's own volumes once, split by the nodes
+// they count on, so Filter for a pod with nothing to count returns at once.
+// Otherwise Filter looks the node's CSINode up and, only when it has limits,
+// resolves the volumes of the node's pods (claim and volume lookups), as
+// upstream does per node.
 //
 // Extension points as upstream: PreFilter, Filter, EnqueueExtensions:
 // CSINode/Add, CSINode/Update, Pod/Delete, PersistentVolumeClaim/Add and
@@ -73,14 +90,38 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
   static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodDeleted(
       const framework::PodInfo& pod, const framework::EventObjects& event);
 
-  // A pod's attachable volumes: unique name ("<driver>/<handle>") → driver.
+  // VolumeAttachment/Delete hint: Queue when the pod has a
+  // persistentVolumeClaim volume or an inline disk that migrates to the
+  // deleted attachment's (event.old_attachment) driver; an inline EBS disk
+  // that does not translate is an error (which queues).
+  static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterVolumeAttachmentDeleted(
+      const framework::PodInfo& pod, const framework::EventObjects& event);
+
+  // Attachable volumes: unique name ("<driver>/<handle>") → driver.
   using Volumes = absl::flat_hash_map<std::string, std::string>;
-  // Upstream's filterAttachableVolumes: a new pod's claims must resolve
-  // (errors are returned); an existing pod's unresolvable ones are skipped.
-  // Inline GCE PD and AWS EBS disks go to `inline_out` (when given) as the
-  // CSI volumes they migrate to.
-  framework::Status AttachableVolumes(const api::v1::Pod& pod, bool new_pod, Volumes& out,
-                                      Volumes* inline_out) const;
+  // A pod's attachable volumes, by the nodes they count on: what upstream's
+  // filterAttachableVolumes gives on each kind of node. Limits come only from
+  // a CSINode, so volumes migrated only where one exists count like CSI ones.
+  struct PodVolumes {
+    // CSI volumes, claims of CSI provisioners, migrated in-tree disks and
+    // claims of in-tree provisioners migrated wherever a CSINode is.
+    Volumes volumes;
+    // Claims of Portworx classes: where the CSINode lists the plugin migrated.
+    Volumes with_portworx;
+    // The first error on every node (scanning stops there), and the first
+    // inline disk that fails to translate before it, which only nodes with a
+    // CSINode see.
+    framework::Status error;
+    framework::Status migration_error;
+
+    bool Empty() const { return volumes.empty() && with_portworx.empty(); }
+    const framework::Status& ErrorOn(bool has_csi_node) const {
+      return has_csi_node && !migration_error.IsSuccess() ? migration_error : error;
+    }
+  };
+  // Adds `pod`'s volumes to `out`, recording the errors there. A new pod's
+  // claims must resolve; an existing pod's unresolvable ones are skipped.
+  void AttachableVolumes(const api::v1::Pod& pod, bool new_pod, PodVolumes& out) const;
 
  private:
   framework::Handle& handle_;

@@ -191,8 +191,10 @@ Status VolumeBinding::Score(const framework::CycleState& /*state*/, const framew
 Status VolumeBinding::Reserve(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) {
   auto* s = state.Mutable<VolumeBindingState>(StateKey());
   if (s == nullptr) return StateNotFound();
-  if (s->claims == nullptr) {
-    // The pod has no claims: nothing needs binding.
+  if (s->claims == nullptr || !handle_.RunsFilter(Name())) {
+    // The pod has no claims, or (upstream's Reserve finding no volumes its
+    // Filter recorded for the node) the profile disabled our Filter: the
+    // claims are taken as bound and nothing is written.
     s->all_bound = true;
     return Status();
   }

@@ -34,17 +34,6 @@ var (
 		"NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
 		"VolumeZone", "PodTopologySpread", "InterPodAffinity",
 	}
-	// The Filters drawn for disabling: all of filterPlugins but VolumeBinding.
-	// Not drawn because of a schedkit-sim bug (README, "Scheduler
-	// configuration"): without VolumeBinding's Filter, upstream's Reserve
-	// finds no volumes for the node, takes the pod's claims as all bound and
-	// binds the pod leaving its WaitForFirstConsumer claims unbound;
-	// schedkit-sim binds or provisions them.
-	filterDisablable = []string{
-		"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
-		"NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
-		"VolumeZone", "PodTopologySpread", "InterPodAffinity",
-	}
 	// Score plugins and their default weights.
 	scorePlugins = []struct {
 		name   string
@@ -137,10 +126,8 @@ func (g *gen) genConfig() []byte {
 // replica groups (all replicas of a template alike), sometimes explicitly
 // to the default profile.
 //
-// Not drawn (schedkit-sim bug, see README "Scheduler configuration"): a
-// schedulerName that names no profile; schedkit-sim reports such a pod with
-// an empty message, the oracle with upstream's "profile not found for
-// scheduler name" text.
+// A few groups name a scheduler no profile has: they stay pending, with
+// upstream's "profile not found for scheduler name" message.
 func (g *gen) nameSecondProfile() {
 	share := 0.2 + 0.6*g.r.Float64()
 	choice := map[string]string{}
@@ -153,6 +140,8 @@ func (g *gen) nameSecondProfile() {
 				name = secondScheduler
 			case x < share+0.1:
 				name = "default-scheduler"
+			case x < share+0.14:
+				name = "other-scheduler"
 			}
 			choice[key] = name
 		}
@@ -241,9 +230,9 @@ func (g *gen) genPlugins() obj {
 	if g.chance(0.3) {
 		var enabled, disabled []any
 		used := map[string]bool{}
-		for _, k := range g.r.Perm(len(filterDisablable))[:1+g.pick(3)] {
-			used[filterDisablable[k]] = true
-			disabled = append(disabled, plugin(filterDisablable[k], 0))
+		for _, k := range g.r.Perm(len(filterPlugins))[:1+g.pick(3)] {
+			used[filterPlugins[k]] = true
+			disabled = append(disabled, plugin(filterPlugins[k], 0))
 		}
 		if g.chance(0.4) {
 			for _, k := range g.r.Perm(len(filterPlugins))[:1+g.pick(4)] {
@@ -266,9 +255,14 @@ func (g *gen) genPlugins() obj {
 	// score: re-weight, disable some, or disable all and re-enable a few.
 	switch x := g.r.Float64(); {
 	case x < 0.1:
-		// At least one Score plugin stays (see ensureScore).
+		// A third of these keep no Score plugin: upstream then wants one
+		// feasible node, and its scan stops at the second.
 		var enabled []any
-		for _, k := range g.r.Perm(len(scorePlugins))[:1+g.pick(3)] {
+		n := 1 + g.pick(3)
+		if g.chance(0.33) {
+			n = 0
+		}
+		for _, k := range g.r.Perm(len(scorePlugins))[:n] {
 			if !removed[scorePlugins[k].name] {
 				enabled = append(enabled, plugin(scorePlugins[k].name, g.weight()))
 			}
@@ -294,8 +288,6 @@ func (g *gen) genPlugins() obj {
 		set("score", enabled, disabled)
 	}
 
-	g.ensureScore(plugins, removed)
-
 	// postFilter: preemption off (its PreEnqueue stays).
 	if g.chance(0.08) {
 		set("postFilter", nil, []any{plugin("DefaultPreemption", 0)})
@@ -305,61 +297,6 @@ func (g *gen) genPlugins() obj {
 		set("preEnqueue", nil, []any{plugin("SchedulingGates", 0)})
 	}
 	return plugins
-}
-
-// scoreCapable are the plugins that implement Score (VolumeBinding and
-// DynamicResources too: their PreScore skips them here).
-var scoreCapable = []string{
-	"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity",
-	"NodeResourcesBalancedAllocation", "ImageLocality", "VolumeBinding", "DynamicResources",
-}
-
-// ensureScore keeps at least one Score plugin in the profile, by enabling
-// ImageLocality (no PreScore of its own) at score when none is left.
-//
-// A profile without Score plugins is not drawn because of a schedkit-sim
-// bug (README, "Scheduler configuration"): upstream then looks for one
-// feasible node, but its scan (with parallelism 1) goes on past it until a
-// second node passes, and counts the nodes it rejected on the way in
-// nextStartNodeIndex; schedkit-sim stops at the first feasible node.
-func (g *gen) ensureScore(plugins obj, removed map[string]bool) {
-	names := func(ps obj, key string) map[string]bool {
-		out := map[string]bool{}
-		if ps == nil {
-			return out
-		}
-		list, _ := ps[key].([]any)
-		for _, p := range list {
-			out[p.(obj)["name"].(string)] = true
-		}
-		return out
-	}
-	score, _ := plugins["score"].(obj)
-	enabled, disabled := names(score, "enabled"), names(score, "disabled")
-	if len(enabled) > 0 {
-		return
-	}
-	if !disabled["*"] {
-		for _, name := range scoreCapable {
-			if !removed[name] && !disabled[name] {
-				return
-			}
-		}
-	}
-	if score == nil {
-		score = obj{}
-		plugins["score"] = score
-	}
-	if disabled["ImageLocality"] {
-		var keep []any
-		for _, p := range score["disabled"].([]any) {
-			if p.(obj)["name"] != "ImageLocality" {
-				keep = append(keep, p)
-			}
-		}
-		score["disabled"] = keep
-	}
-	score["enabled"] = []any{plugin("ImageLocality", g.weight())}
 }
 
 // weight is a score plugin weight: small mostly, sometimes large.
