@@ -11,7 +11,7 @@ CMAKE_GEN  := -G Ninja
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: deps build test test-asan test-tsan bench demo conformance oracle clean
+.PHONY: deps build test test-asan test-tsan bench demo conformance oracle e2e clean
 
 deps:
 	@bash cmake/install-deps.sh
@@ -68,6 +68,14 @@ conformance: build
 # its modules on the first build.
 oracle:
 	cd tests/conformance/oracle && CGO_ENABLED=0 go build -o ../.bin/schedkit-oracle .
+
+# End-to-end tests of schedkit::kube against a real kube-apiserver v1.35 and
+# etcd on 127.0.0.1 (tests/kube/apiserver, Go; its first build downloads Go
+# modules and compiles the API server, which takes minutes).
+e2e: build
+	bash tests/kube/apiserver/build.sh tests/kube/.bin
+	cd tests/kube/apiserver && CGO_ENABLED=0 go test -count=1 .
+	SCHEDKIT_TEST_APISERVER=$(CURDIR)/tests/kube/.bin/schedkit-test-apiserver $(BUILD)/tests/schedkit_e2e_tests
 
 # Builds the simulator and runs it on the bundled demo cluster.
 demo: build

@@ -9,6 +9,15 @@ install(TARGETS schedkit EXPORT schedkitTargets
   FILE_SET generated DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT schedkitTargets NAMESPACE schedkit::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+# The kube component: find_package(schedkit COMPONENTS kube), then link schedkit::kube.
+if(SCHEDKIT_BUILD_KUBE)
+  install(TARGETS schedkit_kube EXPORT schedkitKubeTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT schedkitKubeTargets NAMESPACE schedkit::
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/schedkitConfig.cmake.in
   ${PROJECT_BINARY_DIR}/schedkitConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)

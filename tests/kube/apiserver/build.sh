@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the test kube-apiserver helper: OUTDIR/schedkit-test-apiserver.
+# Usage: tests/kube/apiserver/build.sh OUTDIR
+# Incremental through the normal Go build cache (the first build of
+# k8s.io/kubernetes takes minutes); quiet unless something fails.
+set -euo pipefail
+if [ $# -ne 1 ]; then
+  echo "usage: $0 OUTDIR" >&2
+  exit 2
+fi
+mkdir -p "$1"
+out="$(cd "$1" && pwd)/schedkit-test-apiserver"
+cd "$(dirname "$0")"
+# Stamp the version the apiserver reports on /version (otherwise v0.0.0-master).
+pkg=k8s.io/component-base/version
+ldflags="-s -w -X $pkg.gitVersion=v1.35.8 -X $pkg.gitMajor=1 -X $pkg.gitMinor=35 -X $pkg.gitTreeState=clean"
+CGO_ENABLED=0 go test -c -ldflags "$ldflags" -o "$out" .
