@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "absl/strings/match.h"
-#include "e2e/test_apiserver.h"
+#include "e2e/shared_apiserver.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/kube/client_config.h"
 #include "schedkit/kube/http_client.h"
@@ -22,16 +22,6 @@ namespace {
 
 using kube::HttpClient;
 using kube::HttpRequest;
-
-// One API server for the whole run (the suite runs in one process).
-TestApiServer& Server() {
-  static std::unique_ptr<TestApiServer> server = [] {
-    auto started = TestApiServer::Start();
-    if (!started.ok()) FAIL(std::string(started.status().message()));
-    return *std::move(started);
-  }();
-  return *server;
-}
 
 kube::ClientConfig MustLoad(const std::string& kubeconfig) {
   auto config = kube::LoadKubeconfig({kubeconfig});
