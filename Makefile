@@ -50,7 +50,7 @@ $(TSAN_BUILD)/build.ninja: | deps
 test-tsan: deps $(TSAN_BUILD)/build.ninja
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	@$(call check-discovered,$(TSAN_BUILD))
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan-suppressions.txt" \
 	  ctest --test-dir $(TSAN_BUILD) --output-on-failure -j $(JOBS)
 
 bench: build

@@ -3,13 +3,13 @@
 #include "schedkit/kube/api_client.h"
 
 #include <algorithm>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
-#include "absl/synchronization/mutex.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/str_cat.h"
 
@@ -55,7 +55,7 @@ class ApiClient::RateLimiter {
     if (qps_ <= 0) return true;  // no limit
     absl::Duration wait;
     {
-      absl::MutexLock lock(&mu_);
+      std::lock_guard<std::mutex> lock(mu_);
       const absl::Time now = absl::Now();
       tokens_ = std::min<double>(burst_, tokens_ + absl::ToDoubleSeconds(now - last_) * qps_);
       last_ = now;
@@ -73,9 +73,9 @@ class ApiClient::RateLimiter {
  private:
   const double qps_;
   const int burst_;
-  absl::Mutex mu_;
-  double tokens_ ABSL_GUARDED_BY(mu_);
-  absl::Time last_ ABSL_GUARDED_BY(mu_) = absl::Now();
+  std::mutex mu_;
+  double tokens_;
+  absl::Time last_ = absl::Now();
 };
 
 int HttpStatusOf(const absl::Status& status) {

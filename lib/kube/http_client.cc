@@ -15,10 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/synchronization/mutex.h"
 #include "schedkit/api/str_cat.h"
 
 namespace schedkit::kube {
@@ -305,7 +303,7 @@ class HttpClient::Impl {
   }
 
   absl::StatusOr<std::string> Token() const {
-    absl::MutexLock lock(&token_mu_);
+    std::lock_guard<std::mutex> lock(token_mu_);
     const absl::Time now = absl::Now();
     if (!token_.empty() && now - token_read_ < transport_.token_file_refresh) return token_;
     auto fresh = ReadToken(transport_.bearer_token_file);
@@ -322,7 +320,7 @@ class HttpClient::Impl {
 
   CURL* Take() const {
     {
-      absl::MutexLock lock(&pool_mu_);
+      std::lock_guard<std::mutex> lock(pool_mu_);
       if (!pool_.empty()) {
         CURL* c = pool_.back();
         pool_.pop_back();
@@ -334,7 +332,7 @@ class HttpClient::Impl {
   }
 
   void Give(CURL* c) const {
-    absl::MutexLock lock(&pool_mu_);
+    std::lock_guard<std::mutex> lock(pool_mu_);
     pool_.push_back(c);
   }
 
@@ -343,11 +341,11 @@ class HttpClient::Impl {
   const std::string user_agent_;
   std::string base_;
   std::string connect_to_;
-  mutable absl::Mutex pool_mu_;
-  mutable std::vector<CURL*> pool_ ABSL_GUARDED_BY(pool_mu_);
-  mutable absl::Mutex token_mu_;
-  mutable std::string token_ ABSL_GUARDED_BY(token_mu_);
-  mutable absl::Time token_read_ ABSL_GUARDED_BY(token_mu_) = absl::InfinitePast();
+  mutable std::mutex pool_mu_;
+  mutable std::vector<CURL*> pool_;
+  mutable std::mutex token_mu_;
+  mutable std::string token_;
+  mutable absl::Time token_read_ = absl::InfinitePast();
 };
 
 absl::StatusOr<std::unique_ptr<HttpClient>> HttpClient::Create(const std::string& server,

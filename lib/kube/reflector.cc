@@ -1,6 +1,7 @@
 #include "kube/reflector.h"
 
 #include <algorithm>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -51,12 +52,12 @@ Reflector::Reflector(const ApiClient& client, ResourceSpec spec, ReflectorHandle
       backoff_(options.initial_backoff) {}
 
 std::string Reflector::last_resource_version() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return resource_version_;
 }
 
 void Reflector::SetResourceVersion(std::string rv) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   resource_version_ = std::move(rv);
 }
 

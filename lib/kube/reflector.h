@@ -12,10 +12,10 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include "absl/random/random.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/kube/api_client.h"
@@ -98,8 +98,8 @@ class Reflector {
   absl::Duration backoff_;
   std::atomic<bool> synced_{false};
   std::atomic<int64_t> lists_{0}, watches_{0};
-  mutable absl::Mutex mu_;
-  std::string resource_version_ ABSL_GUARDED_BY(mu_);
+  mutable std::mutex mu_;
+  std::string resource_version_;
 };
 
 // namespace/name (or name) of an object's JSON.

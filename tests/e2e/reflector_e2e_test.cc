@@ -3,11 +3,11 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "e2e/shared_apiserver.h"
 #include "kube/reflector.h"
 #include "schedkit/kube/api_client.h"
@@ -28,16 +28,16 @@ class Recorder : public ReflectorHandler {
   }
   void OnDelete(const json& o) override { Record("DELETE " + o["metadata"]["name"].get<std::string>()); }
   bool Saw(const std::string& event) const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return std::find(events_.begin(), events_.end(), event) != events_.end();
   }
 
  private:
   void Record(std::string e) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     events_.push_back(std::move(e));
   }
-  mutable absl::Mutex mu_;
+  mutable std::mutex mu_;
   std::vector<std::string> events_;
 };
 

@@ -13,12 +13,12 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/synchronization/mutex.h"
 #include "kube/local_http_server.h"
 
 namespace schedkit::kube {
@@ -31,7 +31,7 @@ class TestServer {
     httplib::Server& routes = local_.routes();
     routes.Get("/hello", [this](const httplib::Request& req, httplib::Response& res) {
       {
-        absl::MutexLock lock(&mu_);
+        std::lock_guard<std::mutex> lock(mu_);
         authorization_ = req.get_header_value("Authorization");
         user_agent_ = req.get_header_value("User-Agent");
         host_ = req.get_header_value("Host");
@@ -78,20 +78,20 @@ class TestServer {
   std::string url() const { return local_.url(); }
   int port() const { return local_.port(); }
   std::string authorization() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return authorization_;
   }
   std::string user_agent() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return user_agent_;
   }
   std::string host() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return host_;
   }
 
  private:
-  mutable absl::Mutex mu_;
+  mutable std::mutex mu_;
   std::string authorization_, user_agent_, host_;
   // Last: stopped first, while the handlers' members still exist.
   testing::LocalHttpServer local_;

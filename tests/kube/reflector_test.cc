@@ -8,12 +8,12 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "kube/local_http_server.h"
 
 namespace schedkit::kube::internal {
@@ -44,33 +44,33 @@ class FakeNodes {
   }
 
   void SetList(std::vector<json> items, int rv) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     items_ = std::move(items);
     list_rv_ = rv;
   }
   void FailLists(int count) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     failing_lists_ = count;
   }
   // A line for the open watch (or the next one).
   void Push(std::string line) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     lines_.push_back(std::move(line));
   }
   // Ends the open watch's reply once its lines are written.
   void EndWatch() {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     end_watch_ = true;
   }
   std::vector<std::string> requests() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return requests_;
   }
   std::string url() const { return local_.url(); }
 
  private:
   void List(const httplib::Request& req, httplib::Response& res) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     requests_.push_back(absl::StrCat("LIST rv=", req.get_param_value("resourceVersion"),
                                      " continue=", req.get_param_value("continue"),
                                      " limit=", req.get_param_value("limit")));
@@ -94,7 +94,7 @@ class FakeNodes {
 
   void Watch(const httplib::Request& req, httplib::Response& res) {
     {
-      absl::MutexLock lock(&mu_);
+      std::lock_guard<std::mutex> lock(mu_);
       requests_.push_back(absl::StrCat("WATCH rv=", req.get_param_value("resourceVersion"),
                                        " bookmarks=", req.get_param_value("allowWatchBookmarks"),
                                        " timeout=", req.get_param_value("timeoutSeconds")));
@@ -106,7 +106,7 @@ class FakeNodes {
         if (sink.is_writable && !sink.is_writable()) return false;
         std::string line;
         {
-          absl::MutexLock lock(&mu_);
+          std::lock_guard<std::mutex> lock(mu_);
           if (!lines_.empty()) {
             line = std::move(lines_.front());
             lines_.pop_front();
@@ -123,7 +123,7 @@ class FakeNodes {
     });
   }
 
-  mutable absl::Mutex mu_;
+  mutable std::mutex mu_;
   std::vector<json> items_;
   int list_rv_ = 0;
   int failing_lists_ = 0;
@@ -143,7 +143,7 @@ class Recorder : public ReflectorHandler {
   void OnDelete(const json& o) override { Record("DELETE " + Describe(o)); }
   void OnSynced() override { Record("SYNCED"); }
   std::vector<std::string> events() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return events_;
   }
   // Waits (up to 10 s) until `n` events were recorded.
@@ -161,10 +161,10 @@ class Recorder : public ReflectorHandler {
     return meta["name"].get<std::string>() + "@" + meta["resourceVersion"].get<std::string>();
   }
   void Record(std::string e) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     events_.push_back(std::move(e));
   }
-  mutable absl::Mutex mu_;
+  mutable std::mutex mu_;
   std::vector<std::string> events_;
 };
 
