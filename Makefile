@@ -75,7 +75,8 @@ oracle:
 e2e: build
 	bash tests/kube/apiserver/build.sh tests/kube/.bin
 	cd tests/kube/apiserver && CGO_ENABLED=0 go test -count=1 .
-	SCHEDKIT_TEST_APISERVER=$(CURDIR)/tests/kube/.bin/schedkit-test-apiserver $(BUILD)/tests/schedkit_e2e_tests
+	SCHEDKIT_TEST_APISERVER=$(CURDIR)/tests/kube/.bin/schedkit-test-apiserver \
+	  SCHEDKIT_KUBE=$(abspath $(BUILD))/examples/schedkit-kube $(BUILD)/tests/schedkit_e2e_tests
 
 # Builds the simulator and runs it on the bundled demo cluster.
 demo: build

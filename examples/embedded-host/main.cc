@@ -41,10 +41,10 @@ class PrintingHost : public schedkit::scheduler::Host {
                 static_cast<int>(node.size()), node.data());
     return absl::OkStatus();
   }
-  void OnFailedScheduling(const schedkit::api::v1::Pod& pod, std::string_view message,
-                          const std::vector<std::string>&) override {
-    std::printf("cannot schedule %s: %.*s\n", pod.metadata().name().c_str(), static_cast<int>(message.size()),
-                message.data());
+  void OnFailedScheduling(const schedkit::api::v1::Pod& pod,
+                          const schedkit::scheduler::SchedulingFailure& failure) override {
+    std::printf("cannot schedule %s: %.*s\n", pod.metadata().name().c_str(),
+                static_cast<int>(failure.message.size()), failure.message.data());
   }
 };
 

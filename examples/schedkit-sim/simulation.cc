@@ -58,9 +58,10 @@ class SimHost : public scheduler::Host {
     bound_[Key(pod)] = std::string(node);
     return absl::OkStatus();
   }
-  void OnFailedScheduling(const api::v1::Pod& pod, std::string_view message, const std::vector<std::string>&) override {
+  void OnFailedScheduling(const api::v1::Pod& pod, const scheduler::SchedulingFailure& failure) override {
     std::lock_guard<std::mutex> lock(mu_);
-    messages_[Key(pod)] = std::string(message);
+    messages_[Key(pod)] = std::string(failure.message);
+    if (failure.nominated_node) nominated_[Key(pod)] = std::string(*failure.nominated_node);
   }
   absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor, std::string_view) override {
     const std::string vkey = Key(victim);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "api/json_documents.h"
 #include "config/default_plugins.h"
 #include "schedkit/api/status_macros.h"
@@ -100,44 +101,56 @@ absl::Status ReadString(const json& value, std::string_view path, std::string& o
   return absl::OkStatus();
 }
 
-// Type checks for fields that are accepted and then ignored.
-absl::Status CheckString(const json& obj, std::string_view path, std::string_view key) {
-  const json* v = Field(obj, key);
-  if (v != nullptr && !v->is_string()) return TypeError(Child(path, key), "a string", *v);
-  return absl::OkStatus();
-}
-
+// Type check for fields that are accepted and then ignored.
 absl::Status CheckBool(const json& obj, std::string_view path, std::string_view key) {
   const json* v = Field(obj, key);
   if (v != nullptr && !v->is_boolean()) return TypeError(Child(path, key), "a boolean", *v);
   return absl::OkStatus();
 }
 
-absl::Status CheckLeaderElection(const json& value, std::string_view path) {
-  SCHEDKIT_RETURN_IF_ERROR(CheckObject(value, path,
-                                       {"leaderElect", "leaseDuration", "renewDeadline", "retryPeriod",
-                                        "resourceLock", "resourceName", "resourceNamespace"}));
-  SCHEDKIT_RETURN_IF_ERROR(CheckBool(value, path, "leaderElect"));
-  // Durations are Go duration strings ("15s").
-  for (std::string_view key : {"leaseDuration", "renewDeadline", "retryPeriod", "resourceLock",
-                               "resourceName", "resourceNamespace"}) {
-    SCHEDKIT_RETURN_IF_ERROR(CheckString(value, path, key));
+// A Go duration string ("15s", "1m30s", "500ms").
+absl::Status ReadDuration(const json& obj, std::string_view path, std::string_view key, absl::Duration& out) {
+  const json* v = Field(obj, key);
+  if (v == nullptr) return absl::OkStatus();
+  std::string text;
+  SCHEDKIT_RETURN_IF_ERROR(ReadString(*v, Child(path, key), text));
+  if (!absl::ParseDuration(text, &out)) {
+    return Error(Child(path, key), schedkit::StrCat("invalid duration \"", text, "\""));
   }
   return absl::OkStatus();
 }
 
-absl::Status CheckClientConnection(const json& value, std::string_view path) {
+absl::Status ReadOptionalString(const json& obj, std::string_view path, std::string_view key, std::string& out) {
+  const json* v = Field(obj, key);
+  return v == nullptr ? absl::OkStatus() : ReadString(*v, Child(path, key), out);
+}
+
+absl::Status ReadLeaderElection(const json& value, std::string_view path, LeaderElection& out) {
+  SCHEDKIT_RETURN_IF_ERROR(CheckObject(value, path,
+                                       {"leaderElect", "leaseDuration", "renewDeadline", "retryPeriod",
+                                        "resourceLock", "resourceName", "resourceNamespace"}));
+  SCHEDKIT_RETURN_IF_ERROR(CheckBool(value, path, "leaderElect"));
+  if (const json* v = Field(value, "leaderElect"); v != nullptr) out.leader_elect = v->get<bool>();
+  SCHEDKIT_RETURN_IF_ERROR(ReadDuration(value, path, "leaseDuration", out.lease_duration));
+  SCHEDKIT_RETURN_IF_ERROR(ReadDuration(value, path, "renewDeadline", out.renew_deadline));
+  SCHEDKIT_RETURN_IF_ERROR(ReadDuration(value, path, "retryPeriod", out.retry_period));
+  SCHEDKIT_RETURN_IF_ERROR(ReadOptionalString(value, path, "resourceLock", out.resource_lock));
+  SCHEDKIT_RETURN_IF_ERROR(ReadOptionalString(value, path, "resourceName", out.resource_name));
+  return ReadOptionalString(value, path, "resourceNamespace", out.resource_namespace);
+}
+
+absl::Status ReadClientConnection(const json& value, std::string_view path, ClientConnection& out) {
   SCHEDKIT_RETURN_IF_ERROR(
       CheckObject(value, path, {"kubeconfig", "acceptContentTypes", "contentType", "qps", "burst"}));
-  for (std::string_view key : {"kubeconfig", "acceptContentTypes", "contentType"}) {
-    SCHEDKIT_RETURN_IF_ERROR(CheckString(value, path, key));
-  }
-  if (const json* qps = Field(value, "qps"); qps != nullptr && !qps->is_number()) {
-    return TypeError(Child(path, "qps"), "a number", *qps);
+  SCHEDKIT_RETURN_IF_ERROR(ReadOptionalString(value, path, "kubeconfig", out.kubeconfig));
+  SCHEDKIT_RETURN_IF_ERROR(ReadOptionalString(value, path, "acceptContentTypes", out.accept_content_types));
+  SCHEDKIT_RETURN_IF_ERROR(ReadOptionalString(value, path, "contentType", out.content_type));
+  if (const json* qps = Field(value, "qps"); qps != nullptr) {
+    if (!qps->is_number()) return TypeError(Child(path, "qps"), "a number", *qps);
+    out.qps = qps->get<float>();
   }
   if (const json* burst = Field(value, "burst"); burst != nullptr) {
-    int32_t ignored = 0;
-    SCHEDKIT_RETURN_IF_ERROR(ReadInt32(*burst, Child(path, "burst"), ignored));
+    SCHEDKIT_RETURN_IF_ERROR(ReadInt32(*burst, Child(path, "burst"), out.burst));
   }
   return absl::OkStatus();
 }
@@ -323,12 +336,12 @@ absl::StatusOr<SchedulerConfiguration> DecodeConfiguration(const nlohmann::json&
     SCHEDKIT_RETURN_IF_ERROR(ReadInt64(*v, "podMaxBackoffSeconds", config.pod_max_backoff_seconds));
   }
 
-  // Fields of a full kube-scheduler that schedkit has no use for.
+  // What schedkit::kube reads; then fields schedkit has no use for.
   if (const json* v = Field(root, "leaderElection"); v != nullptr) {
-    SCHEDKIT_RETURN_IF_ERROR(CheckLeaderElection(*v, "leaderElection"));
+    SCHEDKIT_RETURN_IF_ERROR(ReadLeaderElection(*v, "leaderElection", config.leader_election));
   }
   if (const json* v = Field(root, "clientConnection"); v != nullptr) {
-    SCHEDKIT_RETURN_IF_ERROR(CheckClientConnection(*v, "clientConnection"));
+    SCHEDKIT_RETURN_IF_ERROR(ReadClientConnection(*v, "clientConnection", config.client_connection));
   }
   for (std::string_view key : {"enableProfiling", "enableContentionProfiling", "delayCacheUntilActive"}) {
     SCHEDKIT_RETURN_IF_ERROR(CheckBool(root, "", key));

@@ -225,6 +225,31 @@ Status Framework::RunPermitPlugins(CycleState& state, const PodInfoPtr& pod_ptr,
   return result;
 }
 
+Status Framework::RunPreBindPreFlights(const CycleState& state, const PodInfo& pod, Symbol node) const {
+  const Impl& im = *impl_;
+  Status result = Status::Skip();
+  for (size_t i = 0; i < im.pre_bind.size(); ++i) {
+    const Status s = im.pre_bind.plugins[i]->PreBindPreFlight(state, pod, node);
+    if (s.IsSkip()) continue;
+    if (s.IsSuccess()) {
+      result = Status();
+      continue;
+    }
+    // Only Success, Skip and errors are meaningful here; anything else is
+    // the plugin's bug and fails the cycle as an error, as upstream.
+    Status err = s.code() == Code::kError
+                     ? Status::Error(schedkit::StrCat("running PreBindPreFlight \"", im.pre_bind.names[i].str(),
+                                                      "\": ", s.Message()))
+                     : Status::Error(schedkit::StrCat("PreBindPreFlight ", im.pre_bind.names[i].str(),
+                                                      " returned \"", CodeName(s.code()),
+                                                      "\", which is unsupported. It is supposed to return Success, "
+                                                      "Skip, or Error status"));
+    err.WithPlugin(im.pre_bind.names[i]);
+    return err;
+  }
+  return result;
+}
+
 Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
   const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreBind, profile_name_);
   const Status result = RunUntilFailure(impl_->pre_bind, "PreBind", /*skip_passes=*/true,

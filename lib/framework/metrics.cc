@@ -111,6 +111,13 @@ PrometheusRecorder::PrometheusRecorder() : impl_(std::make_unique<Impl>()) {
       "Scheduling attempt latency in seconds (scheduling algorithm + binding)", ExponentialBuckets(0.001, 2, 15), {}};
   h["scheduler_preemption_victims"] = {"Number of selected preemption victims", ExponentialBuckets(1, 2, 7), {}};
   h["scheduler_permit_wait_duration_seconds"] = {"Duration of waiting on permit.", ExponentialBuckets(0.001, 2, 15), {}};
+  h["scheduler_pod_scheduling_sli_duration_seconds"] = {
+      "E2e latency for a pod being scheduled, from the time the pod enters the scheduling queue and might involve "
+      "multiple scheduling attempts.",
+      ExponentialBuckets(0.01, 2, 20),
+      {}};
+  h["scheduler_pod_scheduling_attempts"] = {
+      "Number of attempts to successfully schedule a pod.", ExponentialBuckets(1, 2, 5), {}};
   auto& s = impl_->scalars;
   s["scheduler_schedule_attempts_total"] = {
       "Number of attempts to schedule pods, by the result. 'unschedulable' means a pod could not be scheduled, "
@@ -164,6 +171,15 @@ void PrometheusRecorder::ObservePermitWait(std::string_view result, absl::Durati
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->histograms["scheduler_permit_wait_duration_seconds"].Observe(Label("result", result),
                                                                       absl::ToDoubleSeconds(d));
+}
+
+void PrometheusRecorder::ObservePodScheduled(int attempts, absl::Duration since_first_attempt) {
+  // Attempts are capped in the label to keep the series few, as upstream.
+  const Labels l = Label("attempts", attempts >= 15 ? std::string("15+") : std::to_string(attempts));
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->histograms["scheduler_pod_scheduling_sli_duration_seconds"].Observe(
+      l, absl::ToDoubleSeconds(since_first_attempt));
+  impl_->histograms["scheduler_pod_scheduling_attempts"].Observe("", attempts);
 }
 
 std::string PrometheusRecorder::Render() const {

@@ -1,22 +1,151 @@
 #include "kube/api_host.h"
 
+#include "absl/time/clock.h"
+#include "api/proto_json.h"
+#include "kube/decode_object.h"
+#include "kube/log.h"
+#include "kube/status_patch.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/str_cat.h"
 
 namespace schedkit::kube::internal {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kStrategicMergePatch = "application/strategic-merge-patch+json";
+constexpr std::string_view kMergePatch = "application/merge-patch+json";
+
+std::string PodPath(const api::v1::Pod& pod) {
+  const api::v1::ObjectMeta& m = pod.metadata();
+  return schedkit::StrCat("/api/v1/namespaces/", m.namespace_(), "/pods/", m.name());
+}
+
+// Upstream's retry.OnError(retry.DefaultBackoff, Retriable, ...): internal
+// errors, unavailable servers, conflicts and refused connections.
+bool Retriable(const absl::Status& s) { return absl::IsUnavailable(s) || absl::IsAborted(s); }
+
+// The stored object of a write's reply.
+template <typename T>
+absl::StatusOr<T> StoredObject(const absl::StatusOr<std::string>& reply, absl::Status (*validate)(const T&)) {
+  if (!reply.ok()) return reply.status();
+  json object = json::parse(*reply, nullptr, /*allow_exceptions=*/false);
+  if (object.is_discarded()) return absl::InternalError("the API's reply to a write is not JSON");
+  SCHEDKIT_ASSIGN_OR_RETURN(auto decoded, DecodeObject<T>(object, validate));
+  return *decoded;
+}
+
+json MetadataPatch(const api::v1::ObjectMeta& meta) {
+  json annotations = json::object();
+  for (const auto& [k, v] : meta.annotations()) annotations[k] = v;
+  // The resourceVersion makes the patch conditional, as upstream's PUT is.
+  return {{"resourceVersion", meta.resource_version()}, {"annotations", std::move(annotations)}};
+}
+
+}  // namespace
 
 absl::Status ApiHost::Bind(const api::v1::Pod& pod, std::string_view node) {
   const api::v1::ObjectMeta& meta = pod.metadata();
-  const nlohmann::json binding = {
+  const json binding = {
       {"apiVersion", "v1"},
       {"kind", "Binding"},
       {"metadata", {{"namespace", meta.namespace_()}, {"name", meta.name()}, {"uid", meta.uid()}}},
       {"target", {{"kind", "Node"}, {"name", node}}},
   };
-  const std::string path =
-      schedkit::StrCat("/api/v1/namespaces/", meta.namespace_(), "/pods/", meta.name(), "/binding");
-  auto reply = client_.Do("POST", path, binding.dump());
+  ++binds_;
+  auto reply = client_.Do("POST", schedkit::StrCat(PodPath(pod), "/binding"), binding.dump());
   return reply.ok() ? absl::OkStatus() : reply.status();
+}
+
+absl::Status ApiHost::PatchStatus(const api::v1::Pod& pod, const std::string& body) {
+  const std::string path = schedkit::StrCat(PodPath(pod), "/status");
+  absl::Duration wait = absl::Milliseconds(10);
+  absl::Status last;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    if (attempt > 0) {
+      absl::SleepFor(wait);
+      wait *= 5;
+    }
+    ++status_patches_;
+    auto reply = client_.Do("PATCH", path, body, kStrategicMergePatch);
+    if (reply.ok()) return absl::OkStatus();
+    last = reply.status();
+    if (!Retriable(last)) break;
+  }
+  return last;
+}
+
+void ApiHost::OnFailedScheduling(const api::v1::Pod& pod, const scheduler::SchedulingFailure& failure) {
+  const ConditionUpdate condition{
+      .type = "PodScheduled", .status = "False", .reason = failure.reason, .message = failure.message};
+  const std::optional<std::string> patch =
+      PodStatusPatch(pod, &condition, failure.nominated_node, absl::Now());
+  if (!patch) return;
+  if (absl::Status s = PatchStatus(pod, *patch); !s.ok() && !absl::IsNotFound(s)) {
+    Log(Severity::kError, "scheduler",
+        schedkit::StrCat("Error updating pod ", pod.metadata().namespace_(), "/", pod.metadata().name(), ": ",
+                         s.message()));
+  }
+}
+
+void ApiHost::OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) {
+  const std::optional<std::string> patch = PodStatusPatch(pod, nullptr, node, absl::Now());
+  if (!patch) return;
+  // Not critical, as upstream: a failure leaves the old nomination.
+  if (absl::Status s = PatchStatus(pod, *patch); !s.ok() && !absl::IsNotFound(s)) {
+    Log(Severity::kWarning, "scheduler",
+        schedkit::StrCat("Failed to update the nominated node name of ", pod.metadata().namespace_(), "/",
+                         pod.metadata().name(), ": ", s.message()));
+  }
+}
+
+absl::Status ApiHost::Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor,
+                            std::string_view node) {
+  (void)node;
+  const std::string message =
+      schedkit::StrCat(preemptor.spec().scheduler_name(),
+                       ": preempting to accommodate a higher priority pod");
+  const ConditionUpdate condition{
+      .type = "DisruptionTarget", .status = "True", .reason = "PreemptionByScheduler", .message = message};
+  if (const auto patch = PodStatusPatch(victim, &condition, std::nullopt, absl::Now())) {
+    SCHEDKIT_RETURN_IF_ERROR(PatchStatus(victim, *patch));
+  }
+  const json options = {
+      {"kind", "DeleteOptions"}, {"apiVersion", "v1"}, {"preconditions", {{"uid", victim.metadata().uid()}}}};
+  ++deletes_;
+  auto reply = client_.Do("DELETE", PodPath(victim), options.dump());
+  if (reply.ok()) return absl::OkStatus();
+  // A UID precondition that fails means the victim is gone and a namesake
+  // took its place: for preemption, the victim is gone.
+  if (HttpStatusOf(reply.status()) == 409) {
+    return absl::NotFoundError(schedkit::StrCat("pod ", victim.metadata().namespace_(), "/",
+                                                victim.metadata().name(), " was re-created"));
+  }
+  return reply.status();
+}
+
+void ApiHost::OnEvent(const scheduler::PodEvent& event) {
+  if (events_ != nullptr) events_->Record(event);
+}
+
+absl::StatusOr<api::v1::PersistentVolume> ApiHost::UpdatePersistentVolume(
+    const api::v1::PersistentVolume& pv) {
+  json patch = {{"metadata", MetadataPatch(pv.metadata())}};
+  patch["spec"]["claimRef"] =
+      pv.spec().has_claim_ref() ? api::internal::MessageToJson(pv.spec().claim_ref()) : json(nullptr);
+  auto reply = client_.Do("PATCH", schedkit::StrCat("/api/v1/persistentvolumes/", pv.metadata().name()),
+                          patch.dump(), kMergePatch);
+  return StoredObject<api::v1::PersistentVolume>(reply, api::internal::ValidatePersistentVolume);
+}
+
+absl::StatusOr<api::v1::PersistentVolumeClaim> ApiHost::UpdatePersistentVolumeClaim(
+    const api::v1::PersistentVolumeClaim& claim) {
+  const json patch = {{"metadata", MetadataPatch(claim.metadata())}};
+  auto reply = client_.Do("PATCH",
+                          schedkit::StrCat("/api/v1/namespaces/", claim.metadata().namespace_(),
+                                           "/persistentvolumeclaims/", claim.metadata().name()),
+                          patch.dump(), kMergePatch);
+  return StoredObject<api::v1::PersistentVolumeClaim>(reply, api::internal::ValidatePersistentVolumeClaim);
 }
 
 }  // namespace schedkit::kube::internal

@@ -1,12 +1,21 @@
-// Internal: the Scheduler's Host over the Kubernetes API. Bind posts a
-// Binding to the pod's binding subresource, carrying the pod's UID as
-// upstream's DefaultBinder does, so a pod deleted and re-created under the
-// same name is never bound by mistake.
+// Internal: the Scheduler's Host over the Kubernetes API, making upstream's
+// writes: the Binding (with the pod's UID, as DefaultBinder, so a pod
+// deleted and re-created under the same name is never bound by mistake),
+// the PodScheduled=False status patch with nominatedNodeName, preemption's
+// DisruptionTarget condition and DELETE, the volume writes of VolumeBinding
+// (as merge patches of the fields it sets), and the events (through an
+// EventSink). Status patches retry as upstream's retry.OnError with its
+// DefaultBackoff (4 tries, 10 ms growing by 5) on server errors, conflicts
+// and broken connections.
 #ifndef SCHEDKIT_LIB_KUBE_API_HOST_H_
 #define SCHEDKIT_LIB_KUBE_API_HOST_H_
 
+#include <atomic>
+#include <cstdint>
+#include <string>
 #include <string_view>
 
+#include "kube/event_sink.h"
 #include "schedkit/kube/api_client.h"
 #include "schedkit/scheduler/host.h"
 
@@ -14,15 +23,43 @@ namespace schedkit::kube::internal {
 
 class ApiHost : public scheduler::Host {
  public:
-  explicit ApiHost(const ApiClient& client) : client_(client) {}
+  // `events` may be null (no events written). Both must outlive this.
+  ApiHost(const ApiClient& client, EventSink* events) : client_(client), events_(events) {}
 
-  // On a binding thread. OK on 201; the API's error otherwise (409 when the
-  // pod is bound already or its UID changed, 404 when it is gone), which
-  // the scheduler answers by forgetting the assumed pod and retrying.
+  // Every method runs on the scheduler's threads (scheduling or binding)
+  // and blocks on the API; OnEvent only queues.
+  //
+  // OK on 201; the API's error otherwise (409 when the pod is bound already
+  // or its UID changed, 404 when it is gone), which the scheduler answers
+  // by forgetting the assumed pod and retrying.
   absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override;
+  // PATCH pods/{name}/status unless nothing changes; errors are logged.
+  void OnFailedScheduling(const api::v1::Pod& pod, const scheduler::SchedulingFailure& failure) override;
+  void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override;
+  // The DisruptionTarget condition, then DELETE with the victim's UID as a
+  // precondition (a namesake created since is left alone). NotFound when
+  // the victim is gone (or was re-created); other API errors as they come.
+  absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor,
+                     std::string_view node) override;
+  void OnEvent(const scheduler::PodEvent& event) override;
+  absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(
+      const api::v1::PersistentVolume& pv) override;
+  absl::StatusOr<api::v1::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
+      const api::v1::PersistentVolumeClaim& claim) override;
+
+  // Requests made, by kind (for tests and metrics).
+  int64_t binds() const { return binds_.load(); }
+  int64_t status_patches() const { return status_patches_.load(); }
+  int64_t deletes() const { return deletes_.load(); }
 
  private:
+  absl::Status PatchStatus(const api::v1::Pod& pod, const std::string& body);
+
   const ApiClient& client_;
+  EventSink* const events_;
+  std::atomic<int64_t> binds_{0};
+  std::atomic<int64_t> status_patches_{0};
+  std::atomic<int64_t> deletes_{0};
 };
 
 }  // namespace schedkit::kube::internal

@@ -3,8 +3,7 @@
 #include <functional>
 #include <utility>
 
-#include "api/proto_json.h"
-#include "api/validate.h"
+#include "kube/decode_object.h"
 #include "kube/log.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
@@ -14,17 +13,6 @@ namespace {
 
 using nlohmann::json;
 namespace v1 = api::v1;
-
-// An API object as the scheduler takes it: decoded, defaulted and checked
-// as objects from files are.
-template <typename T>
-absl::StatusOr<std::shared_ptr<const T>> Decode(const json& object, absl::Status (*validate)(const T&)) {
-  auto message = std::make_shared<T>();
-  SCHEDKIT_RETURN_IF_ERROR(api::internal::JsonToMessage(object, *message));
-  if constexpr (requires { api::internal::ApplyDefaults(*message); }) api::internal::ApplyDefaults(*message);
-  SCHEDKIT_RETURN_IF_ERROR(validate(*message));
-  return std::shared_ptr<const T>(std::move(message));
-}
 
 std::string MetaField(const json& object, const char* field) {
   const auto meta = object.find("metadata");
@@ -43,7 +31,7 @@ std::pair<std::function<absl::Status(const json&)>, std::function<absl::Status(c
     absl::Status (scheduler::Scheduler::*remove)(std::string_view, std::string_view),
     scheduler::Scheduler& s) {
   return {[&s, validate, add](const json& o) -> absl::Status {
-            SCHEDKIT_ASSIGN_OR_RETURN(auto object, Decode<T>(o, validate));
+            SCHEDKIT_ASSIGN_OR_RETURN(auto object, DecodeObject<T>(o, validate));
             return (s.*add)(std::move(object));
           },
           [&s, remove](const json& o) {
@@ -57,7 +45,7 @@ std::pair<std::function<absl::Status(const json&)>, std::function<absl::Status(c
     absl::Status (*validate)(const T&), absl::Status (scheduler::Scheduler::*add)(std::shared_ptr<const T>),
     absl::Status (scheduler::Scheduler::*remove)(std::string_view), scheduler::Scheduler& s) {
   return {[&s, validate, add](const json& o) -> absl::Status {
-            SCHEDKIT_ASSIGN_OR_RETURN(auto object, Decode<T>(o, validate));
+            SCHEDKIT_ASSIGN_OR_RETURN(auto object, DecodeObject<T>(o, validate));
             return (s.*add)(std::move(object));
           },
           [&s, remove](const json& o) { return IgnoreNotFound((s.*remove)(MetaField(o, "name"))); }};
@@ -105,7 +93,7 @@ SchedulerInformers::SchedulerInformers(const ApiClient& client, scheduler::Sched
   // Pods: assigned ones for the cache, unassigned ones this scheduler is
   // responsible for; finished pods leave through the field selector.
   auto pod_put = [&s, profiles = std::move(profiles)](const json& o) -> absl::Status {
-    SCHEDKIT_ASSIGN_OR_RETURN(auto pod, Decode<v1::Pod>(o, api::internal::ValidatePod));
+    SCHEDKIT_ASSIGN_OR_RETURN(auto pod, DecodeObject<v1::Pod>(o, api::internal::ValidatePod));
     if (pod->spec().node_name().empty() && !profiles.contains(pod->spec().scheduler_name())) {
       return absl::OkStatus();
     }
@@ -121,7 +109,7 @@ SchedulerInformers::SchedulerInformers(const ApiClient& client, scheduler::Sched
   // Nodes: UpdateNode adds one it does not know.
   add("Node", "/api/v1/nodes", "",
       {[&s](const json& o) -> absl::Status {
-         SCHEDKIT_ASSIGN_OR_RETURN(auto node, Decode<v1::Node>(o, api::internal::ValidateNode));
+         SCHEDKIT_ASSIGN_OR_RETURN(auto node, DecodeObject<v1::Node>(o, api::internal::ValidateNode));
          return s.UpdateNode(std::move(node));
        },
        [&s](const json& o) { return IgnoreNotFound(s.DeleteNode(MetaField(o, "name"))); }});
@@ -129,7 +117,7 @@ SchedulerInformers::SchedulerInformers(const ApiClient& client, scheduler::Sched
   // scheduler keeps a deleted namespace's labels, which no pod can use.
   add("Namespace", "/api/v1/namespaces", "",
       {[&s](const json& o) -> absl::Status {
-         SCHEDKIT_ASSIGN_OR_RETURN(auto ns, Decode<v1::Namespace>(o, api::internal::ValidateNamespace));
+         SCHEDKIT_ASSIGN_OR_RETURN(auto ns, DecodeObject<v1::Namespace>(o, api::internal::ValidateNamespace));
          s.SetNamespace(*ns);
          return absl::OkStatus();
        },

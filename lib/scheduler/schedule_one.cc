@@ -40,16 +40,47 @@ void Scheduler::Impl::ReportFailure(const QueuedPodInfo& qpi, const Status& stat
   }
   report.code = status.code();
   report.message = message;
-  CallHostVoid([&] { host->OnFailedScheduling(qpi.pod->pod(), message, plugins); });
 
-  // The pod may have been deleted or bound meanwhile; then it is not requeued.
-  PodInfoPtr current = CurrentPod(*qpi.pod);
+  // The pod may have been deleted, re-created or bound meanwhile; then it is
+  // not requeued. A re-created pod is another pod: nothing is said of it.
+  PodInfoPtr current;
+  bool recreated = false;
+  {
+    std::lock_guard<SpinningMutex> lock(pods_mu);
+    auto it = pods.find(qpi.pod->key());
+    if (it != pods.end()) {
+      if (it->second->uid() == qpi.pod->uid()) {
+        current = it->second;
+      } else {
+        recreated = true;
+      }
+    }
+  }
+  if (recreated) {
+    queue->Done(qpi.pod->uid());
+    return;
+  }
+  if (framework::Framework* fw = FrameworkForPod(*qpi.pod)) {
+    fw->events()->Event(*qpi.pod, nullptr, "Warning", "FailedScheduling", "Scheduling", message);
+  }
   if (current == nullptr || !current->node_name().empty()) {
     queue->Done(qpi.pod->uid());
     return;
   }
   back.pod = current;
   queue->AddUnschedulableIfNotPresent(std::move(back));
+  std::optional<std::string_view> nominated_node;
+  if (nominating.mode == framework::NominatingInfo::Mode::kOverride) {
+    nominated_node = nominating.node_name.str();
+  }
+  const SchedulingFailure failure{
+      .scheduler_name = current->scheduler_name().str(),
+      .reason = status.IsRejected() ? "Unschedulable" : "SchedulerError",
+      .message = message,
+      .unschedulable_plugins = plugins,
+      .nominated_node = nominated_node,
+  };
+  CallHostVoid([&] { host->OnFailedScheduling(current->pod(), failure); });
   if (nominating.mode == framework::NominatingInfo::Mode::kOverride) {
     const std::string node(nominating.node_name.str());
     PodInfoPtr nominated = current->WithNominatedNodeName(node);
@@ -59,9 +90,12 @@ void Scheduler::Impl::ReportFailure(const QueuedPodInfo& qpi, const Status& stat
     } else {
       queue->DeleteNominatedPodIfExists(*current);
     }
-    CallHostVoid([&] { host->OnNominatedNodeChanged(nominated->pod(), node); });
     // The status update comes back as a pod update, as from an informer.
     ApplyPendingPodUpdate(current, std::move(nominated));
+  } else if (!current->nominated_node_name().empty()) {
+    // Upstream's ModeNoop: the pod keeps the nomination its status holds
+    // (e.g. the node a failed binding cycle had written there).
+    queue->AddNominatedPod(current, Symbol());
   }
 }
 
@@ -77,6 +111,14 @@ void Scheduler::Impl::ReportFailureOnNode(const QueuedPodInfo& qpi, Symbol node,
   fe.diagnosis.node_to_status.Set(node, status);
   fe.diagnosis.unschedulable_plugins.insert(status.plugin());
   ReportFailure(qpi, status, fe.Message(), &fe.diagnosis, {}, report);
+}
+
+void Scheduler::Impl::NominateForBinding(const PodInfo& assumed, Symbol node) {
+  const PodInfoPtr current = CurrentPod(assumed);
+  if (current == nullptr || current->nominated_node_name() == node) return;
+  CallHostVoid([&] { host->OnNominatedNodeChanged(current->pod(), node.str()); });
+  // As the informer would echo the status update.
+  ApplyPendingPodUpdate(current, current->WithNominatedNodeName(std::string(node.str())));
 }
 
 void Scheduler::Impl::ApplyPendingPodUpdate(const PodInfoPtr& old_pod, PodInfoPtr new_pod) {
@@ -101,9 +143,20 @@ void Scheduler::Impl::ApplyPendingPodUpdate(const PodInfoPtr& old_pod, PodInfoPt
 }
 
 void Scheduler::Impl::BindingCycle(framework::Framework* fw, std::shared_ptr<CycleState> state, QueuedPodInfo qpi,
-                                   PodInfoPtr assumed) {
+                                   PodInfoPtr assumed, absl::Time start) {
   const Symbol node = assumed->node_name();
-  Status s = fw->WaitOnPermit(*assumed);
+  // Upstream's NominatedNodeNameForExpectation (on in v1.35): when PreBind
+  // has work or Permit makes the pod wait, binding may take a while, so the
+  // pod's status names the node first, for other components to see.
+  Status s = fw->RunPreBindPreFlights(*state, *assumed, node);
+  if (s.IsSuccess() || (s.IsSkip() && fw->HasWaitingPod(assumed->uid()))) {
+    NominateForBinding(*assumed, node);
+  }
+  if (s.IsSuccess() || s.IsSkip()) {
+    s = fw->WaitOnPermit(*assumed);
+  } else if (fw->RejectWaitingPod(assumed->uid(), s.Message())) {
+    (void)fw->WaitOnPermit(*assumed);  // takes it out of the waiting pods
+  }
   if (s.IsSuccess()) {
     queue->Done(assumed->uid());
     s = fw->RunPreBindPlugins(*state, *assumed, node);
@@ -134,8 +187,17 @@ void Scheduler::Impl::BindingCycle(framework::Framework* fw, std::shared_ptr<Cyc
           SharedEventObjects{.new_pod_info = assumed});
     }
     CallHostVoid([&] { host->OnScheduled(assumed->received_pod(), node.str()); });
+    fw->events()->Event(*assumed, nullptr, "Normal", "Scheduled", "Binding",
+                        schedkit::StrCat("Successfully assigned ", assumed->namespace_().str(), "/",
+                                         assumed->name().str(), " to ", node.str()));
     fw->RunPostBindPlugins(*state, *assumed, node);
-    metrics->ObserveScheduleAttempt("scheduled", fw->profile_name(), absl::ZeroDuration());
+    if (metrics != noop_metrics.get()) {
+      const absl::Time now = absl::Now();
+      metrics->ObserveScheduleAttempt("scheduled", fw->profile_name(), now - start);
+      if (qpi.initial_attempt_timestamp != absl::InfinitePast()) {
+        metrics->ObservePodScheduled(qpi.attempts, clock->Now() - qpi.initial_attempt_timestamp);
+      }
+    }
   } else {
     // Undo: resources come back, which may help other pods.
     fw->RunReservePluginsUnreserve(*state, *assumed, node);
@@ -148,7 +210,7 @@ void Scheduler::Impl::BindingCycle(framework::Framework* fw, std::shared_ptr<Cyc
     report.profile = std::string(fw->profile_name());
     ReportFailureOnNode(qpi, node, s, report);
     metrics->ObserveScheduleAttempt(s.IsRejected() ? "unschedulable" : "error", fw->profile_name(),
-                                    absl::ZeroDuration());
+                                    metrics != noop_metrics.get() ? absl::Now() - start : absl::ZeroDuration());
   }
   // Notify under the lock: once the count reaches zero, Stop() may destroy
   // this object, so nothing here may touch it after the lock is released.
@@ -169,6 +231,11 @@ void Scheduler::Impl::ScheduleQueued(QueuedPodInfo qpi) {
   // The clock is read only for a host's recorder, as the framework does.
   const absl::Time start = metrics != noop_metrics.get() ? absl::Now() : absl::Time();
   framework::Framework* fw = FrameworkForPod(*pod);
+  if (fw != nullptr && pod->terminating()) {
+    fw->events()->Event(*pod, nullptr, "Warning", "FailedScheduling", "Scheduling",
+                        schedkit::StrCat("skip schedule deleting pod: ", pod->namespace_().str(), "/",
+                                         pod->name().str()));
+  }
   if (fw == nullptr || pod->terminating() || cache.IsAssumed(pod->uid())) {
     queue->Done(pod->uid());
     return;
@@ -240,11 +307,11 @@ void Scheduler::Impl::ScheduleQueued(QueuedPodInfo qpi) {
     ++bindings_in_flight;
   }
   if (options.bind_on_scheduling_thread && permit.IsSuccess()) {
-    BindingCycle(fw, std::move(state), std::move(qpi), std::move(assumed));
+    BindingCycle(fw, std::move(state), std::move(qpi), std::move(assumed), start);
     return;
   }
-  executor->Submit([this, fw, state, qpi = std::move(qpi), assumed]() mutable {
-    BindingCycle(fw, std::move(state), std::move(qpi), std::move(assumed));
+  executor->Submit([this, fw, state, qpi = std::move(qpi), assumed, start]() mutable {
+    BindingCycle(fw, std::move(state), std::move(qpi), std::move(assumed), start);
   });
 }
 

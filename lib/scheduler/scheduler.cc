@@ -130,6 +130,8 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
     fo.clock = im.clock;
     fo.metrics = im.metrics;
     fo.client = &im;
+    im.event_recorders.push_back(std::make_unique<HostEvents>(host, profile.scheduler_name));
+    fo.events = im.event_recorders.back().get();
     fo.memoize_per_node_outcomes = options.memoize_per_node_outcomes;
     auto fw = framework::Framework::Create(registry, profile, fo);
     if (!fw.ok()) return fw.status();

@@ -28,6 +28,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/scheduler/scheduler.h"
+#include "scheduler/host_events.h"
 #include "scheduler/namespaced_objects.h"
 #include "scheduler/periodic_timers.h"
 #include "scheduler/spinning_mutex.h"
@@ -48,6 +49,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
   std::unique_ptr<framework::NoopMetricsRecorder> noop_metrics;
   framework::MetricsRecorder* metrics = nullptr;
   std::shared_ptr<framework::Parallelizer> parallelizer;
+  // One recorder per profile (its schedulerName reports the events), built
+  // before the frameworks that hold them.
+  std::vector<std::unique_ptr<HostEvents>> event_recorders;
   std::vector<std::unique_ptr<framework::Framework>> frameworks;
   absl::flat_hash_map<std::string, framework::Framework*> by_profile;
   std::unique_ptr<SchedulingQueue> queue;
@@ -131,11 +135,12 @@ struct Scheduler::Impl : public framework::ClusterClient {
   // executor (or here, see SchedulerOptions::bind_on_scheduling_thread).
   void ScheduleQueued(framework::QueuedPodInfo qpi);
   void BindingCycle(framework::Framework* fw, std::shared_ptr<framework::CycleState> state,
-                    framework::QueuedPodInfo qpi, framework::PodInfoPtr assumed);
+                    framework::QueuedPodInfo qpi, framework::PodInfoPtr assumed, absl::Time start);
   void WaitForBindings();
-  // The failure path (upstream's handleSchedulingFailure): tells the host,
-  // requeues the pod as the table holds it now (unless it was deleted or
-  // bound meanwhile), and applies the nomination.
+  // The failure path (upstream's handleSchedulingFailure): requeues the pod
+  // as the table holds it now (unless it was deleted or bound meanwhile),
+  // applies the nomination, records FailedScheduling and tells the host
+  // what to write to the pod's status.
   void ReportFailure(const framework::QueuedPodInfo& qpi, const framework::Status& status,
                      const std::string& message, const framework::Diagnosis* diagnosis,
                      const framework::NominatingInfo& nominating, CycleReport& report);
@@ -143,6 +148,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
   // rejection reads as a fit error on that one node, as upstream's.
   void ReportFailureOnNode(const framework::QueuedPodInfo& qpi, Symbol node, const framework::Status& status,
                            CycleReport& report);
+  // Writes the node a binding cycle is for to the pod's nomination, unless
+  // it names that node already.
+  void NominateForBinding(const framework::PodInfo& assumed, Symbol node);
   // A pending pod changed (here: its nomination); upstream's
   // updatePodInSchedulingQueue.
   void ApplyPendingPodUpdate(const framework::PodInfoPtr& old_pod, framework::PodInfoPtr new_pod);

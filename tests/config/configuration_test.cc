@@ -386,6 +386,41 @@ TEST_CASE("ParseConfiguration: wrong types name the field", "[config][errors]") 
   CHECK(ParseError("just text\n") == "bad.yaml: expected a KubeSchedulerConfiguration object, got a string");
 }
 
+TEST_CASE("ParseConfiguration: clientConnection and leaderElection are read with v1 defaults", "[config]") {
+  // Defaults from upstream's pkg/scheduler/apis/config/v1/defaults.go.
+  auto defaults = config::ParseConfiguration("{}", "d.yaml");
+  REQUIRE(defaults.ok());
+  CHECK(defaults->client_connection.qps == 50);
+  CHECK(defaults->client_connection.burst == 100);
+  CHECK(defaults->client_connection.content_type == "application/vnd.kubernetes.protobuf");
+  CHECK(defaults->leader_election.leader_elect);
+  CHECK(defaults->leader_election.lease_duration == absl::Seconds(15));
+  CHECK(defaults->leader_election.renew_deadline == absl::Seconds(10));
+  CHECK(defaults->leader_election.retry_period == absl::Seconds(2));
+  CHECK(defaults->leader_election.resource_name == "kube-scheduler");
+  CHECK(defaults->leader_election.resource_namespace == "kube-system");
+
+  auto set = config::ParseConfiguration(
+      "clientConnection: {kubeconfig: /etc/k.conf, qps: 200.5, burst: 400, contentType: application/json}\n"
+      "leaderElection: {leaderElect: false, leaseDuration: 1m30s, renewDeadline: 500ms, retryPeriod: 1s,\n"
+      "  resourceName: my-scheduler, resourceNamespace: sched}\n",
+      "s.yaml");
+  REQUIRE(set.ok());
+  CHECK(set->client_connection.kubeconfig == "/etc/k.conf");
+  CHECK(set->client_connection.qps == 200.5f);
+  CHECK(set->client_connection.burst == 400);
+  CHECK(set->client_connection.content_type == "application/json");
+  CHECK_FALSE(set->leader_election.leader_elect);
+  CHECK(set->leader_election.lease_duration == absl::Seconds(90));
+  CHECK(set->leader_election.renew_deadline == absl::Milliseconds(500));
+  CHECK(set->leader_election.retry_period == absl::Seconds(1));
+  CHECK(set->leader_election.resource_name == "my-scheduler");
+  CHECK(set->leader_election.resource_namespace == "sched");
+
+  CHECK(ParseError("leaderElection:\n  renewDeadline: soon\n") ==
+        "bad.yaml: leaderElection.renewDeadline: invalid duration \"soon\"");
+}
+
 TEST_CASE("ParseConfiguration: unknown fields anywhere name their path", "[config][errors]") {
   CHECK(ParseError("parallelizm: 4\n") == "bad.yaml: parallelizm: unknown field");
   // v1beta2 fields are not part of v1.

@@ -79,7 +79,7 @@ TEST_CASE("a Scheduler fed by the API server binds pods created through it", "[e
     REQUIRE(created.ok());
   }
 
-  kube::internal::ApiHost host(*client);
+  kube::internal::ApiHost host(*client, nullptr);
   api::StaticClusterLister empty(api::v1::Cluster{});
   const framework::Registry registry = plugins::NewInTreeRegistry();
   auto sched = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);

@@ -90,9 +90,10 @@ class LedgerHost : public Host {
     scheduled_[schedkit::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name())] = std::string(node);
   }
 
-  void OnFailedScheduling(const api::v1::Pod& pod, std::string_view message, const std::vector<std::string>&) override {
+  void OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) override {
     std::lock_guard<std::mutex> lock(mu_);
-    last_failure_[schedkit::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name())] = std::string(message);
+    last_failure_[schedkit::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name())] =
+        std::string(failure.message);
   }
 
   size_t bound() const {

@@ -95,10 +95,9 @@ class VolumeHost : public Host {
     std::lock_guard<std::mutex> lock(mu_);
     return claim_writes_;
   }
-  void OnFailedScheduling(const api::v1::Pod& pod, std::string_view message,
-                          const std::vector<std::string>&) override {
+  void OnFailedScheduling(const api::v1::Pod& pod, const scheduler::SchedulingFailure& failure) override {
     std::lock_guard<std::mutex> lock(mu_);
-    failures_[pod.metadata().name()] = std::string(message);
+    failures_[pod.metadata().name()] = std::string(failure.message);
   }
   std::string failure(const std::string& pod) const {
     std::lock_guard<std::mutex> lock(mu_);

@@ -22,9 +22,34 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "schedkit/framework/profile.h"
 
 namespace schedkit::config {
+
+// clientConnection: how a kube-scheduler reaches its API server (used by
+// schedkit::kube; the in-memory scheduler ignores it). Upstream's v1
+// defaults.
+struct ClientConnection {
+  // Empty: --kubeconfig, in-cluster, then KUBECONFIG.
+  std::string kubeconfig;
+  std::string accept_content_types;
+  std::string content_type = "application/vnd.kubernetes.protobuf";
+  float qps = 50;
+  int32_t burst = 100;
+};
+
+// leaderElection (component-base's LeaderElectionConfiguration), with the
+// scheduler's v1 defaults.
+struct LeaderElection {
+  bool leader_elect = true;
+  absl::Duration lease_duration = absl::Seconds(15);
+  absl::Duration renew_deadline = absl::Seconds(10);
+  absl::Duration retry_period = absl::Seconds(2);
+  std::string resource_lock = "leases";
+  std::string resource_name = "kube-scheduler";
+  std::string resource_namespace = "kube-system";
+};
 
 struct SchedulerConfiguration {
   int32_t parallelism = 16;
@@ -33,6 +58,8 @@ struct SchedulerConfiguration {
   int64_t pod_initial_backoff_seconds = 1;
   int64_t pod_max_backoff_seconds = 10;
   std::vector<framework::Profile> profiles;
+  ClientConnection client_connection;
+  LeaderElection leader_election;
 };
 
 // Upstream v1.35's default plugin set (multiPoint, in order, with weights),
@@ -56,7 +83,8 @@ SchedulerConfiguration MostAllocatedConfiguration();
 // an empty document is DefaultConfiguration(). YAML scalars are typed as
 // kube-scheduler types them (`10` a number, `"10"` a string), which matters
 // for pluginConfig args, kept as compact JSON text in Profile::plugin_args.
-// The other v1 fields (leaderElection, clientConnection, enableProfiling,
+// leaderElection and clientConnection are read (durations as Go writes
+// them, "15s"); the other v1 fields (enableProfiling,
 // enableContentionProfiling, delayCacheUntilActive) are type-checked and
 // ignored; a non-empty extenders list is an error. Errors are
 // InvalidArgument naming `source` and the field path

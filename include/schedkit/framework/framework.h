@@ -163,6 +163,9 @@ class Framework final : public Handle {
   Status RunPermitPlugins(CycleState& state, const PodInfoPtr& pod, Symbol node);
   // Blocks until a waiting pod is allowed or rejected; Success if it was not waiting.
   Status WaitOnPermit(const PodInfo& pod);
+  // Success when some PreBind plugin will have work for `node`, Skip when
+  // none will (or there are none), an Error when one fails.
+  Status RunPreBindPreFlights(const CycleState& state, const PodInfo& pod, Symbol node) const;
   Status RunPreBindPlugins(CycleState& state, const PodInfo& pod, Symbol node);
   Status RunBindPlugins(CycleState& state, const PodInfo& pod, Symbol node);
   void RunPostBindPlugins(CycleState& state, const PodInfo& pod, Symbol node);

@@ -210,17 +210,20 @@ class ClusterClient {
 };
 
 // Kubernetes-style events about pods, given as FrameworkOptions::events.
-// In-tree, only DefaultPreemption records one (Preempted); the Scheduler
-// wires no recorder and reports Scheduled and FailedScheduling through Host
-// callbacks instead.
+// A Scheduler gives each profile one that passes them to Host::OnEvent
+// (reportingController = the profile's schedulerName), along with its own
+// Scheduled and FailedScheduling; in-tree, DefaultPreemption records
+// Preempted.
 class EventRecorder {
  public:
   virtual ~EventRecorder() = default;
-  // Records an event (`type` "Normal" or "Warning") regarding a pod. Called
-  // by plugins on their own threads (preemption: the scheduling thread), so
-  // it must be thread-safe.
-  virtual void Event(const PodInfo& regarding, std::string_view type, std::string_view reason,
-                     std::string_view action, std::string_view message) = 0;
+  // Records an event (`type` "Normal" or "Warning") regarding a pod, with
+  // `related` the other pod it concerns (the preemptor of a Preempted
+  // victim) or nullptr. Called by plugins on their own threads (preemption:
+  // the scheduling thread), so it must be thread-safe; it must not block on
+  // the network (a host queues the event and sends it later).
+  virtual void Event(const PodInfo& regarding, const PodInfo* related, std::string_view type,
+                     std::string_view reason, std::string_view action, std::string_view note) = 0;
 };
 
 class Handle {
@@ -248,7 +251,8 @@ class Handle {
   // The Scheduler (binding and eviction through the Host); nullptr when the
   // framework runs without one (tests, tools). Set before plugins are built.
   virtual ClusterClient* client() const = 0;
-  // FrameworkOptions::events, or nullptr; the Scheduler gives none.
+  // FrameworkOptions::events, or nullptr (a framework without a Scheduler
+  // and no recorder given).
   virtual EventRecorder* events() const = 0;
   // Whether this profile runs the plugin named `plugin` at Filter. A plugin
   // whose Reserve relies on what its Filter saw of the node asks it there: as

@@ -414,6 +414,20 @@ class PreBindPlugin : public virtual Plugin {
   // passed, so no event is awaited). Anything else is wrapped into an Error
   // and handled the same, the pod requeued as an error.
   virtual Status PreBind(CycleState& state, const PodInfo& pod, Symbol node) = 0;
+  // Called: once per binding cycle, before Permit's wait, to ask whether
+  // PreBind will have work to do for `node` (upstream's PreBindPreFlight).
+  // Thread: a binding thread.
+  // Returns: Success (it will: e.g. volumes to bind; the scheduler then
+  // writes status.nominatedNodeName first, so other components see where
+  // the pod is going), Skip (nothing to do), or an error, which fails the
+  // binding cycle as a PreBind error would. The default says Success, the
+  // safe answer for a plugin that cannot tell.
+  virtual Status PreBindPreFlight(const CycleState& state, const PodInfo& pod, Symbol node) const {
+    (void)state;
+    (void)pod;
+    (void)node;
+    return Status();
+  }
 };
 
 // Binds the pod to the node (e.g. through Handle::client()).

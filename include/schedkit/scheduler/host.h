@@ -16,6 +16,7 @@
 #define SCHEDKIT_SCHEDULER_HOST_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,37 @@
 
 namespace schedkit::scheduler {
 
+// What upstream writes to a pod's status when an attempt fails.
+struct SchedulingFailure {
+  // The profile that tried.
+  std::string_view scheduler_name;
+  // The PodScheduled condition's reason: "Unschedulable" when plugins
+  // rejected the pod, "SchedulerError" when something failed.
+  std::string_view reason;
+  // The condition's message: the FitError or error text, whole.
+  std::string_view message;
+  // The plugins that rejected the pod, sorted (empty on an error).
+  const std::vector<std::string>& unschedulable_plugins;
+  // When set, status.nominatedNodeName becomes this ("" clears it):
+  // preemption's nomination, or its "not helpful". Unset leaves it as is.
+  std::optional<std::string_view> nominated_node;
+};
+
+// One event about a pod, as events.k8s.io/v1 holds it.
+struct PodEvent {
+  const api::v1::Pod& regarding;
+  // The other pod involved (the preemptor of a Preempted victim), or null.
+  const api::v1::Pod* related;
+  // The profile's schedulerName (upstream's reportingController).
+  std::string_view reporting_controller;
+  std::string_view type;    // "Normal" or "Warning"
+  std::string_view reason;  // "Scheduled", "FailedScheduling", "Preempted", ...
+  std::string_view action;  // "Binding", "Scheduling", "Preempting", ...
+  // At most 1024 bytes (upstream's NoteLengthLimit; longer text is cut to
+  // 1020 bytes and " ...").
+  std::string_view note;
+};
+
 class Host {
  public:
   virtual ~Host() = default;
@@ -37,32 +69,41 @@ class Host {
   // Binding request, the call names the pod and its target apart.
   virtual absl::Status Bind(const api::v1::Pod& pod, std::string_view node) = 0;
 
-  // After a successful bind ("Scheduled" event); `pod` as in Bind.
+  // After a successful bind; `pod` as in Bind.
   virtual void OnScheduled(const api::v1::Pod& pod, std::string_view node) {
     (void)pod;
     (void)node;
   }
-  // An attempt failed ("FailedScheduling"): upstream's message text and the
-  // plugins that rejected the pod. The pod stays queued and is retried.
-  virtual void OnFailedScheduling(const api::v1::Pod& pod, std::string_view message,
-                                  const std::vector<std::string>& unschedulable_plugins) {
+  // An attempt failed and the pod stays pending (it is retried): what
+  // upstream writes to its status (condition PodScheduled=False and, when
+  // preemption decided it, status.nominatedNodeName). Not called when the
+  // pod was deleted, re-created or bound meanwhile.
+  virtual void OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) {
     (void)pod;
-    (void)message;
-    (void)unschedulable_plugins;
+    (void)failure;
   }
   // Preemption chose `victim` to make room for `preemptor` on `node`; the
-  // host deletes it (and later reports DeletePod). Default: refuse.
+  // host deletes it (and later reports DeletePod). NotFound means it is gone
+  // already (no Preempted event follows). Default: refuse.
   virtual absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor, std::string_view node) {
     (void)victim;
     (void)preemptor;
     (void)node;
     return absl::UnimplementedError("this host does not evict pods");
   }
-  // status.nominatedNodeName of `pod` changed; empty `node` clears it.
+  // status.nominatedNodeName of `pod` is to change outside a failure: set
+  // before a binding cycle whose PreBind has work or whose Permit waits
+  // (upstream's NominatedNodeNameForExpectation), cleared ("" `node`) for
+  // lower-priority pods nominated where a preemptor goes.
   virtual void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) {
     (void)pod;
     (void)node;
   }
+  // Every event upstream's scheduler records: Scheduled, FailedScheduling,
+  // Preempted and any a plugin records. From the scheduling thread, binding
+  // threads and plugins' threads: must be thread-safe and should not block
+  // on the network (queue the event, send it later).
+  virtual void OnEvent(const PodEvent& event) { (void)event; }
 
   // VolumeBinding's PreBind writes (upstream's PUTs of PersistentVolumes
   // and claims): `pv` with spec.claimRef set to the claim it is to be bound

@@ -378,7 +378,7 @@ absl::Status Evaluator::PreemptPod(const Candidate& candidate, const PodInfo& pr
     if (!s.ok()) return s;
   }
   if (framework::EventRecorder* events = handle_.events()) {
-    events->Event(victim, "Normal", "Preempted", "Preempting",
+    events->Event(victim, &preemptor, "Normal", "Preempted", "Preempting",
                   schedkit::StrCat("Preempted by pod ", preemptor.uid(), " on node ", candidate.node.str()));
   }
   return absl::OkStatus();

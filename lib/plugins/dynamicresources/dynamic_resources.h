@@ -140,10 +140,9 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   framework::Status PreBind(framework::CycleState& state, const framework::PodInfo& pod,
                             Symbol node) override;
   // Upstream's PreBindPreFlight: Skip when the pod has no claims (always,
-  // here); Error "not found" without state. A method, as schedkit has no
-  // such interface yet.
+  // here); Error "not found" without state.
   framework::Status PreBindPreFlight(const framework::CycleState& state, const framework::PodInfo& pod,
-                                     Symbol node) const;
+                                     Symbol node) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
   // Pod/UpdatePodGeneratedResourceClaim hint: QueueSkip for another pod (by

@@ -104,7 +104,7 @@ class VolumeBinding final : public framework::PreFilterPlugin,
   // Upstream's PreBindPreFlight: Skip when Reserve found every volume bound,
   // an error when the state is missing or has no volumes for `node`.
   framework::Status PreBindPreFlight(const framework::CycleState& state, const framework::PodInfo& pod,
-                                     Symbol node) const;
+                                     Symbol node) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
   absl::Duration bind_timeout() const { return bind_timeout_; }

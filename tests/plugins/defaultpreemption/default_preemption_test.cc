@@ -1098,7 +1098,7 @@ TEST_CASE("PostFilter clears lower-priority nominations and evicts through the f
   CHECK(w.client.cleared == std::vector<std::string>{"low"});
   CHECK(w.nominator.NominatedPodsForNode(S("node1")).size() == 1);
   REQUIRE(w.events.events.size() == 1);
-  CHECK(w.events.events[0] == "v1 Normal Preempted Preempting: Preempted by pod p on node node1");
+  CHECK(w.events.events[0] == "v1 Normal Preempted Preempting: Preempted by pod p on node node1 (related p)");
 }
 
 TEST_CASE("Dry runs keep room for nominated pods of equal or higher priority", "[defaultpreemption]") {

@@ -184,10 +184,12 @@ class FakeNominator : public framework::PodNominator {
 
 class FakeEvents : public framework::EventRecorder {
  public:
-  void Event(const PodInfo& regarding, std::string_view type, std::string_view reason, std::string_view action,
-             std::string_view message) override {
+  void Event(const PodInfo& regarding, const PodInfo* related, std::string_view type, std::string_view reason,
+             std::string_view action, std::string_view message) override {
     absl::MutexLock lock(&mu);
-    events.push_back(schedkit::StrCat(regarding.name().str(), " ", type, " ", reason, " ", action, ": ", message));
+    events.push_back(schedkit::StrCat(regarding.name().str(), " ", type, " ", reason, " ", action, ": ", message,
+                                      related != nullptr ? schedkit::StrCat(" (related ", related->name().str(), ")")
+                                                         : std::string()));
   }
   absl::Mutex mu;
   std::vector<std::string> events;

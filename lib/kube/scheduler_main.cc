@@ -1,0 +1,182 @@
+// SchedulerMain: upstream's cmd/kube-scheduler/app runCommand and Run, in
+// order: flags and configuration, the client, the serving endpoints, the
+// informers and WaitForCacheSync, then the scheduling loop until a signal.
+#include "schedkit/kube/scheduler_main.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "kube/api_host.h"
+#include "kube/event_sink.h"
+#include "kube/health_server.h"
+#include "kube/informers.h"
+#include "kube/log.h"
+#include "kube/scheduler_flags.h"
+#include "schedkit/api/lister.h"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/config/configuration.h"
+#include "schedkit/framework/metrics.h"
+#include "schedkit/kube/api_client.h"
+#include "schedkit/kube/client_config.h"
+#include "schedkit/scheduler/scheduler.h"
+
+namespace schedkit::kube {
+namespace {
+
+using internal::Log;
+using internal::Severity;
+
+constexpr char kProgram[] = "schedkit-kube";
+
+int Fail(std::string_view message) {
+  std::fprintf(stderr, "%s: %.*s\n", kProgram, static_cast<int>(message.size()), message.data());
+  return 1;
+}
+int Fail(const absl::Status& status) { return Fail(std::string(status.message())); }
+
+std::string Hostname() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
+  return name;
+}
+
+// Waits up to `timeout` for SIGTERM or SIGINT (blocked in every thread);
+// true when one came.
+bool WaitForSignal(const sigset_t& signals, absl::Duration timeout) {
+  const timespec ts = absl::ToTimespec(timeout);
+  for (;;) {
+    const int sig = sigtimedwait(&signals, nullptr, &ts);
+    if (sig > 0) return true;
+    if (errno != EINTR) return false;
+  }
+}
+
+}  // namespace
+
+int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  auto flags = internal::ParseSchedulerFlags(args);
+  if (!flags.ok()) return Fail(flags.status());
+  if (flags->help) {
+    std::fputs(internal::SchedulerFlagsUsage().c_str(), stdout);
+    return 0;
+  }
+  internal::SetLogVerbosity(flags->verbosity);
+
+  absl::StatusOr<config::SchedulerConfiguration> cfg =
+      flags->config.empty() ? absl::StatusOr<config::SchedulerConfiguration>(config::DefaultConfiguration())
+                            : config::LoadConfiguration(flags->config);
+  if (!cfg.ok()) return Fail(cfg.status());
+  internal::ApplyFlags(*flags, *cfg);
+  if (cfg->leader_election.leader_elect) {
+    return Fail(
+        "leader election is not available yet: run a single replica with --leader-elect=false "
+        "(or leaderElection.leaderElect: false in --config)");
+  }
+
+  auto client_config = BuildClientConfig(flags->master, cfg->client_connection.kubeconfig, ProcessEnv());
+  if (!client_config.ok()) return Fail(client_config.status());
+  client_config->qps = cfg->client_connection.qps;
+  client_config->burst = cfg->client_connection.burst;
+  client_config->user_agent = "schedkit-kube/scheduler";
+  auto client = ApiClient::Create(*client_config);
+  if (!client.ok()) return Fail(client.status());
+  // Events have their own client and so their own rate limit, as upstream's.
+  ClientConfig events_config = *client_config;
+  events_config.user_agent = "schedkit-kube/events";
+  auto events_client = ApiClient::Create(events_config);
+  if (!events_client.ok()) return Fail(events_client.status());
+
+  // Reach the server once before anything else: a wrong CA, a refused
+  // credential or an unreachable address ends here, with nothing written.
+  auto version = (*client)->Do("GET", "/version", "", "application/json", absl::Seconds(10));
+  if (!version.ok()) {
+    return Fail(schedkit::StrCat("cannot reach the API server (", client_config->origin,
+                                 "): ", version.status().message()));
+  }
+  Log(Severity::kInfo, "server",
+      schedkit::StrCat("Starting Kubernetes Scheduler (schedkit), API server ", client_config->server, " (",
+                       client_config->origin, ")"));
+
+  framework::PrometheusRecorder metrics;
+  internal::EventSinkOptions event_options;
+  event_options.hostname = Hostname();
+  internal::EventSink events(**events_client, event_options);
+  internal::ApiHost host(**client, &events);
+  const api::StaticClusterLister empty(api::v1::Cluster{});
+  scheduler::SchedulerOptions options;
+  options.metrics = &metrics;
+  auto sched = scheduler::Scheduler::Create(*cfg, registry, host, empty, options);
+  if (!sched.ok()) return Fail(sched.status());
+
+  std::set<std::string> profiles;
+  for (const framework::Profile& p : cfg->profiles) profiles.insert(p.scheduler_name);
+  internal::SchedulerInformers informers(**client, **sched, profiles);
+
+  std::atomic<bool> synced{false};
+  std::atomic<bool> shutting_down{false};
+  internal::HealthServerOptions serving;
+  serving.bind_address = flags->bind_address;
+  serving.secure_port = flags->secure_port;
+  serving.tls_cert_file = flags->tls_cert_file;
+  serving.tls_private_key_file = flags->tls_private_key_file;
+  serving.http_port = flags->http_port;
+  const internal::HealthCheck ping{"ping", [] { return absl::OkStatus(); }};
+  const internal::HealthCheck log{"log", [] { return absl::OkStatus(); }};
+  serving.livez = {ping};
+  serving.healthz = {ping, log};
+  serving.readyz = {ping, log,
+                    {"shutdown",
+                     [&] {
+                       return shutting_down.load() ? absl::UnavailableError("process is shutting down")
+                                                   : absl::OkStatus();
+                     }},
+                    {"sched-handler-sync", [&] {
+                       return synced.load() ? absl::OkStatus()
+                                            : absl::UnavailableError("waiting for handlers to sync");
+                     }}};
+  serving.metrics = [&metrics] { return metrics.Render(); };
+  auto server = internal::HealthServer::Start(std::move(serving));
+  if (!server.ok()) return Fail(server.status());
+
+  informers.Start();
+  bool stopped = false;
+  while (!informers.WaitForCacheSync(absl::Milliseconds(200))) {
+    if (WaitForSignal(signals, absl::ZeroDuration())) {
+      stopped = true;
+      break;
+    }
+  }
+  if (!stopped) {
+    synced = true;
+    Log(Severity::kInfo, "server", "caches synced; scheduling");
+    (*sched)->Run();
+    while (!WaitForSignal(signals, absl::Seconds(1))) {
+    }
+  }
+  Log(Severity::kInfo, "server", "Requested to terminate, exiting");
+  shutting_down = true;
+  informers.Stop();
+  (*sched)->Stop();
+  events.Stop(absl::Seconds(2));
+  (*server)->Stop();
+  return 0;
+}
+
+}  // namespace schedkit::kube

@@ -1,0 +1,47 @@
+// A program run by an end-to-end test: started with its arguments, its
+// stderr kept in a file, stopped by a signal and waited for with a bound.
+#ifndef SCHEDKIT_TESTS_E2E_CHILD_PROCESS_H_
+#define SCHEDKIT_TESTS_E2E_CHILD_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace schedkit::e2e {
+
+class ChildProcess {
+ public:
+  // Runs `argv[0]` with `argv`; its stdout and stderr go to `log_path`.
+  static absl::StatusOr<std::unique_ptr<ChildProcess>> Start(const std::vector<std::string>& argv,
+                                                             const std::string& log_path);
+  // Kills it (SIGKILL) if it still runs.
+  ~ChildProcess();
+
+  void Signal(int sig);
+  // Its exit code (128 + signal when a signal ended it), or nullopt when it
+  // still runs after `timeout`.
+  std::optional<int> Wait(absl::Duration timeout);
+  // What it wrote so far.
+  std::string Output() const;
+
+ private:
+  pid_t pid_ = -1;
+  std::string log_path_;
+  std::optional<int> exit_code_;
+};
+
+// The path of the schedkit-kube binary ($SCHEDKIT_KUBE, set by `make e2e`).
+std::string SchedkitKubeBinary();
+
+// A TCP port on 127.0.0.1 nobody listened on a moment ago.
+int FreeLoopbackPort();
+
+}  // namespace schedkit::e2e
+
+#endif  // SCHEDKIT_TESTS_E2E_CHILD_PROCESS_H_

@@ -1,0 +1,215 @@
+// schedkit-kube, the binary, against the real API server: it refuses bad
+// input with one line and a non-zero exit before writing anything; run
+// properly it becomes ready once its caches synced, schedules and preempts
+// through the API, and what it did can be read back from the API server
+// (bindings, PodScheduled=False, events) and from its /metrics.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "e2e/child_process.h"
+#include "e2e/kube_fixtures.h"
+#include "e2e/shared_apiserver.h"
+#include "httplib.h"
+#include "kube/self_signed.h"
+#include "nlohmann/json.hpp"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/kube/api_client.h"
+
+namespace schedkit::e2e {
+namespace {
+
+using nlohmann::json;
+
+struct Run {
+  int code;
+  std::string output;
+};
+
+Run RunKube(const std::vector<std::string>& flags, const std::string& log_name) {
+  std::vector<std::string> argv = {SchedkitKubeBinary()};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  auto child = ChildProcess::Start(argv, schedkit::StrCat(Server().dir(), "/", log_name));
+  REQUIRE(child.ok());
+  const std::optional<int> code = (*child)->Wait(absl::Seconds(60));
+  REQUIRE(code.has_value());
+  return {*code, (*child)->Output()};
+}
+
+int CountLines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+TEST_CASE("schedkit-kube refuses bad input with one line, exit 1 and nothing written", "[e2e][kube-main]") {
+  REQUIRE_FALSE(SchedkitKubeBinary().empty());
+  auto admin = Admin();
+  const std::string ns = "e2e-bad-input";
+  CreateNamespace(*admin, ns);
+  Create(*admin, schedkit::StrCat("/api/v1/namespaces/", ns, "/pods"), PodJson(ns, "waiting", "100m", 0, "kube-main"));
+  const std::string token_user = schedkit::StrCat("    token: ", SchedulerToken());
+  const std::vector<std::string> common = {"--leader-elect=false", "--secure-port=0"};
+  auto with = [&](std::vector<std::string> flags) {
+    flags.insert(flags.end(), common.begin(), common.end());
+    return flags;
+  };
+
+  SECTION("a kubeconfig whose CA did not sign the server's certificate") {
+    auto other = kube::internal::SelfSignedCertificate::Create();
+    REQUIRE(other.ok());
+    const std::string wrong_ca = Server().dir() + "/wrong-ca.crt";
+    WriteFile(wrong_ca, (*other)->CertificatePem());
+    const Run run =
+        RunKube(with({"--kubeconfig", WriteKubeconfig("wrong-ca.kubeconfig", Server().url(), wrong_ca, token_user)}),
+                "wrong-ca.log");
+    INFO(run.output);
+    CHECK(run.code == 1);
+    CHECK(CountLines(run.output) == 1);
+    CHECK_THAT(run.output, Catch::StartsWith("schedkit-kube: "));
+    CHECK_THAT(run.output, Catch::Contains(Server().url()) && Catch::Contains("TLS"));
+  }
+  SECTION("a token file that does not exist") {
+    const Run run = RunKube(with({"--kubeconfig", WriteKubeconfig("no-token.kubeconfig", Server().url(),
+                                                                  Server().ca_file(),
+                                                                  "    tokenFile: /nonexistent/token")}),
+                            "no-token.log");
+    INFO(run.output);
+    CHECK(run.code == 1);
+    CHECK(CountLines(run.output) == 1);
+    CHECK_THAT(run.output, Catch::Contains("/nonexistent/token"));
+  }
+  SECTION("an API server nobody listens for") {
+    const std::string nowhere = schedkit::StrCat("https://127.0.0.1:", FreeLoopbackPort());
+    const Run run = RunKube(
+        with({"--kubeconfig", WriteKubeconfig("nowhere.kubeconfig", nowhere, Server().ca_file(), token_user)}),
+        "nowhere.log");
+    INFO(run.output);
+    CHECK(run.code == 1);
+    CHECK(CountLines(run.output) == 1);
+    CHECK_THAT(run.output, Catch::Contains(nowhere));
+  }
+  SECTION("a configuration file that does not parse") {
+    const std::string config = Server().dir() + "/bad-config.yaml";
+    WriteFile(config, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles: {\n");
+    const Run run = RunKube(with({"--config", config, "--kubeconfig", Server().scheduler_kubeconfig()}),
+                            "bad-config.log");
+    INFO(run.output);
+    CHECK(run.code == 1);
+    CHECK(CountLines(run.output) == 1);
+    CHECK_THAT(run.output, Catch::Contains(config));
+  }
+  SECTION("an unknown flag") {
+    const Run run = RunKube({"--kubeconfg", "x"}, "bad-flag.log");
+    CHECK(run.code == 1);
+    CHECK(run.output == "schedkit-kube: unknown flag: --kubeconfg\n");
+  }
+
+  // Nothing reached the cluster: the pod is unbound, without status or events.
+  const json pod = Get(*admin, schedkit::StrCat("/api/v1/namespaces/", ns, "/pods/waiting"));
+  CHECK_FALSE(pod["spec"].contains("nodeName"));
+  CHECK_FALSE(pod["status"].contains("conditions"));
+  CHECK(Get(*admin, schedkit::StrCat("/apis/events.k8s.io/v1/namespaces/", ns, "/events"))["items"].empty());
+  // Out of the way of the schedulers of later cases.
+  CHECK(admin->Do("DELETE", schedkit::StrCat("/api/v1/namespaces/", ns, "/pods/waiting")).ok());
+}
+
+TEST_CASE("schedkit-kube schedules and preempts through the API, with events and metrics", "[e2e][kube-main]") {
+  REQUIRE_FALSE(SchedkitKubeBinary().empty());
+  auto admin = Admin();
+  const std::string ns = "e2e-kube-main";
+  CreateNamespace(*admin, ns);
+  // One node of 2 cpu (labelled so that only this test's pods go there).
+  REQUIRE(admin->Do("POST", "/api/v1/nodes", NodeJson("kube-main-1", "2", "kube-main").dump()).ok());
+  const std::string pods = schedkit::StrCat("/api/v1/namespaces/", ns, "/pods");
+  REQUIRE(admin->Do("POST", pods, PodJson(ns, "low", "1500m", 0, "kube-main").dump()).ok());
+
+  const int http_port = FreeLoopbackPort();
+  auto child = ChildProcess::Start({SchedkitKubeBinary(), "--kubeconfig", Server().scheduler_kubeconfig(),
+                                    "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0",
+                                    schedkit::StrCat("--http-port=", http_port), "-v=4"},
+                                   Server().dir() + "-kube-main.log");
+  REQUIRE(child.ok());
+  httplib::Client health("127.0.0.1", http_port);
+  REQUIRE(Eventually(absl::Seconds(30), [&] {
+    auto r = health.Get("/readyz");
+    return r && r->status == 200;
+  }));
+  CHECK(health.Get("/livez")->body == "ok");
+
+  auto node_of = [&](const std::string& name) {
+    const json pod = Get(*admin, schedkit::StrCat(pods, "/", name));
+    return pod["spec"].value("nodeName", "");
+  };
+  REQUIRE(Eventually(absl::Seconds(30), [&] { return node_of("low") == "kube-main-1"; }));
+
+  // A pod that fits nowhere: PodScheduled=False, reason Unschedulable.
+  REQUIRE(admin->Do("POST", pods, PodJson(ns, "huge", "64", 0, "kube-main").dump()).ok());
+  // A higher-priority pod that needs low's room: low is preempted.
+  REQUIRE(admin->Do("POST", pods, PodJson(ns, "high", "1", 1000, "kube-main").dump()).ok());
+  REQUIRE(Eventually(absl::Seconds(60), [&] { return node_of("high") == "kube-main-1"; }));
+  auto low = admin->Do("GET", schedkit::StrCat(pods, "/low"));
+  CHECK(absl::IsNotFound(low.status()));
+
+  json condition;
+  REQUIRE(Eventually(absl::Seconds(30), [&] {
+    const json huge = Get(*admin, schedkit::StrCat(pods, "/huge"));
+    const json conditions = huge["status"].value("conditions", json::array());
+    for (const json& c : conditions) {
+      if (c["type"] == "PodScheduled") condition = c;
+    }
+    return !condition.is_null();
+  }));
+  CHECK(condition["status"] == "False");
+  CHECK(condition["reason"] == "Unschedulable");
+  CHECK_THAT(condition["message"].get<std::string>(), Catch::StartsWith("0/"));
+
+  // The events, as the API server holds them.
+  std::map<std::string, json> by_reason;  // reason/pod → event
+  INFO((*child)->Output());
+  const bool all_events = Eventually(absl::Seconds(30), [&] {
+    by_reason.clear();
+    const json events = Get(*admin, schedkit::StrCat("/apis/events.k8s.io/v1/namespaces/", ns, "/events"));
+    for (const json& e : events["items"]) {
+      by_reason[schedkit::StrCat(e["reason"].get<std::string>(), "/", e["regarding"]["name"].get<std::string>())] = e;
+    }
+    return by_reason.contains("Scheduled/high") && by_reason.contains("Preempted/low") &&
+           by_reason.contains("FailedScheduling/huge");
+  });
+  std::string seen;
+  for (const auto& [key, event] : by_reason) seen += key + " ";
+  INFO("events: " << seen);
+  REQUIRE(all_events);
+  const json& scheduled = by_reason["Scheduled/high"];
+  CHECK(scheduled["note"] == schedkit::StrCat("Successfully assigned ", ns, "/high to kube-main-1"));
+  CHECK(scheduled["reportingController"] == "default-scheduler");
+  CHECK_THAT(scheduled["reportingInstance"].get<std::string>(), Catch::StartsWith("default-scheduler-"));
+  CHECK(scheduled["action"] == "Binding");
+  const json& preempted = by_reason["Preempted/low"];
+  CHECK(preempted["related"]["name"] == "high");
+  CHECK_THAT(preempted["note"].get<std::string>(), Catch::StartsWith("Preempted by pod ") &&
+                                                       Catch::EndsWith(" on node kube-main-1"));
+  CHECK(by_reason["FailedScheduling/huge"]["type"] == "Warning");
+
+  const auto metrics = health.Get("/metrics");
+  REQUIRE(metrics);
+  CHECK_THAT(metrics->body,
+             Catch::Contains("scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"}"));
+  CHECK_THAT(metrics->body, Catch::Contains("scheduler_pod_scheduling_sli_duration_seconds_bucket{attempts="));
+  CHECK_THAT(metrics->body, Catch::Contains("scheduler_preemption_attempts_total"));
+
+  (*child)->Signal(SIGTERM);
+  const auto code = (*child)->Wait(absl::Seconds(30));
+  INFO((*child)->Output());
+  REQUIRE(code.has_value());
+  CHECK(*code == 0);
+}
+
+}  // namespace
+}  // namespace schedkit::e2e
