@@ -11,7 +11,7 @@ CMAKE_GEN  := -G Ninja
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: deps build test test-asan test-tsan bench demo conformance oracle e2e clean
+.PHONY: deps build test test-asan test-tsan bench bench-kube demo conformance oracle e2e clean
 
 deps:
 	@bash cmake/install-deps.sh
@@ -76,7 +76,14 @@ e2e: build
 	bash tests/kube/apiserver/build.sh tests/kube/.bin
 	cd tests/kube/apiserver && CGO_ENABLED=0 go test -count=1 .
 	SCHEDKIT_TEST_APISERVER=$(CURDIR)/tests/kube/.bin/schedkit-test-apiserver \
-	  SCHEDKIT_KUBE=$(abspath $(BUILD))/examples/schedkit-kube $(BUILD)/tests/schedkit_e2e_tests
+	  SCHEDKIT_KUBE=$(abspath $(BUILD))/examples/schedkit-kube \
+	  SCHEDKIT_SIM=$(abspath $(BUILD))/examples/schedkit-sim $(BUILD)/tests/schedkit_e2e_tests
+
+# schedkit-kube against the tests' real API server: 5,000 pods on 500 nodes.
+bench-kube: build
+	bash tests/kube/apiserver/build.sh tests/kube/.bin
+	SCHEDKIT_TEST_APISERVER=$(CURDIR)/tests/kube/.bin/schedkit-test-apiserver \
+	  SCHEDKIT_KUBE=$(abspath $(BUILD))/examples/schedkit-kube $(BUILD)/bench/kube_bench
 
 # Builds the simulator and runs it on the bundled demo cluster.
 demo: build

@@ -67,6 +67,9 @@ ABSL_FLAG(bool, explain, false, "with --output json: every node's filter verdict
 ABSL_FLAG(schedkit::sim::TieBreakFlag, tie_break, schedkit::sim::TieBreakFlag::kRandom,
           "how ties between top-scoring nodes break: random (as upstream) or name (the lowest node name)");
 ABSL_FLAG(uint64_t, seed, 0, "seeds random tie-breaking and preemption; 0 picks a random seed");
+ABSL_FLAG(bool, one_at_a_time, false,
+          "pending pods arrive one at a time, in input order, each settled (a preemptor bound once its "
+          "victims are gone) before the next, as a scheduler sees pods created one by one");
 
 namespace {
 
@@ -75,7 +78,7 @@ using schedkit::sim::Result;
 
 constexpr char kUsage[] =
     "usage: schedkit-sim [--cluster PATH]... [--config PATH] [--output table|json] [--explain]\n"
-    "                    [--tie-break random|name] [--seed N]\n";
+    "                    [--tie-break random|name] [--seed N] [--one-at-a-time]\n";
 
 const schedkit::command_line::Program& Program() {
   static const schedkit::command_line::Program* program =
@@ -242,6 +245,7 @@ int Run(int argc, char** argv) {
                           ? schedkit::framework::TieBreak::kLowestName
                           : schedkit::framework::TieBreak::kRandom;
   options.seed = absl::GetFlag(FLAGS_seed);
+  options.one_at_a_time = absl::GetFlag(FLAGS_one_at_a_time);
   if (isatty(STDERR_FILENO)) {
     options.progress = [](int attempts, int pending) {
       std::fprintf(stderr, "\rschedkit-sim: %d scheduling attempts for %d pending pods...", attempts, pending);

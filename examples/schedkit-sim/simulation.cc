@@ -183,7 +183,15 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
   so.tie_break = options.tie_break;
   so.seed = options.seed;
   so.trace_cycles = options.explain;
-  api::StaticClusterLister lister(cluster);
+  // One at a time: the scheduler starts with the running pods only.
+  api::v1::Cluster initial = cluster;
+  if (options.one_at_a_time) {
+    initial.clear_pods();
+    for (const auto& p : cluster.pods()) {
+      if (!p.spec().node_name().empty()) *initial.add_pods() = p;
+    }
+  }
+  api::StaticClusterLister lister(initial);
   framework::Registry registry = plugins::NewInTreeRegistry();
   auto sched = scheduler::Scheduler::Create(config, registry, host, lister, so);
   if (!sched.ok()) return sched.status();
@@ -211,7 +219,22 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
       }
     }
   });
-  (*sched)->RunUntilIdle();
+  if (!options.one_at_a_time) {
+    (*sched)->RunUntilIdle();
+  } else {
+    for (const auto& p : cluster.pods()) {
+      if (!p.spec().node_name().empty()) continue;
+      if (absl::Status s = (*sched)->AddPod(std::make_shared<const api::v1::Pod>(p)); !s.ok()) return s;
+      (*sched)->RunUntilIdle();
+      const std::string key = Key(p);
+      // A preemptor waits for its victims: past the longest backoff it is
+      // retried, as the victims' deletion would move it (bounded).
+      for (int round = 0; round < 5 && !host.BoundTo(key) && host.Nominated(key); ++round) {
+        clock.Advance(absl::Seconds(config.pod_max_backoff_seconds + 1));
+        (*sched)->RunUntilIdle();
+      }
+    }
+  }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   result.nodes = Usage(**sched);

@@ -7,7 +7,8 @@
 //    the named PriorityClass, else the globalDefault class, else 0.
 //  - Workloads' missing replicas are added first (workload_pods.h).
 //  - Pods with spec.nodeName are running; the others are added to the queue
-//    in input order at one instant of a fake clock that never advances.
+//    in input order at one instant of a fake clock that never advances
+//    (unless one_at_a_time).
 //  - The scheduler runs until idle: activeQ and backoffQ drained (v1.35 pops
 //    from backoffQ when activeQ is empty), no binding in flight. Pods left in
 //    the unschedulable pool keep their last failure.
@@ -37,6 +38,12 @@ struct Options {
   bool explain = false;
   framework::TieBreak tie_break = framework::TieBreak::kRandom;
   uint64_t seed = 0;
+  // The pending pods arrive one at a time, in input order: each runs until
+  // idle, and while it is nominated by its own preemption the clock moves
+  // past its backoff so that it binds once its victims are gone, before the
+  // next arrives. What a live scheduler does when pods are created one by
+  // one, each awaited (the end-to-end tests compare schedkit-kube with it).
+  bool one_at_a_time = false;
   // Called about once a second with (attempts so far, pending pods).
   std::function<void(int, int)> progress;
 };

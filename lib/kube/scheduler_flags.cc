@@ -108,6 +108,17 @@ const std::vector<Flag>& Flags() {
       {"v", Kind::kInt,
        "number for the log level verbosity",
        Int(&SchedulerFlags::verbosity)},
+      {"tie-break", Kind::kString,
+       "schedkit: how ties between top-scoring nodes break: random (as upstream) or name (the lowest node "
+       "name), for reproducible runs.",
+       [](SchedulerFlags& f, const std::string& v) {
+         if (v != "random" && v != "name") return false;
+         f.tie_break = v;
+         return true;
+       }},
+      {"seed", Kind::kInt,
+       "schedkit: seeds the random choices (tie-breaking, preemption's start node); 0 picks a random seed.",
+       [](SchedulerFlags& f, const std::string& v) { return absl::SimpleAtoi(v, &f.seed); }},
       {"leader-elect", Kind::kBool,
        "Start a leader election client and gain leadership before executing the main loop.",
        OptionalBool(&SchedulerFlags::leader_elect)},
@@ -184,8 +195,10 @@ absl::StatusOr<SchedulerFlags> ParseSchedulerFlags(const std::vector<std::string
       return absl::InvalidArgumentError(schedkit::StrCat("flag needs an argument: --", name));
     }
     if (!flag->set(out, value)) {
-      return absl::InvalidArgumentError(schedkit::StrCat("invalid argument \"", value, "\" for \"--", name,
-                                                         "\" flag: not a valid ", KindName(flag->kind)));
+      const std::string why = flag->kind == Kind::kString ? std::string("not one of its values (see --help)")
+                                                          : schedkit::StrCat("not a valid ", KindName(flag->kind));
+      return absl::InvalidArgumentError(
+          schedkit::StrCat("invalid argument \"", value, "\" for \"--", name, "\" flag: ", why));
     }
   }
   return out;

@@ -7,6 +7,7 @@
 #ifndef SCHEDKIT_LIB_KUBE_SCHEDULER_FLAGS_H_
 #define SCHEDKIT_LIB_KUBE_SCHEDULER_FLAGS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,12 @@ struct SchedulerFlags {
   int http_port = 0;
   int verbosity = 0;
   bool help = false;
+  // schedkit's, for reproducible runs (tests, comparisons with
+  // schedkit-sim): how ties between top-scoring nodes break ("random" as
+  // upstream, or "name": the lowest node name) and the seed of the random
+  // choices (0: a random seed).
+  std::string tie_break = "random";
+  uint64_t seed = 0;
   // Set only when given on the command line.
   std::optional<std::string> kubeconfig;
   std::optional<float> kube_api_qps;

@@ -122,6 +122,9 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   const api::StaticClusterLister empty(api::v1::Cluster{});
   scheduler::SchedulerOptions options;
   options.metrics = &metrics;
+  options.tie_break =
+      flags->tie_break == "name" ? framework::TieBreak::kLowestName : framework::TieBreak::kRandom;
+  options.seed = flags->seed;
   auto sched = scheduler::Scheduler::Create(*cfg, registry, host, empty, options);
   if (!sched.ok()) return Fail(sched.status());
 

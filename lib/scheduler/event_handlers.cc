@@ -152,6 +152,18 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
     }
     return absl::OkStatus();
   }
+  // The cache holds the pod (assumed, or bound by us and not yet
+  // confirmed): this update was written before the bind, e.g. our own
+  // status patch coming back. The queue must not take the pod again, or it
+  // would be scheduled twice (upstream's updatePodInSchedulingQueue skips
+  // assumed pods too), and the table keeps the pod's node.
+  if (impl_->cache.GetPod(p->uid()) != nullptr) {
+    if (!old->node_name().empty()) {
+      std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
+      if (auto it = impl_->pods.find(p->key()); it != impl_->pods.end() && it->second == p) it->second = old;
+    }
+    return absl::OkStatus();
+  }
   if (impl_->FrameworkForPod(*p) != nullptr) impl_->queue->Update(old, p);
   return absl::OkStatus();
 }

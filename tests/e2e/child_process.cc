@@ -77,6 +77,11 @@ std::string SchedkitKubeBinary() {
   return path != nullptr ? path : "";
 }
 
+std::string SchedkitSimBinary() {
+  const char* path = std::getenv("SCHEDKIT_SIM");
+  return path != nullptr ? path : "";
+}
+
 int FreeLoopbackPort() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};

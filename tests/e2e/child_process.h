@@ -39,6 +39,9 @@ class ChildProcess {
 // The path of the schedkit-kube binary ($SCHEDKIT_KUBE, set by `make e2e`).
 std::string SchedkitKubeBinary();
 
+// The path of the schedkit-sim binary ($SCHEDKIT_SIM, set by `make e2e`).
+std::string SchedkitSimBinary();
+
 // A TCP port on 127.0.0.1 nobody listened on a moment ago.
 int FreeLoopbackPort();
 

@@ -298,6 +298,33 @@ TEST_CASE("bind_on_scheduling_thread: a failed bind unreserves and requeues the 
   CHECK(c.active + c.backoff + c.unschedulable == 1);  // not lost
 }
 
+TEST_CASE("an update written before our bind does not queue the bound pod again", "[integration]") {
+  // What an informer delivers after a bind: first the pod's status patch
+  // (nominatedNodeName, no spec.nodeName yet), then the bound pod. Until the
+  // bound pod arrives the older update must not send the pod back to the
+  // queue (found by the end-to-end comparison: the pod
+  // was scheduled twice and preempted twice).
+  Env env;
+  *env.cluster.add_nodes() = MakeNode().Name("a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
+  *env.cluster.add_pods() = MakePod().Name("p").UID("uid-p").Req({{"cpu", "1"}}).Obj();
+  env.Start();
+  REQUIRE(env.sched->ScheduleOne());
+  REQUIRE(env.host->bound() == 1);
+  auto stale = std::make_shared<api::v1::Pod>(env.cluster.pods(0));
+  stale->mutable_status()->set_nominated_node_name("a");
+  REQUIRE(env.sched->UpdatePod(stale).ok());
+  CHECK_FALSE(env.sched->ScheduleOne());
+  CHECK(env.sched->queue().counts().active == 0);
+  // The bound pod confirms the bind.
+  auto bound = std::make_shared<api::v1::Pod>(*stale);
+  bound->mutable_spec()->set_node_name("a");
+  REQUIRE(env.sched->UpdatePod(bound).ok());
+  CHECK(env.sched->cache().sizes().pods == 1);
+  env.Drain();
+  CHECK(env.host->double_binds().empty());
+  CHECK(env.host->bindings() == std::map<std::string, std::string>{{"default/p", "a"}});
+}
+
 TEST_CASE("a node deleted while pods are assumed on it", "[integration]") {
   // Binding happens later (a manual executor), so the pod stays assumed while
   // its node goes away; the failed bind forgets it and it is retried elsewhere.

@@ -27,6 +27,12 @@ TEST_CASE("ParseSchedulerFlags reads pflag's forms", "[kube][flags]") {
   CHECK(bare->leader_elect == true);
   CHECK(bare->verbosity == 2);
   CHECK(ParseSchedulerFlags({"-h"})->help);
+  auto repro = ParseSchedulerFlags({"--tie-break=name", "--seed", "7"});
+  REQUIRE(repro.ok());
+  CHECK(repro->tie_break == "name");
+  CHECK(repro->seed == 7);
+  CHECK(ParseSchedulerFlags({"--tie-break=coin"}).status().message() ==
+        "invalid argument \"coin\" for \"--tie-break\" flag: not one of its values (see --help)");
   // Upstream's defaults.
   auto none = ParseSchedulerFlags({});
   REQUIRE(none.ok());
