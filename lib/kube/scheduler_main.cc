@@ -125,6 +125,9 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   options.tie_break =
       flags->tie_break == "name" ? framework::TieBreak::kLowestName : framework::TieBreak::kRandom;
   options.seed = flags->seed;
+  // Each binding waits for the API server's answer; upstream runs them all
+  // at once on goroutines, 32 threads come close under its rate limit.
+  options.binding_threads = 32;
   auto sched = scheduler::Scheduler::Create(*cfg, registry, host, empty, options);
   if (!sched.ok()) return Fail(sched.status());
 

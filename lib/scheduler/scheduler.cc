@@ -4,6 +4,7 @@
 #include "schedkit/scheduler/scheduler.h"
 
 #include <memory>
+#include <algorithm>
 #include <random>
 #include <string>
 #include <utility>
@@ -103,7 +104,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
   if (options.executor != nullptr) {
     im.executor = options.executor;
   } else {
-    im.owned_executor = std::make_unique<ThreadPoolExecutor>(4);
+    im.owned_executor = std::make_unique<ThreadPoolExecutor>(std::max(1, options.binding_threads));
     im.executor = im.owned_executor.get();
   }
   // A recorder that records nothing counts as none, so the clock is not read for it.

@@ -12,8 +12,8 @@ namespace schedkit::e2e {
 
 using nlohmann::json;
 
-std::unique_ptr<kube::ApiClient> Admin() {
-  auto config = kube::LoadKubeconfig({Server().admin_kubeconfig()});
+std::unique_ptr<kube::ApiClient> Admin(TestApiServer* server) {
+  auto config = kube::LoadKubeconfig({(server != nullptr ? *server : Server()).admin_kubeconfig()});
   REQUIRE(config.ok());
   config->qps = 1000;
   config->burst = 1000;

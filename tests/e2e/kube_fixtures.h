@@ -17,8 +17,10 @@
 
 namespace schedkit::e2e {
 
-// Full rights over the shared test API server.
-std::unique_ptr<kube::ApiClient> Admin();
+class TestApiServer;
+
+// Full rights over `server` (the shared test API server by default).
+std::unique_ptr<kube::ApiClient> Admin(TestApiServer* server = nullptr);
 
 std::string ReadFile(const std::string& path);
 void WriteFile(const std::string& path, const std::string& text);

@@ -21,7 +21,7 @@
 
 #include "e2e/child_process.h"
 #include "e2e/kube_fixtures.h"
-#include "e2e/shared_apiserver.h"
+#include "e2e/test_apiserver.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/str_cat.h"
@@ -119,9 +119,10 @@ std::map<std::string, Outcome> Outcomes(kube::ApiClient& admin) {
 bool Settled(const Outcome& o) { return !o.node.empty() || (!o.unschedulable.empty() && o.nominated.empty()); }
 
 // schedkit-sim's verdicts (--output json) on `objects`, by pod name.
-std::map<std::string, json> Simulate(const std::vector<json>& objects, bool one_at_a_time) {
+std::map<std::string, json> Simulate(const TestApiServer& server, const std::vector<json>& objects,
+                                     bool one_at_a_time) {
   // Next to the API server's log, kept after the run.
-  const std::string input = StrCat(Server().dir(), one_at_a_time ? "-scale-wave2.json" : "-scale-wave1.json");
+  const std::string input = StrCat(server.dir(), one_at_a_time ? "-scale-wave2.json" : "-scale-wave1.json");
   WriteFile(input, json{{"apiVersion", "v1"}, {"kind", "List"}, {"items", objects}}.dump());
   std::vector<std::string> argv = {SchedkitSimBinary(), "--cluster", input, "--output", "json",
                                    "--tie-break",       "name",      "--seed", "7"};
@@ -140,7 +141,11 @@ std::map<std::string, json> Simulate(const std::vector<json>& objects, bool one_
 TEST_CASE("schedkit-kube at scale places what schedkit-sim places, preemption included", "[e2e][scale]") {
   REQUIRE_FALSE(SchedkitKubeBinary().empty());
   REQUIRE_FALSE(SchedkitSimBinary().empty());
-  auto admin = Admin();
+  // A server of its own: the simulator must see every node the scheduler
+  // sees, and other cases leave theirs in the shared one.
+  auto server = TestApiServer::Start();
+  REQUIRE(server.ok());
+  auto admin = Admin(server->get());
   CreateNamespace(*admin, kNs);
   std::vector<json> nodes;
   for (int i = 0; i < 100; ++i) nodes.push_back(NodeJson("scale-" + Padded(i), "4", kGroup, StrCat("zone-", i % 3)));
@@ -151,10 +156,10 @@ TEST_CASE("schedkit-kube at scale places what schedkit-sim places, preemption in
 
   const int port = FreeLoopbackPort();
   auto child = ChildProcess::Start(
-      {SchedkitKubeBinary(), "--kubeconfig", Server().scheduler_kubeconfig(), "--leader-elect=false",
+      {SchedkitKubeBinary(), "--kubeconfig", (*server)->scheduler_kubeconfig(), "--leader-elect=false",
        "--bind-address=127.0.0.1", "--secure-port=0", StrCat("--http-port=", port), "--tie-break=name",
        "--seed=7", "--kube-api-qps=1000", "--kube-api-burst=1000"},
-      Server().dir() + "-scale.log");
+      (*server)->dir() + "-scale.log");
   REQUIRE(child.ok());
   INFO((*child)->Output());
 
@@ -171,7 +176,7 @@ TEST_CASE("schedkit-kube at scale places what schedkit-sim places, preemption in
   std::vector<json> sim_input = nodes;
   sim_input.push_back(Pdb());
   for (const json& p : wave1) sim_input.push_back(p);
-  const auto sim1 = Simulate(sim_input, false);
+  const auto sim1 = Simulate(**server, sim_input, false);
   int bound1 = 0;
   for (const auto& [name, o] : outcomes) {
     INFO(name);
@@ -241,9 +246,9 @@ TEST_CASE("schedkit-kube at scale places what schedkit-sim places, preemption in
   }
   outcomes = Outcomes(*admin);
   // What kube did, kept for a failing comparison: its Preempted events.
-  WriteFile(StrCat(Server().dir(), "-scale-events.json"),
+  WriteFile(StrCat((*server)->dir(), "-scale-events.json"),
             Get(*admin, StrCat("/apis/events.k8s.io/v1/namespaces/", kNs, "/events")).dump());
-  const auto sim2 = Simulate(sim_input2, true);
+  const auto sim2 = Simulate(**server, sim_input2, true);
   std::set<std::string> kube_victims;
   for (const std::string& name : before) {
     if (!outcomes.contains(name)) kube_victims.insert(name);

@@ -58,6 +58,10 @@ struct SchedulerOptions {
   bool bind_on_scheduling_thread = false;
   // FrameworkOptions::memoize_per_node_outcomes for every profile.
   bool memoize_per_node_outcomes = true;
+  // Threads of the default executor (when `executor` is null): how many
+  // binding cycles run at once. A host whose Bind waits on an API server
+  // wants many (upstream binds each pod on a goroutine of its own).
+  int binding_threads = 4;
 };
 
 // What one scheduling attempt decided; given to the cycle observer.
