@@ -1,6 +1,7 @@
 // SchedulerMain: upstream's cmd/kube-scheduler/app runCommand and Run, in
 // order: flags and configuration, the client, the serving endpoints, the
-// informers and WaitForCacheSync, then the scheduling loop until a signal.
+// informers and WaitForCacheSync, then (after winning the Lease, when
+// leaderElection.leaderElect) the scheduling loop until a signal.
 #include "schedkit/kube/scheduler_main.h"
 
 #include <signal.h>
@@ -9,10 +10,12 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/time/clock.h"
@@ -20,6 +23,7 @@
 #include "kube/event_sink.h"
 #include "kube/health_server.h"
 #include "kube/informers.h"
+#include "kube/lease_elector.h"
 #include "kube/log.h"
 #include "kube/scheduler_flags.h"
 #include "schedkit/api/lister.h"
@@ -84,10 +88,20 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
                             : config::LoadConfiguration(flags->config);
   if (!cfg.ok()) return Fail(cfg.status());
   internal::ApplyFlags(*flags, *cfg);
-  if (cfg->leader_election.leader_elect) {
-    return Fail(
-        "leader election is not available yet: run a single replica with --leader-elect=false "
-        "(or leaderElection.leaderElect: false in --config)");
+  const config::LeaderElection& election = cfg->leader_election;
+  internal::LeaseElectorOptions lease;
+  if (election.leader_elect) {
+    if (election.resource_lock != "leases") {
+      return Fail(schedkit::StrCat("leaderElection.resourceLock: Unsupported value: \"", election.resource_lock,
+                                   "\": supported values: \"leases\""));
+    }
+    lease.lease_namespace = election.resource_namespace;
+    lease.lease_name = election.resource_name;
+    lease.identity = internal::NewLeaseIdentity(Hostname());
+    lease.lease_duration = election.lease_duration;
+    lease.renew_deadline = election.renew_deadline;
+    lease.retry_period = election.retry_period;
+    if (absl::Status s = internal::ValidateLeaseElectorOptions(lease); !s.ok()) return Fail(s);
   }
 
   auto client_config = BuildClientConfig(flags->master, cfg->client_connection.kubeconfig, ProcessEnv());
@@ -102,6 +116,13 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   events_config.user_agent = "schedkit-kube/events";
   auto events_client = ApiClient::Create(events_config);
   if (!events_client.ok()) return Fail(events_client.status());
+  // So does the election, so that no burst of binds delays a renewal.
+  ClientConfig election_config = *client_config;
+  election_config.user_agent = "schedkit-kube/leader-election";
+  auto election_client = ApiClient::Create(election_config);
+  if (!election_client.ok()) return Fail(election_client.status());
+  std::unique_ptr<internal::LeaseElector> elector;
+  if (election.leader_elect) elector = std::make_unique<internal::LeaseElector>(**election_client, lease);
 
   // Reach the server once before anything else: a wrong CA, a refused
   // credential or an unreachable address ends here, with nothing written.
@@ -128,6 +149,8 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   // Each binding waits for the API server's answer; upstream runs them all
   // at once on goroutines, 32 threads come close under its rate limit.
   options.binding_threads = 32;
+  // Nothing is written unless this process leads.
+  options.leader = elector.get();
   auto sched = scheduler::Scheduler::Create(*cfg, registry, host, empty, options);
   if (!sched.ok()) return Fail(sched.status());
 
@@ -147,7 +170,15 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   const internal::HealthCheck log{"log", [] { return absl::OkStatus(); }};
   serving.livez = {ping};
   serving.healthz = {ping, log};
-  serving.readyz = {ping, log,
+  serving.readyz = {ping, log};
+  if (elector != nullptr) {
+    // upstream's HealthzAdaptor with kube-scheduler's 20 s tolerance: a
+    // leader whose lease went unrenewed that much longer is unhealthy.
+    const internal::HealthCheck watchdog{"leaderElection", [&elector] { return elector->Check(absl::Seconds(20)); }};
+    serving.healthz.push_back(watchdog);
+    serving.readyz.push_back(watchdog);
+  }
+  serving.readyz.insert(serving.readyz.end(), {
                     {"shutdown",
                      [&] {
                        return shutting_down.load() ? absl::UnavailableError("process is shutting down")
@@ -156,7 +187,7 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
                     {"sched-handler-sync", [&] {
                        return synced.load() ? absl::OkStatus()
                                             : absl::UnavailableError("waiting for handlers to sync");
-                     }}};
+                     }}});
   serving.metrics = [&metrics] { return metrics.Render(); };
   auto server = internal::HealthServer::Start(std::move(serving));
   if (!server.ok()) return Fail(server.status());
@@ -169,15 +200,38 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
       break;
     }
   }
+  std::thread election_thread;
   if (!stopped) {
     synced = true;
-    Log(Severity::kInfo, "server", "caches synced; scheduling");
-    (*sched)->Run();
+    if (elector == nullptr) {
+      Log(Severity::kInfo, "server", "caches synced; scheduling");
+      (*sched)->Run();
+    } else {
+      Log(Severity::kInfo, "server",
+          schedkit::StrCat("caches synced; campaigning for lease ", lease.lease_namespace, "/", lease.lease_name,
+                           " as ", lease.identity));
+      // A standby keeps its caches warm and writes nothing. A leader that
+      // loses exits at once, as upstream's: its state is stale, its
+      // in-flight writes are fenced, and a restart gives a clean cache.
+      election_thread = std::thread([&elector, &sched] {
+        absl::Status status = elector->Run([&sched] { (*sched)->Run(); });
+        if (!status.ok()) {
+          Log(Severity::kError, "server", std::string(status.message()));
+          std::fflush(stderr);
+          std::_Exit(1);
+        }
+      });
+    }
     while (!WaitForSignal(signals, absl::Seconds(1))) {
     }
   }
   Log(Severity::kInfo, "server", "Requested to terminate, exiting");
   shutting_down = true;
+  if (elector != nullptr) {
+    // Closes the write fence at once, then gives the lease up.
+    elector->Stop();
+    if (election_thread.joinable()) election_thread.join();
+  }
   informers.Stop();
   (*sched)->Stop();
   events.Stop(absl::Seconds(2));

@@ -99,6 +99,10 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
   auto impl = std::make_unique<Impl>(options.clock != nullptr ? *options.clock : framework::Clock::Real());
   Impl& im = *impl;
   im.host = &host;
+  if (options.leader != nullptr) {
+    im.fenced_host = std::make_unique<FencedHost>(host, *options.leader);
+    im.host = im.fenced_host.get();
+  }
   im.options = options;
   im.config = config;
   if (options.executor != nullptr) {
@@ -131,7 +135,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
     fo.clock = im.clock;
     fo.metrics = im.metrics;
     fo.client = &im;
-    im.event_recorders.push_back(std::make_unique<HostEvents>(host, profile.scheduler_name));
+    im.event_recorders.push_back(std::make_unique<HostEvents>(*im.host, profile.scheduler_name));
     fo.events = im.event_recorders.back().get();
     fo.memoize_per_node_outcomes = options.memoize_per_node_outcomes;
     auto fw = framework::Framework::Create(registry, profile, fo);

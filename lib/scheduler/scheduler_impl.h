@@ -28,6 +28,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/scheduler/scheduler.h"
+#include "scheduler/fenced_host.h"
 #include "scheduler/host_events.h"
 #include "scheduler/namespaced_objects.h"
 #include "scheduler/periodic_timers.h"
@@ -40,7 +41,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
   // Our own binding threads are joined before any member they use is gone.
   ~Impl() override { owned_executor.reset(); }
 
+  // The host's Host, or a FencedHost over it when a LeaderElector is given.
   Host* host = nullptr;
+  std::unique_ptr<FencedHost> fenced_host;
   SchedulerOptions options;
   config::SchedulerConfiguration config;
   std::unique_ptr<Executor> owned_executor;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <utility>
 
+#include "absl/time/clock.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/str_cat.h"
@@ -88,7 +89,7 @@ absl::StatusOr<std::unique_ptr<FaultProxy>> FaultProxy::Start(const std::string&
   server.new_task_queue = [] { return new httplib::ThreadPool(96); };
   FaultProxy* self = proxy.get();
   auto handle = [self](const httplib::Request& req, httplib::Response& res) {
-    Request request{req.method, req.target, req.body};
+    Request request{req.method, req.target, req.body, absl::Now()};
     std::optional<Fault> fault = self->Match(request);
     if (fault && fault->kind == Fault::Kind::kRespond) {
       res.status = fault->status;

@@ -34,6 +34,7 @@ class FaultProxy {
     std::string method;
     std::string target;  // path and query
     std::string body;
+    absl::Time received;  // when the proxy got it
   };
   struct Fault {
     enum class Kind { kRespond, kWatchError, kDelay };

@@ -105,6 +105,15 @@ TEST_CASE("schedkit-kube refuses bad input with one line, exit 1 and nothing wri
     CHECK(CountLines(run.output) == 1);
     CHECK_THAT(run.output, Catch::Contains(config));
   }
+  SECTION("a leader election whose renew deadline is not shorter than its lease") {
+    const Run run = RunKube({"--kubeconfig", Server().scheduler_kubeconfig(), "--secure-port=0", "--leader-elect",
+                             "--leader-elect-renew-deadline=20s"},
+                            "bad-election.log");
+    CHECK(run.code == 1);
+    CHECK(run.output ==
+          "schedkit-kube: leaderElection.leaseDuration: Invalid value: 15s: LeaseDuration must be greater than "
+          "RenewDeadline\n");
+  }
   SECTION("an unknown flag") {
     const Run run = RunKube({"--kubeconfg", "x"}, "bad-flag.log");
     CHECK(run.code == 1);

@@ -33,6 +33,7 @@
 #include "schedkit/framework/registry.h"
 #include "schedkit/scheduler/cache.h"
 #include "schedkit/scheduler/host.h"
+#include "schedkit/scheduler/leader_election.h"
 #include "schedkit/scheduler/queue.h"
 
 namespace schedkit::scheduler {
@@ -62,6 +63,12 @@ struct SchedulerOptions {
   // binding cycles run at once. A host whose Bind waits on an API server
   // wants many (upstream binds each pod on a goroutine of its own).
   int binding_threads = 4;
+  // Not owned. When set, the scheduler writes through the host (binds,
+  // evictions, status and nomination writes, PV/PVC updates, events) only
+  // while leader->IsLeader(); otherwise Bind and Evict fail with
+  // FailedPrecondition and the rest are dropped. Run() is still the host's
+  // to call once the elector leads.
+  const LeaderElector* leader = nullptr;
 };
 
 // What one scheduling attempt decided; given to the cycle observer.

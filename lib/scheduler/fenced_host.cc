@@ -1,0 +1,44 @@
+#include "scheduler/fenced_host.h"
+
+namespace schedkit::scheduler {
+
+absl::Status FencedHost::NotLeader() const {
+  return absl::FailedPreconditionError("this scheduler is not the leader (its leadership was lost or given up)");
+}
+
+absl::Status FencedHost::Bind(const api::v1::Pod& pod, std::string_view node) {
+  if (!leader_.IsLeader()) return NotLeader();
+  return host_.Bind(pod, node);
+}
+
+absl::Status FencedHost::Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor, std::string_view node) {
+  if (!leader_.IsLeader()) return NotLeader();
+  return host_.Evict(victim, preemptor, node);
+}
+
+absl::StatusOr<api::v1::PersistentVolume> FencedHost::UpdatePersistentVolume(const api::v1::PersistentVolume& pv) {
+  if (!leader_.IsLeader()) return NotLeader();
+  return host_.UpdatePersistentVolume(pv);
+}
+
+absl::StatusOr<api::v1::PersistentVolumeClaim> FencedHost::UpdatePersistentVolumeClaim(
+    const api::v1::PersistentVolumeClaim& claim) {
+  if (!leader_.IsLeader()) return NotLeader();
+  return host_.UpdatePersistentVolumeClaim(claim);
+}
+
+void FencedHost::OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) {
+  if (leader_.IsLeader()) host_.OnFailedScheduling(pod, failure);
+}
+
+void FencedHost::OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) {
+  if (leader_.IsLeader()) host_.OnNominatedNodeChanged(pod, node);
+}
+
+void FencedHost::OnEvent(const PodEvent& event) {
+  if (leader_.IsLeader()) host_.OnEvent(event);
+}
+
+void FencedHost::OnScheduled(const api::v1::Pod& pod, std::string_view node) { host_.OnScheduled(pod, node); }
+
+}  // namespace schedkit::scheduler

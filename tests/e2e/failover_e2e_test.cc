@@ -1,0 +1,268 @@
+// Two replicas of schedkit-kube with leader election (upstream's defaults:
+// 15 s lease, 10 s renew deadline, 2 s retry) against the real API server,
+// each through a proxy of its own that records what it sends. The leader is
+// killed (SIGKILL), or paused (SIGSTOP) longer than its lease, while pods
+// keep arriving. The standby must take over within the lease duration and
+// two jittered retry periods, a paused leader that wakes must exit non-zero
+// without a single write, and afterwards every pod is bound exactly once
+// with no node over-committed.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "e2e/child_process.h"
+#include "e2e/fault_proxy.h"
+#include "e2e/kube_fixtures.h"
+#include "e2e/shared_apiserver.h"
+#include "httplib.h"
+#include "nlohmann/json.hpp"
+#include "schedkit/api/str_cat.h"
+
+namespace schedkit::e2e {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kSchedulerName[] = "failover-scheduler";
+constexpr int kNodes = 4;
+constexpr int kNodeCpu = 8;  // cores; pods ask 1
+const absl::Duration kLease = absl::Seconds(15);
+const absl::Duration kRetryJittered = absl::Seconds(2) * 2.2;
+
+bool IsLeaseWrite(const FaultProxy::Record& r) {
+  return (r.request.method == "PUT" || r.request.method == "POST") &&
+         r.request.target.find("/leases") != std::string::npos && r.status >= 200 && r.status < 300;
+}
+
+// The first time after `since` that the proxy passed a successful lease
+// write (an acquisition or renewal), or nullopt.
+std::optional<absl::Time> FirstLeaseWrite(const FaultProxy& proxy, absl::Time since) {
+  for (const FaultProxy::Record& r : proxy.records()) {
+    if (IsLeaseWrite(r) && r.request.received > since) return r.request.received;
+  }
+  return std::nullopt;
+}
+
+// One replica: its proxy, its configuration (leader election on, its own
+// kubeconfig through the proxy), the process.
+class Replica {
+ public:
+  explicit Replica(const std::string& name) : name_(name) {
+    auto proxy = FaultProxy::Start(Server().url(), Server().ca_file());
+    REQUIRE(proxy.ok());
+    proxy_ = *std::move(proxy);
+  }
+  ~Replica() {
+    if (child_ != nullptr && !exited_) {
+      child_->Signal(SIGCONT);
+      child_->Signal(SIGTERM);
+      child_->Wait(absl::Seconds(30));
+    }
+  }
+
+  void Start() {
+    const std::string kubeconfig = WriteKubeconfig(
+        name_ + ".kubeconfig", proxy_->url(), "", schedkit::StrCat("    token: ", SchedulerToken()));
+    const std::string config = schedkit::StrCat(Server().dir(), "/", name_, ".config.yaml");
+    WriteFile(config, schedkit::StrCat("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                       "kind: KubeSchedulerConfiguration\n"
+                                       "clientConnection:\n  kubeconfig: ",
+                                       kubeconfig,
+                                       "\n"
+                                       "leaderElection:\n  leaderElect: true\n"
+                                       "profiles:\n- schedulerName: ",
+                                       kSchedulerName, "\n"));
+    port_ = FreeLoopbackPort();
+    auto child = ChildProcess::Start({SchedkitKubeBinary(), "--config", config, "--bind-address=127.0.0.1",
+                                      "--secure-port=0", schedkit::StrCat("--http-port=", port_), "-v=2"},
+                                     schedkit::StrCat(Server().dir(), "-", name_, ".log"));
+    REQUIRE(child.ok());
+    child_ = *std::move(child);
+    // Ready means caches synced, leader or not (upstream's readyz too).
+    httplib::Client health("127.0.0.1", port_);
+    REQUIRE(Eventually(absl::Seconds(30), [&] {
+      auto r = health.Get("/readyz");
+      return r && r->status == 200;
+    }));
+  }
+
+  void Signal(int sig) { child_->Signal(sig); }
+  std::optional<int> Wait(absl::Duration limit) {
+    auto code = child_->Wait(limit);
+    exited_ = code.has_value();
+    return code;
+  }
+  std::string Output() const { return child_->Output(); }
+  FaultProxy& proxy() { return *proxy_; }
+  std::string healthz() {
+    httplib::Client health("127.0.0.1", port_);
+    auto r = health.Get("/healthz?verbose");
+    return r ? r->body : "";
+  }
+
+ private:
+  std::string name_;
+  std::unique_ptr<FaultProxy> proxy_;
+  std::unique_ptr<ChildProcess> child_;
+  int port_ = 0;
+  bool exited_ = false;
+};
+
+json FailoverPod(const std::string& ns, const std::string& name, const std::string& group) {
+  json pod = PodJson(ns, name, "1", 0, group);
+  pod["spec"]["schedulerName"] = kSchedulerName;
+  return pod;
+}
+
+// Creates pods `from`..`to`-1, one every 400 ms, on a thread.
+std::thread Feed(const std::string& ns, const std::string& group, int from, int to) {
+  return std::thread([ns, group, from, to] {
+    auto admin = Admin();
+    for (int i = from; i < to; ++i) {
+      Create(*admin, schedkit::StrCat("/api/v1/namespaces/", ns, "/pods"),
+             FailoverPod(ns, schedkit::StrCat("p-", i), group));
+      std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    }
+  });
+}
+
+// Every pod bound, one Binding accepted per pod over both replicas, and no
+// node holding more than its cores.
+void CheckAllBoundOnce(kube::ApiClient& admin, const std::string& ns, int pods, Replica& a, Replica& b) {
+  REQUIRE(Eventually(absl::Seconds(60), [&] {
+    const auto placed = Placements(admin, ns);
+    if (placed.size() != static_cast<size_t>(pods)) return false;
+    for (const auto& [pod, node] : placed) {
+      if (node.empty()) return false;
+    }
+    return true;
+  }));
+  std::map<std::string, int> accepted = a.proxy().AcceptedBindings();
+  for (const auto& [pod, n] : b.proxy().AcceptedBindings()) accepted[pod] += n;
+  std::map<std::string, int> per_node;
+  for (const auto& [pod, node] : Placements(admin, ns)) {
+    INFO(pod);
+    CHECK(accepted[schedkit::StrCat(ns, "/", pod)] == 1);
+    ++per_node[node];
+  }
+  for (const auto& [node, count] : per_node) {
+    INFO(node);
+    CHECK(count <= kNodeCpu);
+  }
+}
+
+// Starts A, waits until it holds the lease, then starts B as its standby.
+void StartPair(Replica& a, Replica& b) {
+  const absl::Time before = absl::Now();
+  a.Start();
+  REQUIRE(Eventually(absl::Seconds(30), [&] { return FirstLeaseWrite(a.proxy(), before).has_value(); }));
+  b.Start();
+}
+
+void SetUpGroup(kube::ApiClient& admin, const std::string& ns, const std::string& group) {
+  CreateNamespace(admin, ns);
+  for (int i = 0; i < kNodes; ++i) {
+    Create(admin, "/api/v1/nodes", NodeJson(schedkit::StrCat(group, "-", i), std::to_string(kNodeCpu), group));
+  }
+}
+
+TEST_CASE("failover: the leader is killed; the standby takes over and binds the rest", "[e2e][failover]") {
+  auto admin = Admin();
+  const std::string ns = "failover-kill";
+  SetUpGroup(*admin, ns, ns);
+  Replica a("failover-kill-a");
+  Replica b("failover-kill-b");
+  StartPair(a, b);
+
+  Feed(ns, ns, 0, 4).join();
+  REQUIRE(Eventually(absl::Seconds(30), [&] { return a.proxy().AcceptedBindings().size() == 4; }));
+  CHECK(b.proxy().AcceptedBindings().empty());  // a standby writes nothing
+
+  std::thread feeder = Feed(ns, ns, 4, 24);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const absl::Time killed = absl::Now();
+  a.Signal(SIGKILL);
+  CHECK(a.Wait(absl::Seconds(10)) == std::optional<int>(128 + SIGKILL));
+  std::optional<absl::Time> took_over;
+  REQUIRE(Eventually(kLease + 2 * kRetryJittered + absl::Seconds(5), [&] {
+    took_over = FirstLeaseWrite(b.proxy(), killed);
+    return took_over.has_value();
+  }));
+  const absl::Duration failover = *took_over - killed;
+  UNSCOPED_INFO("SIGKILL failover took " << absl::FormatDuration(failover));
+  CHECK(failover <= kLease + 2 * kRetryJittered);
+  feeder.join();
+
+  CheckAllBoundOnce(*admin, ns, 24, a, b);
+  CHECK_THAT(b.healthz(), Catch::Contains("[+]leaderElection ok"));
+  b.Signal(SIGTERM);
+  CHECK(b.Wait(absl::Seconds(30)) == std::optional<int>(0));
+  // Released on SIGTERM: no holder, a one-second lease.
+  const json spec = Get(*admin, "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler")["spec"];
+  CHECK(spec.value("holderIdentity", "?") == "");
+  CHECK(spec.value("leaseDurationSeconds", 0) == 1);
+  WARN("SIGKILL failover: " << absl::FormatDuration(failover));
+}
+
+TEST_CASE("failover: the leader is paused past its lease; it wakes, writes nothing and exits 1",
+          "[e2e][failover]") {
+  auto admin = Admin();
+  const std::string ns = "failover-pause";
+  SetUpGroup(*admin, ns, ns);
+  Replica a("failover-pause-a");
+  Replica b("failover-pause-b");
+  StartPair(a, b);
+
+  Feed(ns, ns, 0, 4).join();
+  REQUIRE(Eventually(absl::Seconds(30), [&] { return a.proxy().AcceptedBindings().size() == 4; }));
+
+  std::thread feeder = Feed(ns, ns, 4, 24);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const absl::Time paused = absl::Now();
+  a.Signal(SIGSTOP);
+  std::optional<absl::Time> took_over;
+  REQUIRE(Eventually(kLease + 2 * kRetryJittered + absl::Seconds(5), [&] {
+    took_over = FirstLeaseWrite(b.proxy(), paused);
+    return took_over.has_value();
+  }));
+  const absl::Duration failover = *took_over - paused;
+  CHECK(failover <= kLease + 2 * kRetryJittered);
+  feeder.join();
+  // Pods created while A sleeps, and after B leads, all go through B.
+  CheckAllBoundOnce(*admin, ns, 24, a, b);
+
+  // Wake A well past its lease, with pods still arriving: it must notice it
+  // lost, exit 1, and send nothing that the API server accepts.
+  const absl::Duration asleep = absl::Now() - paused;
+  if (asleep < absl::Seconds(25)) std::this_thread::sleep_for(absl::ToChronoMilliseconds(absl::Seconds(25) - asleep));
+  std::thread late = Feed(ns, ns, 24, 30);
+  const absl::Time woken = absl::Now();
+  a.Signal(SIGCONT);
+  const auto code = a.Wait(absl::Seconds(15));
+  const absl::Duration to_exit = absl::Now() - woken;
+  INFO(a.Output());
+  CHECK(code == std::optional<int>(1));
+  CHECK_THAT(a.Output(), Catch::Contains("leaderelection lost"));
+  late.join();
+  int writes_after_pause = 0;
+  for (const FaultProxy::Record& r : a.proxy().records()) {
+    if (r.request.received < paused || r.request.method == "GET") continue;
+    INFO(r.request.method << " " << r.request.target << " -> " << r.status);
+    // Only the failed renewal (a 409 on the lease) may leave it.
+    CHECK((r.request.target.find("/leases/") != std::string::npos && r.status == 409));
+    ++writes_after_pause;
+  }
+  CHECK(writes_after_pause <= 1);
+  CheckAllBoundOnce(*admin, ns, 30, a, b);
+  WARN("SIGSTOP failover: " << absl::FormatDuration(failover) << "; woken A exited after "
+                            << absl::FormatDuration(to_exit));
+  b.Signal(SIGTERM);
+  CHECK(b.Wait(absl::Seconds(30)) == std::optional<int>(0));
+}
+
+}  // namespace
+}  // namespace schedkit::e2e
