@@ -188,7 +188,20 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
                        return synced.load() ? absl::OkStatus()
                                             : absl::UnavailableError("waiting for handlers to sync");
                      }}});
-  serving.metrics = [&metrics] { return metrics.Render(); };
+  serving.metrics = [&metrics, &elector, &lease] {
+    std::string text = metrics.Render();
+    if (elector != nullptr) {
+      // client-go's leader-election gauge, as kube-scheduler exports it.
+      schedkit::StrAppend(&text,
+                          "# HELP leader_election_master_status [ALPHA] Gauge of if the reporting system is master of "
+                          "the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to "
+                          "identify the lease. Please make sure to group by name.\n"
+                          "# TYPE leader_election_master_status gauge\n"
+                          "leader_election_master_status{name=\"",
+                          lease.lease_name, "\"} ", elector->IsLeader() ? 1 : 0, "\n");
+    }
+    return text;
+  };
   auto server = internal::HealthServer::Start(std::move(serving));
   if (!server.ok()) return Fail(server.status());
 

@@ -14,11 +14,10 @@
 #include <string>
 #include <thread>
 
-#include "e2e/child_process.h"
 #include "e2e/fault_proxy.h"
 #include "e2e/kube_fixtures.h"
+#include "e2e/kube_process.h"
 #include "e2e/shared_apiserver.h"
-#include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/str_cat.h"
 
@@ -32,6 +31,11 @@ constexpr int kNodes = 4;
 constexpr int kNodeCpu = 8;  // cores; pods ask 1
 const absl::Duration kLease = absl::Seconds(15);
 const absl::Duration kRetryJittered = absl::Seconds(2) * 2.2;
+// Leader election with upstream's defaults, on the default Lease
+// (kube-system/kube-scheduler, the only one the scheduler user may update).
+constexpr char kConfig[] =
+    "leaderElection:\n  leaderElect: true\n"
+    "profiles:\n- schedulerName: failover-scheduler\n";
 
 bool IsLeaseWrite(const FaultProxy::Record& r) {
   return (r.request.method == "PUT" || r.request.method == "POST") &&
@@ -46,71 +50,6 @@ std::optional<absl::Time> FirstLeaseWrite(const FaultProxy& proxy, absl::Time si
   }
   return std::nullopt;
 }
-
-// One replica: its proxy, its configuration (leader election on, its own
-// kubeconfig through the proxy), the process.
-class Replica {
- public:
-  explicit Replica(const std::string& name) : name_(name) {
-    auto proxy = FaultProxy::Start(Server().url(), Server().ca_file());
-    REQUIRE(proxy.ok());
-    proxy_ = *std::move(proxy);
-  }
-  ~Replica() {
-    if (child_ != nullptr && !exited_) {
-      child_->Signal(SIGCONT);
-      child_->Signal(SIGTERM);
-      child_->Wait(absl::Seconds(30));
-    }
-  }
-
-  void Start() {
-    const std::string kubeconfig = WriteKubeconfig(
-        name_ + ".kubeconfig", proxy_->url(), "", schedkit::StrCat("    token: ", SchedulerToken()));
-    const std::string config = schedkit::StrCat(Server().dir(), "/", name_, ".config.yaml");
-    WriteFile(config, schedkit::StrCat("apiVersion: kubescheduler.config.k8s.io/v1\n"
-                                       "kind: KubeSchedulerConfiguration\n"
-                                       "clientConnection:\n  kubeconfig: ",
-                                       kubeconfig,
-                                       "\n"
-                                       "leaderElection:\n  leaderElect: true\n"
-                                       "profiles:\n- schedulerName: ",
-                                       kSchedulerName, "\n"));
-    port_ = FreeLoopbackPort();
-    auto child = ChildProcess::Start({SchedkitKubeBinary(), "--config", config, "--bind-address=127.0.0.1",
-                                      "--secure-port=0", schedkit::StrCat("--http-port=", port_), "-v=2"},
-                                     schedkit::StrCat(Server().dir(), "-", name_, ".log"));
-    REQUIRE(child.ok());
-    child_ = *std::move(child);
-    // Ready means caches synced, leader or not (upstream's readyz too).
-    httplib::Client health("127.0.0.1", port_);
-    REQUIRE(Eventually(absl::Seconds(30), [&] {
-      auto r = health.Get("/readyz");
-      return r && r->status == 200;
-    }));
-  }
-
-  void Signal(int sig) { child_->Signal(sig); }
-  std::optional<int> Wait(absl::Duration limit) {
-    auto code = child_->Wait(limit);
-    exited_ = code.has_value();
-    return code;
-  }
-  std::string Output() const { return child_->Output(); }
-  FaultProxy& proxy() { return *proxy_; }
-  std::string healthz() {
-    httplib::Client health("127.0.0.1", port_);
-    auto r = health.Get("/healthz?verbose");
-    return r ? r->body : "";
-  }
-
- private:
-  std::string name_;
-  std::unique_ptr<FaultProxy> proxy_;
-  std::unique_ptr<ChildProcess> child_;
-  int port_ = 0;
-  bool exited_ = false;
-};
 
 json FailoverPod(const std::string& ns, const std::string& name, const std::string& group) {
   json pod = PodJson(ns, name, "1", 0, group);
@@ -132,7 +71,7 @@ std::thread Feed(const std::string& ns, const std::string& group, int from, int 
 
 // Every pod bound, one Binding accepted per pod over both replicas, and no
 // node holding more than its cores.
-void CheckAllBoundOnce(kube::ApiClient& admin, const std::string& ns, int pods, Replica& a, Replica& b) {
+void CheckAllBoundOnce(kube::ApiClient& admin, const std::string& ns, int pods, KubeProcess& a, KubeProcess& b) {
   REQUIRE(Eventually(absl::Seconds(60), [&] {
     const auto placed = Placements(admin, ns);
     if (placed.size() != static_cast<size_t>(pods)) return false;
@@ -156,7 +95,7 @@ void CheckAllBoundOnce(kube::ApiClient& admin, const std::string& ns, int pods, 
 }
 
 // Starts A, waits until it holds the lease, then starts B as its standby.
-void StartPair(Replica& a, Replica& b) {
+void StartPair(KubeProcess& a, KubeProcess& b) {
   const absl::Time before = absl::Now();
   a.Start();
   REQUIRE(Eventually(absl::Seconds(30), [&] { return FirstLeaseWrite(a.proxy(), before).has_value(); }));
@@ -174,13 +113,15 @@ TEST_CASE("failover: the leader is killed; the standby takes over and binds the 
   auto admin = Admin();
   const std::string ns = "failover-kill";
   SetUpGroup(*admin, ns, ns);
-  Replica a("failover-kill-a");
-  Replica b("failover-kill-b");
+  KubeProcess a("failover-kill-a", kConfig);
+  KubeProcess b("failover-kill-b", kConfig);
   StartPair(a, b);
 
   Feed(ns, ns, 0, 4).join();
   REQUIRE(Eventually(absl::Seconds(30), [&] { return a.proxy().AcceptedBindings().size() == 4; }));
   CHECK(b.proxy().AcceptedBindings().empty());  // a standby writes nothing
+  CHECK_THAT(b.Http("/metrics"), Catch::Contains("leader_election_master_status{name=\"kube-scheduler\"} 0\n"));
+  CHECK_THAT(b.Http("/readyz"), Catch::Equals("ok"));  // ready while standing by
 
   std::thread feeder = Feed(ns, ns, 4, 24);
   std::this_thread::sleep_for(std::chrono::seconds(2));
@@ -198,7 +139,8 @@ TEST_CASE("failover: the leader is killed; the standby takes over and binds the 
   feeder.join();
 
   CheckAllBoundOnce(*admin, ns, 24, a, b);
-  CHECK_THAT(b.healthz(), Catch::Contains("[+]leaderElection ok"));
+  CHECK_THAT(b.Http("/healthz?verbose"), Catch::Contains("[+]leaderElection ok"));
+  CHECK_THAT(b.Http("/metrics"), Catch::Contains("leader_election_master_status{name=\"kube-scheduler\"} 1\n"));
   b.Signal(SIGTERM);
   CHECK(b.Wait(absl::Seconds(30)) == std::optional<int>(0));
   // Released on SIGTERM: no holder, a one-second lease.
@@ -213,8 +155,8 @@ TEST_CASE("failover: the leader is paused past its lease; it wakes, writes nothi
   auto admin = Admin();
   const std::string ns = "failover-pause";
   SetUpGroup(*admin, ns, ns);
-  Replica a("failover-pause-a");
-  Replica b("failover-pause-b");
+  KubeProcess a("failover-pause-a", kConfig);
+  KubeProcess b("failover-pause-b", kConfig);
   StartPair(a, b);
 
   Feed(ns, ns, 0, 4).join();

@@ -5,18 +5,15 @@
 // assumed pods. After each: every pod that still exists is bound exactly
 // once (the API server accepted one Binding for it), and no node holds more
 // than it has (from the API server's own objects).
-#include <signal.h>
-
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
 #include <thread>
 
-#include "e2e/child_process.h"
 #include "e2e/fault_proxy.h"
 #include "e2e/kube_fixtures.h"
+#include "e2e/kube_process.h"
 #include "e2e/shared_apiserver.h"
-#include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/str_cat.h"
 
@@ -24,51 +21,6 @@ namespace schedkit::e2e {
 namespace {
 
 using nlohmann::json;
-
-// schedkit-kube through a fault proxy, ready (its caches synced) on return
-// and stopped with SIGTERM (exit 0 checked) when this goes.
-class ProxiedScheduler {
- public:
-  explicit ProxiedScheduler(const std::string& name) {
-    auto proxy = FaultProxy::Start(Server().url(), Server().ca_file());
-    REQUIRE(proxy.ok());
-    proxy_ = *std::move(proxy);
-    name_ = name;
-  }
-  FaultProxy& proxy() { return *proxy_; }
-
-  void Start() {
-    const std::string kubeconfig = WriteKubeconfig(
-        name_ + ".kubeconfig", proxy_->url(), "", schedkit::StrCat("    token: ", SchedulerToken()));
-    port_ = FreeLoopbackPort();
-    auto child = ChildProcess::Start({SchedkitKubeBinary(), "--kubeconfig", kubeconfig, "--leader-elect=false",
-                                      "--bind-address=127.0.0.1", "--secure-port=0",
-                                      schedkit::StrCat("--http-port=", port_), "-v=2"},
-                                     schedkit::StrCat(Server().dir(), "-", name_, ".log"));
-    REQUIRE(child.ok());
-    child_ = *std::move(child);
-    httplib::Client health("127.0.0.1", port_);
-    REQUIRE(Eventually(absl::Seconds(30), [&] {
-      auto r = health.Get("/readyz");
-      return r && r->status == 200;
-    }));
-  }
-
-  std::string Output() const { return child_ != nullptr ? child_->Output() : ""; }
-
-  ~ProxiedScheduler() {
-    if (child_ == nullptr) return;
-    child_->Signal(SIGTERM);
-    const auto code = child_->Wait(absl::Seconds(30));
-    CHECK(code == std::optional<int>(0));
-  }
-
- private:
-  std::string name_;
-  std::unique_ptr<FaultProxy> proxy_;
-  std::unique_ptr<ChildProcess> child_;
-  int port_ = 0;
-};
 
 // Nodes of a group, all in the API server.
 void CreateNodes(kube::ApiClient& admin, const std::string& group, int count, const std::string& cpu) {
@@ -122,7 +74,7 @@ TEST_CASE("faults: the API server restarts mid-run; the scheduler relists and ca
   const std::string group = "restart";
   CreateNamespace(*admin, ns);
   CreateNodes(*admin, group, 6, "2");
-  ProxiedScheduler sched("restart");
+  KubeProcess sched("restart");
   sched.Start();
   CreatePods(*admin, ns, "before-", 0, 15, "300m", group);
   REQUIRE(Eventually(absl::Seconds(60), [&] { return AllBound(*admin, ns, 15); }));
@@ -150,7 +102,7 @@ TEST_CASE("faults: watches answered with 410 (as a status and as an ERROR event)
   const std::string group = "watch-410";
   CreateNamespace(*admin, ns);
   CreateNodes(*admin, group, 3, "2");
-  ProxiedScheduler sched("watch-410");
+  KubeProcess sched("watch-410");
   // The first watch of pods: an ERROR event with code 410 in a 200 stream;
   // the first watch of nodes: HTTP 410.
   sched.proxy().AddRule(WatchErrorOnce("/api/v1/pods?", 410, "Expired"));
@@ -185,7 +137,7 @@ TEST_CASE("faults: a Binding answered 409 is retried and the pod bound once", "[
   const std::string group = "bind-409";
   CreateNamespace(*admin, ns);
   CreateNodes(*admin, group, 2, "2");
-  ProxiedScheduler sched("bind-409");
+  KubeProcess sched("bind-409");
   sched.proxy().AddRule(RespondOnce(
       "POST", "/pods/p-0/binding", 409,
       R"j({"kind":"Status","apiVersion":"v1","status":"Failure","message":"Operation cannot be fulfilled on )j"
@@ -208,7 +160,7 @@ TEST_CASE("faults: a pod deleted while its binding is in flight frees its room",
   const std::string group = "delete-in-flight";
   CreateNamespace(*admin, ns);
   CreateNodes(*admin, group, 1, "1");
-  ProxiedScheduler sched("delete-in-flight");
+  KubeProcess sched("delete-in-flight");
   sched.proxy().AddRule(DelayOnce("POST", "/pods/doomed/binding", absl::Seconds(3)));
   sched.Start();
   Create(*admin, schedkit::StrCat("/api/v1/namespaces/", ns, "/pods"), PodJson(ns, "doomed", "1", 0, group));
@@ -234,7 +186,7 @@ TEST_CASE("faults: a node deleted under assumed pods takes no more pods", "[e2e]
   const std::string group = "node-deleted";
   CreateNamespace(*admin, ns);
   Create(*admin, "/api/v1/nodes", NodeJson("node-deleted-old", "2", group));
-  ProxiedScheduler sched("node-deleted");
+  KubeProcess sched("node-deleted");
   sched.proxy().AddRule(DelayOnce("POST", "/binding", absl::Seconds(3), 2));
   sched.Start();
   CreatePods(*admin, ns, "early-", 0, 2, "1", group);

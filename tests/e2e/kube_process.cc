@@ -1,0 +1,68 @@
+#include "e2e/kube_process.h"
+
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <utility>
+
+#include "e2e/kube_fixtures.h"
+#include "e2e/shared_apiserver.h"
+#include "httplib.h"
+#include "schedkit/api/str_cat.h"
+
+namespace schedkit::e2e {
+
+KubeProcess::KubeProcess(std::string name, std::string config) : name_(std::move(name)), config_(std::move(config)) {
+  auto proxy = FaultProxy::Start(Server().url(), Server().ca_file());
+  REQUIRE(proxy.ok());
+  proxy_ = *std::move(proxy);
+}
+
+KubeProcess::~KubeProcess() {
+  if (child_ == nullptr || exited_) return;
+  child_->Signal(SIGCONT);
+  child_->Signal(SIGTERM);
+  const auto code = child_->Wait(absl::Seconds(30));
+  CHECK(code == std::optional<int>(0));
+}
+
+void KubeProcess::Start(const std::vector<std::string>& extra_flags) {
+  const std::string kubeconfig = WriteKubeconfig(name_ + ".kubeconfig", proxy_->url(), "",
+                                                 schedkit::StrCat("    token: ", SchedulerToken()));
+  const std::string config = schedkit::StrCat(Server().dir(), "/", name_, ".config.yaml");
+  WriteFile(config, schedkit::StrCat("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                     "kind: KubeSchedulerConfiguration\n"
+                                     "clientConnection:\n  kubeconfig: ",
+                                     kubeconfig, "\n",
+                                     config_.empty() ? "leaderElection:\n  leaderElect: false\n" : config_));
+  port_ = FreeLoopbackPort();
+  std::vector<std::string> argv = {SchedkitKubeBinary(), "--config", config, "--bind-address=127.0.0.1",
+                                   "--secure-port=0", schedkit::StrCat("--http-port=", port_), "-v=2"};
+  argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
+  auto child = ChildProcess::Start(argv, schedkit::StrCat(Server().dir(), "-", name_, ".log"));
+  REQUIRE(child.ok());
+  child_ = *std::move(child);
+  httplib::Client health("127.0.0.1", port_);
+  REQUIRE(Eventually(absl::Seconds(30), [&] {
+    auto r = health.Get("/readyz");
+    return r && r->status == 200;
+  }));
+}
+
+void KubeProcess::Signal(int sig) { child_->Signal(sig); }
+
+std::optional<int> KubeProcess::Wait(absl::Duration limit) {
+  auto code = child_->Wait(limit);
+  exited_ = code.has_value();
+  return code;
+}
+
+std::string KubeProcess::Output() const { return child_ != nullptr ? child_->Output() : ""; }
+
+std::string KubeProcess::Http(const std::string& path) const {
+  httplib::Client client("127.0.0.1", port_);
+  auto r = client.Get(path);
+  return r ? r->body : "";
+}
+
+}  // namespace schedkit::e2e

@@ -1,0 +1,48 @@
+// schedkit-kube as the end-to-end tests run it: a process with a
+// configuration file of its own, talking to the shared test API server
+// through a FaultProxy of its own (which records what it sends), serving
+// /readyz on a plain-HTTP port. Start() returns once it is ready (caches
+// synced, leader or not); the destructor wakes it if paused and stops it.
+#ifndef SCHEDKIT_TESTS_E2E_KUBE_PROCESS_H_
+#define SCHEDKIT_TESTS_E2E_KUBE_PROCESS_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "e2e/child_process.h"
+#include "e2e/fault_proxy.h"
+
+namespace schedkit::e2e {
+
+class KubeProcess {
+ public:
+  // `config` holds KubeSchedulerConfiguration fields after clientConnection
+  // (profiles, leaderElection), as YAML lines; empty: kube-scheduler's
+  // defaults with --leader-elect=false.
+  explicit KubeProcess(std::string name, std::string config = "");
+  ~KubeProcess();
+
+  void Start(const std::vector<std::string>& extra_flags = {});
+  void Signal(int sig);
+  // Its exit code, or nullopt if it still runs after `limit`.
+  std::optional<int> Wait(absl::Duration limit);
+  std::string Output() const;
+  FaultProxy& proxy() { return *proxy_; }
+  // GET `path` on its plain-HTTP port ("" when unreachable).
+  std::string Http(const std::string& path) const;
+
+ private:
+  std::string name_;
+  std::string config_;
+  std::unique_ptr<FaultProxy> proxy_;
+  std::unique_ptr<ChildProcess> child_;
+  int port_ = 0;
+  bool exited_ = false;
+};
+
+}  // namespace schedkit::e2e
+
+#endif  // SCHEDKIT_TESTS_E2E_KUBE_PROCESS_H_
