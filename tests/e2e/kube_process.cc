@@ -12,7 +12,8 @@
 
 namespace schedkit::e2e {
 
-KubeProcess::KubeProcess(std::string name, std::string config) : name_(std::move(name)), config_(std::move(config)) {
+KubeProcess::KubeProcess(std::string name, std::string config, std::string token)
+    : name_(std::move(name)), config_(std::move(config)), token_(std::move(token)) {
   auto proxy = FaultProxy::Start(Server().url(), Server().ca_file());
   REQUIRE(proxy.ok());
   proxy_ = *std::move(proxy);
@@ -27,14 +28,15 @@ KubeProcess::~KubeProcess() {
 }
 
 void KubeProcess::Start(const std::vector<std::string>& extra_flags) {
-  const std::string kubeconfig = WriteKubeconfig(name_ + ".kubeconfig", proxy_->url(), "",
-                                                 schedkit::StrCat("    token: ", SchedulerToken()));
+  const std::string kubeconfig =
+      WriteKubeconfig(name_ + ".kubeconfig", proxy_->url(), "",
+                      schedkit::StrCat("    token: ", token_.empty() ? SchedulerToken() : token_));
   const std::string config = schedkit::StrCat(Server().dir(), "/", name_, ".config.yaml");
-  WriteFile(config, schedkit::StrCat("apiVersion: kubescheduler.config.k8s.io/v1\n"
-                                     "kind: KubeSchedulerConfiguration\n"
-                                     "clientConnection:\n  kubeconfig: ",
-                                     kubeconfig, "\n",
-                                     config_.empty() ? "leaderElection:\n  leaderElect: false\n" : config_));
+  const bool whole = config_.find("kind: KubeSchedulerConfiguration") != std::string::npos;
+  WriteFile(config, schedkit::StrCat(whole ? "" : "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                                  "kind: KubeSchedulerConfiguration\n",
+                                     config_.empty() ? "leaderElection:\n  leaderElect: false\n" : config_,
+                                     "clientConnection:\n  kubeconfig: ", kubeconfig, "\n"));
   port_ = FreeLoopbackPort();
   std::vector<std::string> argv = {SchedkitKubeBinary(), "--config", config, "--bind-address=127.0.0.1",
                                    "--secure-port=0", schedkit::StrCat("--http-port=", port_), "-v=2"};

@@ -19,10 +19,12 @@ namespace schedkit::e2e {
 
 class KubeProcess {
  public:
-  // `config` holds KubeSchedulerConfiguration fields after clientConnection
-  // (profiles, leaderElection), as YAML lines; empty: kube-scheduler's
-  // defaults with --leader-elect=false.
-  explicit KubeProcess(std::string name, std::string config = "");
+  // `config` holds KubeSchedulerConfiguration fields (profiles,
+  // leaderElection) as YAML lines, with or without apiVersion and kind;
+  // clientConnection is added. Empty: kube-scheduler's defaults with
+  // --leader-elect=false. `token` authenticates it (default: the scheduler
+  // user's).
+  explicit KubeProcess(std::string name, std::string config = "", std::string token = "");
   ~KubeProcess();
 
   void Start(const std::vector<std::string>& extra_flags = {});
@@ -37,6 +39,7 @@ class KubeProcess {
  private:
   std::string name_;
   std::string config_;
+  std::string token_;
   std::unique_ptr<FaultProxy> proxy_;
   std::unique_ptr<ChildProcess> child_;
   int port_ = 0;

@@ -1,0 +1,158 @@
+// The deployment under examples/schedkit-kube/deploy against the real API
+// server: every object passes a server-side dry run with strict field
+// validation (what `kubectl apply --dry-run=server` asks), and schedkit-kube
+// running as the ServiceAccount those manifests create, with the
+// configuration their ConfigMap holds, wins its Lease and schedules a pod,
+// while the API server refuses that account anything outside its role.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "api/json_documents.h"
+#include "e2e/kube_fixtures.h"
+#include "e2e/kube_process.h"
+#include "e2e/shared_apiserver.h"
+#include "nlohmann/json.hpp"
+#include "schedkit/api/str_cat.h"
+#include "schedkit/kube/api_client.h"
+
+namespace schedkit::e2e {
+namespace {
+
+using nlohmann::json;
+
+const std::string kDeployDir = std::string(SCHEDKIT_SOURCE_DIR) + "/examples/schedkit-kube/deploy/";
+
+// YAML's core schema for plain scalars, as kubectl reads manifests.
+json PlainScalar(std::string_view text) {
+  if (text.empty() || text == "~" || text == "null") return nullptr;
+  if (text == "true") return true;
+  if (text == "false") return false;
+  if (int64_t n; absl::SimpleAtoi(absl::string_view(text.data(), text.size()), &n)) return n;
+  return std::string(text);
+}
+
+std::vector<json> Manifests(const std::string& file) {
+  const std::string path = kDeployDir + file;
+  api::internal::YamlScalars scalars;
+  scalars.plain = PlainScalar;
+  auto docs = api::internal::ParseDocuments(ReadFile(path), path, scalars);
+  INFO(docs.status().message());
+  REQUIRE(docs.ok());
+  return *docs;
+}
+
+// The collection an object is created in.
+std::string CollectionOf(const json& object) {
+  const std::string kind = object["kind"];
+  const std::string ns = object["metadata"].value("namespace", "");
+  static const std::map<std::string, std::pair<std::string, std::string>> kPaths = {
+      {"ServiceAccount", {"/api/v1", "serviceaccounts"}},
+      {"ConfigMap", {"/api/v1", "configmaps"}},
+      {"ClusterRole", {"/apis/rbac.authorization.k8s.io/v1", "clusterroles"}},
+      {"ClusterRoleBinding", {"/apis/rbac.authorization.k8s.io/v1", "clusterrolebindings"}},
+      {"Role", {"/apis/rbac.authorization.k8s.io/v1", "roles"}},
+      {"RoleBinding", {"/apis/rbac.authorization.k8s.io/v1", "rolebindings"}},
+      {"Deployment", {"/apis/apps/v1", "deployments"}},
+  };
+  const auto it = kPaths.find(kind);
+  INFO(kind);
+  REQUIRE(it != kPaths.end());
+  return ns.empty() ? schedkit::StrCat(it->second.first, "/", it->second.second)
+                    : schedkit::StrCat(it->second.first, "/namespaces/", ns, "/", it->second.second);
+}
+
+absl::StatusOr<std::string> DryRun(kube::ApiClient& admin, const json& object) {
+  return admin.Do("POST", CollectionOf(object) + "?dryRun=All&fieldValidation=Strict", object.dump());
+}
+
+std::unique_ptr<kube::ApiClient> ClientWithToken(const std::string& token) {
+  kube::ClientConfig config;
+  config.server = Server().url();
+  config.transport.ca_pem = ReadFile(Server().ca_file());
+  config.transport.bearer_token = token;
+  auto client = kube::ApiClient::Create(config);
+  REQUIRE(client.ok());
+  return *std::move(client);
+}
+
+TEST_CASE("deploy: the manifests pass a strict server-side dry run", "[e2e][deploy]") {
+  auto admin = Admin();
+  int objects = 0;
+  for (const std::string file : {"rbac.yaml", "configmap.yaml", "deployment.yaml"}) {
+    for (const json& object : Manifests(file)) {
+      INFO(file << ": " << object["kind"] << " " << object["metadata"]["name"]);
+      auto reply = DryRun(*admin, object);
+      INFO(reply.status().message());
+      CHECK(reply.ok());
+      ++objects;
+    }
+  }
+  CHECK(objects == 7);
+  // A dry run stores nothing...
+  CHECK(kube::HttpStatusOf(admin->Do("GET", "/apis/apps/v1/namespaces/kube-system/deployments/schedkit-kube").status()) ==
+        404);
+  // ...and would catch a misspelt field.
+  json broken = Manifests("deployment.yaml").front();
+  broken["spec"]["template"]["spec"]["containers"][0]["imagePullPolcy"] = "Always";
+  auto refused = DryRun(*admin, broken);
+  CHECK(kube::HttpStatusOf(refused.status()) == 400);
+  CHECK_THAT(std::string(refused.status().message()), Catch::Contains("imagePullPolcy"));
+}
+
+TEST_CASE("deploy: schedkit-kube as the ServiceAccount schedules, and may do nothing outside its role",
+          "[e2e][deploy]") {
+  auto admin = Admin();
+  for (const json& object : Manifests("rbac.yaml")) {
+    Create(*admin, CollectionOf(object), object);
+  }
+  const std::string config = Manifests("configmap.yaml").front()["data"]["config.yaml"];
+  auto token_reply = admin->Do("POST", "/api/v1/namespaces/kube-system/serviceaccounts/schedkit-kube/token",
+                               json{{"apiVersion", "authentication.k8s.io/v1"},
+                                    {"kind", "TokenRequest"},
+                                    {"spec", {{"expirationSeconds", 3600}}}}
+                                   .dump());
+  INFO(token_reply.status().message());
+  REQUIRE(token_reply.ok());
+  const std::string token = json::parse(*token_reply)["status"]["token"];
+
+  const std::string ns = "deploy";
+  CreateNamespace(*admin, ns);
+  Create(*admin, "/api/v1/nodes", NodeJson("deploy-0", "4", "deploy"));
+  KubeProcess sched("deploy", config, token);
+  sched.Start();
+  json pod = PodJson(ns, "web", "1", 0, "deploy");
+  pod["spec"]["schedulerName"] = "schedkit-kube";
+  Create(*admin, schedkit::StrCat("/api/v1/namespaces/", ns, "/pods"), pod);
+  INFO(sched.Output());
+  REQUIRE(Eventually(absl::Seconds(40), [&] { return Placements(*admin, ns)["web"] == "deploy-0"; }));
+  const json lease = Get(*admin, "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/schedkit-kube");
+  CHECK_THAT(lease["spec"].value("holderIdentity", ""), Catch::Contains("_"));
+  // Its events were accepted too.
+  REQUIRE(Eventually(absl::Seconds(20), [&] {
+    return !Get(*admin, schedkit::StrCat("/apis/events.k8s.io/v1/namespaces/", ns, "/events"))["items"].empty();
+  }));
+
+  // What the role allows, and what it does not.
+  auto as_sa = ClientWithToken(token);
+  CHECK(as_sa->Do("GET", "/api/v1/nodes").ok());
+  CHECK(kube::HttpStatusOf(as_sa->Do("DELETE", "/api/v1/nodes/deploy-0").status()) == 403);
+  CHECK(kube::HttpStatusOf(as_sa->Do("GET", "/api/v1/namespaces/kube-system/secrets").status()) == 403);
+  CHECK(kube::HttpStatusOf(
+            as_sa->Do("POST", schedkit::StrCat("/api/v1/namespaces/", ns, "/pods"), PodJson(ns, "x", "1", 0, "d").dump())
+                .status()) == 403);
+  CHECK(kube::HttpStatusOf(
+            as_sa->Do("GET", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler").status()) ==
+        403);  // only its own Lease
+  CHECK(Get(*admin, "/api/v1/nodes/deploy-0")["metadata"]["name"] == "deploy-0");
+
+  sched.Signal(SIGTERM);
+  CHECK(sched.Wait(absl::Seconds(30)) == std::optional<int>(0));
+}
+
+}  // namespace
+}  // namespace schedkit::e2e
