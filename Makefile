@@ -77,7 +77,8 @@ e2e: build
 	cd tests/kube/apiserver && CGO_ENABLED=0 go test -count=1 .
 	SCHEDKIT_TEST_APISERVER=$(CURDIR)/tests/kube/.bin/schedkit-test-apiserver \
 	  SCHEDKIT_KUBE=$(abspath $(BUILD))/examples/schedkit-kube \
-	  SCHEDKIT_SIM=$(abspath $(BUILD))/examples/schedkit-sim $(BUILD)/tests/schedkit_e2e_tests
+	  SCHEDKIT_SIM=$(abspath $(BUILD))/examples/schedkit-sim \
+	  KUBE_SCHEDULER=$(CURDIR)/tests/kube/.bin/kube-scheduler $(BUILD)/tests/schedkit_e2e_tests
 
 # schedkit-kube against the tests' real API server: 5,000 pods on 500 nodes.
 bench-kube: build

@@ -82,6 +82,11 @@ std::string SchedkitSimBinary() {
   return path != nullptr ? path : "";
 }
 
+std::string KubeSchedulerBinary() {
+  const char* path = std::getenv("KUBE_SCHEDULER");
+  return path != nullptr ? path : "";
+}
+
 int FreeLoopbackPort() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};

@@ -29,6 +29,7 @@ class ChildProcess {
   std::optional<int> Wait(absl::Duration timeout);
   // What it wrote so far.
   std::string Output() const;
+  pid_t pid() const { return pid_; }
 
  private:
   pid_t pid_ = -1;
@@ -41,6 +42,10 @@ std::string SchedkitKubeBinary();
 
 // The path of the schedkit-sim binary ($SCHEDKIT_SIM, set by `make e2e`).
 std::string SchedkitSimBinary();
+
+// The path of upstream's kube-scheduler v1.35 ($KUBE_SCHEDULER, set by
+// `make e2e` and `make bench-kube`; tests/kube/apiserver/build.sh builds it).
+std::string KubeSchedulerBinary();
 
 // A TCP port on 127.0.0.1 nobody listened on a moment ago.
 int FreeLoopbackPort();

@@ -25,11 +25,12 @@ struct Upstream {
   std::atomic<bool> cancel{false};
 };
 
-httplib::Headers ForwardedHeaders(const httplib::Request& req) {
+httplib::Headers ForwardedHeaders(const httplib::Request& req, const std::string& token) {
   httplib::Headers out;
   for (const char* name : {"Authorization", "Accept", "Content-Type", "User-Agent"}) {
     if (req.has_header(name)) out.emplace(name, req.get_header_value(name));
   }
+  if (!req.has_header("Authorization") && !token.empty()) out.emplace("Authorization", "Bearer " + token);
   return out;
 }
 
@@ -37,12 +38,12 @@ httplib::Headers ForwardedHeaders(const httplib::Request& req) {
 // minutes); detached, it ends when the upstream reply ends or the client
 // has gone.
 std::shared_ptr<Upstream> StartUpstream(const std::string& host, int port, const std::string& ca_file,
-                                        const httplib::Request& req) {
+                                        const std::string& token, const httplib::Request& req) {
   auto up = std::make_shared<Upstream>();
   httplib::Request forwarded;
   forwarded.method = req.method;
   forwarded.path = req.target;
-  forwarded.headers = ForwardedHeaders(req);
+  forwarded.headers = ForwardedHeaders(req, token);
   forwarded.body = req.body;
   std::thread([up, host, port, ca_file, forwarded = std::move(forwarded)]() mutable {
     httplib::SSLClient client(host, port);
@@ -108,7 +109,8 @@ absl::StatusOr<std::unique_ptr<FaultProxy>> FaultProxy::Start(const std::string&
     if (fault && fault->kind == Fault::Kind::kDelay) {
       std::this_thread::sleep_for(absl::ToChronoMilliseconds(fault->delay));
     }
-    std::shared_ptr<Upstream> up = StartUpstream(self->upstream_host_, self->upstream_port_, self->ca_file_, req);
+    std::shared_ptr<Upstream> up = StartUpstream(self->upstream_host_, self->upstream_port_, self->ca_file_,
+                                                         self->token(), req);
     std::unique_lock<std::mutex> lock(up->mu);
     up->cv.wait_for(lock, std::chrono::seconds(60), [&] { return up->status != 0; });
     const int status = up->status;
@@ -169,6 +171,16 @@ std::optional<FaultProxy::Fault> FaultProxy::Match(const Request& request) {
     if (auto fault = rule(request)) return fault;
   }
   return std::nullopt;
+}
+
+void FaultProxy::SetToken(std::string token) {
+  std::lock_guard<std::mutex> lock(mu_);
+  token_ = std::move(token);
+}
+
+std::string FaultProxy::token() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return token_;
 }
 
 void FaultProxy::Log(Request request, int status) {

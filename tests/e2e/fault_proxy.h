@@ -58,6 +58,10 @@ class FaultProxy {
 
   std::string url() const;
   void AddRule(Rule rule);
+  // Sent as "Authorization: Bearer <token>" with requests that carry none:
+  // client-go sends no token over plain HTTP, so a Go client behind this
+  // proxy gets its credentials here.
+  void SetToken(std::string token);
   std::vector<Record> records() const;
   // Bindings the API server accepted (201), per "namespace/pod".
   std::map<std::string, int> AcceptedBindings() const;
@@ -65,6 +69,7 @@ class FaultProxy {
  private:
   FaultProxy() = default;
   std::optional<Fault> Match(const Request& request);
+  std::string token() const;
   void Log(Request request, int status);
 
   std::string upstream_host_;
@@ -76,6 +81,7 @@ class FaultProxy {
   mutable std::mutex mu_;
   std::vector<Rule> rules_;
   std::vector<Record> records_;
+  std::string token_;
 };
 
 // Rules for the common faults; each fires `times` times, then passes.

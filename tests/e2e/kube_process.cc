@@ -19,12 +19,20 @@ KubeProcess::KubeProcess(std::string name, std::string config, std::string token
   proxy_ = *std::move(proxy);
 }
 
+std::unique_ptr<KubeProcess> KubeProcess::Upstream(std::string name, std::string config) {
+  auto process = std::make_unique<KubeProcess>(std::move(name), std::move(config));
+  process->upstream_ = true;
+  return process;
+}
+
 KubeProcess::~KubeProcess() {
   if (child_ == nullptr || exited_) return;
   child_->Signal(SIGCONT);
   child_->Signal(SIGTERM);
   const auto code = child_->Wait(absl::Seconds(30));
-  CHECK(code == std::optional<int>(0));
+  // kube-scheduler without leader election ends "finished without leader
+  // elect", exit 1, even on SIGTERM.
+  CHECK(code == std::optional<int>(upstream_ ? 1 : 0));
 }
 
 void KubeProcess::Start(const std::vector<std::string>& extra_flags) {
@@ -37,13 +45,21 @@ void KubeProcess::Start(const std::vector<std::string>& extra_flags) {
                                                   "kind: KubeSchedulerConfiguration\n",
                                      config_.empty() ? "leaderElection:\n  leaderElect: false\n" : config_,
                                      "clientConnection:\n  kubeconfig: ", kubeconfig, "\n"));
-  port_ = FreeLoopbackPort();
-  std::vector<std::string> argv = {SchedkitKubeBinary(), "--config", config, "--bind-address=127.0.0.1",
-                                   "--secure-port=0", schedkit::StrCat("--http-port=", port_), "-v=2"};
+  proxy_->SetToken(token_.empty() ? SchedulerToken() : token_);
+  std::vector<std::string> argv;
+  if (upstream_) {
+    REQUIRE_FALSE(KubeSchedulerBinary().empty());
+    argv = {KubeSchedulerBinary(), "--config", config, "--secure-port=0", "-v=2"};
+  } else {
+    port_ = FreeLoopbackPort();
+    argv = {SchedkitKubeBinary(), "--config", config, "--bind-address=127.0.0.1", "--secure-port=0",
+            schedkit::StrCat("--http-port=", port_), "-v=2"};
+  }
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   auto child = ChildProcess::Start(argv, schedkit::StrCat(Server().dir(), "-", name_, ".log"));
   REQUIRE(child.ok());
   child_ = *std::move(child);
+  if (upstream_) return;
   httplib::Client health("127.0.0.1", port_);
   REQUIRE(Eventually(absl::Seconds(30), [&] {
     auto r = health.Get("/readyz");

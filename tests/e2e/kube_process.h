@@ -3,6 +3,8 @@
 // through a FaultProxy of its own (which records what it sends), serving
 // /readyz on a plain-HTTP port. Start() returns once it is ready (caches
 // synced, leader or not); the destructor wakes it if paused and stops it.
+// Upstream's kube-scheduler runs the same way (KubeProcess::Upstream),
+// without serving anything: Start() returns once it runs.
 #ifndef SCHEDKIT_TESTS_E2E_KUBE_PROCESS_H_
 #define SCHEDKIT_TESTS_E2E_KUBE_PROCESS_H_
 
@@ -25,6 +27,8 @@ class KubeProcess {
   // --leader-elect=false. `token` authenticates it (default: the scheduler
   // user's).
   explicit KubeProcess(std::string name, std::string config = "", std::string token = "");
+  // kube-scheduler (KubeSchedulerBinary()) with `config`, as above.
+  static std::unique_ptr<KubeProcess> Upstream(std::string name, std::string config);
   ~KubeProcess();
 
   void Start(const std::vector<std::string>& extra_flags = {});
@@ -44,6 +48,7 @@ class KubeProcess {
   std::unique_ptr<ChildProcess> child_;
   int port_ = 0;
   bool exited_ = false;
+  bool upstream_ = false;
 };
 
 }  // namespace schedkit::e2e

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Builds the test kube-apiserver helper: OUTDIR/schedkit-test-apiserver.
+# Builds the test kube-apiserver helper, OUTDIR/schedkit-test-apiserver, and
+# upstream's kube-scheduler v1.35.8 from the same module's dependencies,
+# OUTDIR/kube-scheduler (run beside schedkit-kube by the e2e tests and by
+# bench/kube/kube_bench).
 # Usage: tests/kube/apiserver/build.sh OUTDIR
 # Incremental through the normal Go build cache (the first build of
 # k8s.io/kubernetes takes minutes); quiet unless something fails.
@@ -15,3 +18,4 @@ cd "$(dirname "$0")"
 pkg=k8s.io/component-base/version
 ldflags="-s -w -X $pkg.gitVersion=v1.35.8 -X $pkg.gitMajor=1 -X $pkg.gitMinor=35 -X $pkg.gitTreeState=clean"
 CGO_ENABLED=0 go test -c -ldflags "$ldflags" -o "$out" .
+CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$(dirname "$out")/kube-scheduler" k8s.io/kubernetes/cmd/kube-scheduler
