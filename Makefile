@@ -80,11 +80,14 @@ e2e: build
 	  SCHEDKIT_SIM=$(abspath $(BUILD))/examples/schedkit-sim \
 	  KUBE_SCHEDULER=$(CURDIR)/tests/kube/.bin/kube-scheduler $(BUILD)/tests/schedkit_e2e_tests
 
-# schedkit-kube against the tests' real API server: 5,000 pods on 500 nodes.
+# schedkit-kube and upstream's kube-scheduler v1.35.8, one after the other,
+# against the tests' real API server on scheduler_perf's workloads at 500
+# nodes (bench/kube/kube_bench.cc; ARGS="--workload ... --pods N" etc.).
 bench-kube: build
 	bash tests/kube/apiserver/build.sh tests/kube/.bin
 	SCHEDKIT_TEST_APISERVER=$(CURDIR)/tests/kube/.bin/schedkit-test-apiserver \
-	  SCHEDKIT_KUBE=$(abspath $(BUILD))/examples/schedkit-kube $(BUILD)/bench/kube_bench
+	  SCHEDKIT_KUBE=$(abspath $(BUILD))/examples/schedkit-kube \
+	  KUBE_SCHEDULER=$(CURDIR)/tests/kube/.bin/kube-scheduler $(BUILD)/bench/kube_bench $(ARGS)
 
 # Builds the simulator and runs it on the bundled demo cluster.
 demo: build

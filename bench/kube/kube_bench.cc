@@ -1,158 +1,172 @@
-// schedkit-kube end to end: a real kube-apiserver (the tests' helper) with
-// NODES nodes and PODS pending pods created through the API, then
-// schedkit-kube started against it; measured from its readiness (caches
-// synced) until the API server shows every pod bound. Prints pods/s and the
-// scheduler process's CPU seconds (user + system, from its rusage) per
-// 1,000 pods. `make bench-kube` builds what it needs and runs it.
+// schedkit-kube and upstream's kube-scheduler v1.35, one after the other,
+// against a real kube-apiserver (the tests' helper) on this machine. Each
+// run gets a fresh API server, the workload's nodes and init pods, then its
+// measured pods created while the scheduler runs (bench_run.h has the
+// phases). Prints one table row per run: pods/s, creation-to-binding latency
+// percentiles, the scheduler process's CPU seconds and peak RSS.
+// `make bench-kube` builds what it needs and runs it (ARGS=... adds flags).
 //
-//   kube_bench [--nodes 500] [--pods 5000] [--qps 5000]
+//   kube_bench [--workload all|SchedulingBasic|TopologySpreading|SchedulingPodAntiAffinity]
+//              [--scheduler both|schedkit|kube-scheduler]
+//              [--schedkit-kube PATH] [--kube-scheduler PATH]
+//              [--nodes 500] [--init-pods N] [--pods N] [--qps 5000] [--repeat 1]
 //
-// --qps sets the scheduler's client rate limit (--kube-api-qps and burst):
-// at kube-scheduler's default of 50 the figure would be the limiter's.
-#include <sys/resource.h>
-#include <sys/wait.h>
-
-#include <chrono>
+// Binaries: --schedkit-kube or $SCHEDKIT_KUBE, --kube-scheduler or
+// $KUBE_SCHEDULER; the API server is $SCHEDKIT_TEST_APISERVER. --scheduler
+// defaults to both when kube-scheduler's binary is known, else schedkit.
+// Without --init-pods/--pods a workload takes the sizes of upstream's
+// 500Nodes case (scheduler_perf at v1.35.8). --qps sets clientConnection qps
+// and burst for both (scheduler_perf's client uses 5000). --repeat N runs
+// everything N times, swapping the schedulers' order on every round.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <thread>
+#include <vector>
 
 #include "absl/strings/numbers.h"
-#include "absl/time/clock.h"
-#include "e2e/child_process.h"
-#include "e2e/test_apiserver.h"
-#include "httplib.h"
-#include "nlohmann/json.hpp"
+#include "kube/bench_run.h"
 #include "schedkit/api/str_cat.h"
-#include "schedkit/kube/api_client.h"
-#include "schedkit/kube/client_config.h"
+#include "workloads.h"
 
 namespace {
 
-using nlohmann::json;
 using schedkit::StrCat;
 
 [[noreturn]] void Die(std::string_view message) {
   std::fprintf(stderr, "kube_bench: %.*s\n", static_cast<int>(message.size()), message.data());
   std::exit(1);
 }
-[[noreturn]] void Die(const absl::Status& status) { Die(std::string(status.message())); }
 
-json Node(int i) {
-  const json resources = {{"cpu", "32"}, {"memory", "256Gi"}, {"pods", "110"}};
-  const std::string name = StrCat("node-", i);
-  return {{"apiVersion", "v1"},
-          {"kind", "Node"},
-          {"metadata",
-           {{"name", name},
-            {"labels",
-             {{"kubernetes.io/hostname", name}, {"topology.kubernetes.io/zone", StrCat("zone-", i % 3)}}}}},
-          {"status",
-           {{"capacity", resources},
-            {"allocatable", resources},
-            {"conditions", json::array({{{"type", "Ready"}, {"status", "True"}}})}}}};
-}
+constexpr std::string_view kFlags[] = {"--workload", "--scheduler", "--schedkit-kube", "--kube-scheduler",
+                                       "--nodes",    "--init-pods", "--pods",          "--qps",
+                                       "--repeat"};
 
-// upstream scheduler_perf's pod-default: 100m cpu, 500Mi memory.
-json Pod(int i) {
-  const json container = {{"name", "c"},
-                          {"image", "registry.k8s.io/pause:3.10"},
-                          {"resources", {{"requests", {{"cpu", "100m"}, {"memory", "500Mi"}}}}}};
-  return {{"apiVersion", "v1"},
-          {"kind", "Pod"},
-          {"metadata", {{"namespace", "bench"}, {"name", StrCat("pod-", i)}}},
-          {"spec", {{"containers", json::array({container})}}}};
-}
-
-int Flag(int argc, char** argv, std::string_view name, int fallback) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    int v = 0;
-    if (argv[i] == name && absl::SimpleAtoi(argv[i + 1], &v)) return v;
+std::string Flag(int argc, char** argv, std::string_view name, std::string fallback) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (argv[i] == name) return argv[i + 1];
   }
   return fallback;
 }
 
-int FreePort() { return schedkit::e2e::FreeLoopbackPort(); }
+int IntFlag(int argc, char** argv, std::string_view name, int fallback) {
+  const std::string v = Flag(argc, argv, name, "");
+  int n = fallback;
+  if (!v.empty() && (!absl::SimpleAtoi(v, &n) || n < 0)) Die(StrCat(name, ": not a count: ", v));
+  return n;
+}
+
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : "";
+}
+
+// Upstream's 500Nodes case of each workload (init pods per init op).
+struct Size {
+  const char* workload;
+  int init_pods;
+  int pods;
+};
+constexpr Size kSizes[] = {
+    {"SchedulingBasic", 500, 1000},
+    {"TopologySpreading", 1000, 1000},
+    {"SchedulingPodAntiAffinity", 100, 400},
+};
+
+struct Scheduler {
+  std::string name;
+  std::string binary;
+};
+
+struct Row {
+  schedkit::bench::RunSpec spec;
+  schedkit::bench::RunResult result;
+};
+
+void PrintTable(const std::vector<Row>& rows) {
+  std::printf(
+      "\n| workload | nodes / init / measured | scheduler | pods/s | pods created in s | "
+      "latency ms p50 / p90 / p99 (watch) | "
+      "latency s p50 / p90 / p99 (API server) | CPU s measured | CPU s per 1,000 pods | CPU s total | "
+      "peak RSS MiB |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const Row& row : rows) {
+    const auto& s = row.spec;
+    const auto& r = row.result;
+    const int init = s.init_pods * static_cast<int>(s.workload->init_ops.size());
+    std::printf("| %s | %d / %d / %d | %s | %.0f | %.2f | %.0f / %.0f / %.0f | %.0f / %.0f / %.0f | %.2f | %.2f | "
+                "%.2f | %.0f |\n",
+                s.workload->name.c_str(), s.nodes, init, s.pods, s.scheduler.c_str(), r.pods_per_second,
+                r.create_seconds,
+                r.watch_p50_ms, r.watch_p90_ms, r.watch_p99_ms, r.server_p50_s, r.server_p90_s, r.server_p99_s,
+                r.cpu_measured_seconds, s.pods > 0 ? r.cpu_measured_seconds * 1000.0 / s.pods : 0.0,
+                r.cpu_total_seconds, r.peak_rss_mb);
+  }
+  std::printf(
+      "\npods/s: measured pods / (first create request to last pod seen bound); pods created in: the 8 creating "
+      "threads'\nlast reply (the API server's pace, a floor under the time). Latency: creation to binding; "
+      "watch = this\nprocess's pod watch (µs clock), API server = creationTimestamp to PodScheduled "
+      "lastTransitionTime (1 s resolution).\nCPU s measured: the scheduler's user+system during the measured "
+      "phase (/proc); total and peak RSS: wait4's rusage\n(from start to exit: startup, caches, init pods).\n");
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int nodes = Flag(argc, argv, "--nodes", 500);
-  const int pods = Flag(argc, argv, "--pods", 5000);
-  const int qps = Flag(argc, argv, "--qps", 5000);
-  if (schedkit::e2e::SchedkitKubeBinary().empty()) Die("set SCHEDKIT_KUBE to the schedkit-kube binary");
-
-  auto server = schedkit::e2e::TestApiServer::Start();
-  if (!server.ok()) Die(server.status());
-  auto config = schedkit::kube::LoadKubeconfig({(*server)->admin_kubeconfig()});
-  if (!config.ok()) Die(config.status());
-  config->qps = 100000;
-  config->burst = 100000;
-  auto admin = schedkit::kube::ApiClient::Create(*config);
-  if (!admin.ok()) Die(admin.status());
-
-  // Objects first, on 4 threads; the scheduler starts on a full cluster.
-  auto create = [&](const std::string& path, const json& object) {
-    auto r = (*admin)->Do("POST", path, object.dump());
-    if (!r.ok()) Die(r.status());
-  };
-  create("/api/v1/namespaces", json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "bench"}}}});
-  const absl::Time created_start = absl::Now();
-  {
-    std::vector<std::thread> workers;
-    for (int w = 0; w < 4; ++w) {
-      workers.emplace_back([&, w] {
-        for (int i = w; i < nodes; i += 4) create("/api/v1/nodes", Node(i));
-        for (int i = w; i < pods; i += 4) create("/api/v1/namespaces/bench/pods", Pod(i));
-      });
+  for (int i = 1; i < argc; i += 2) {
+    const std::string_view f = argv[i];
+    if (std::find(std::begin(kFlags), std::end(kFlags), f) == std::end(kFlags) || i + 1 >= argc) {
+      Die(StrCat("bad flag ", f, " (see the comment at the top of bench/kube/kube_bench.cc)"));
     }
-    for (auto& t : workers) t.join();
   }
-  std::fprintf(stderr, "created %d nodes and %d pods in %.1f s\n", nodes, pods,
-               absl::ToDoubleSeconds(absl::Now() - created_start));
-
-  const int port = FreePort();
-  auto kube = schedkit::e2e::ChildProcess::Start(
-      {schedkit::e2e::SchedkitKubeBinary(), "--kubeconfig", (*server)->scheduler_kubeconfig(),
-       "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", StrCat("--http-port=", port),
-       StrCat("--kube-api-qps=", qps), StrCat("--kube-api-burst=", qps)},
-      StrCat((*server)->dir(), "-kube-bench.log"));
-  if (!kube.ok()) Die(kube.status());
-  httplib::Client health("127.0.0.1", port);
-  const absl::Time started = absl::Now();
-  for (;;) {
-    auto r = health.Get("/readyz");
-    if (r && r->status == 200) break;
-    if (absl::Now() - started > absl::Minutes(2)) Die("schedkit-kube did not become ready");
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const Scheduler schedkit{"schedkit-kube", Flag(argc, argv, "--schedkit-kube", Env("SCHEDKIT_KUBE"))};
+  const Scheduler upstream{"kube-scheduler", Flag(argc, argv, "--kube-scheduler", Env("KUBE_SCHEDULER"))};
+  const std::string which = Flag(argc, argv, "--scheduler", upstream.binary.empty() ? "schedkit" : "both");
+  std::vector<Scheduler> schedulers;
+  if (which == "both" || which == "schedkit") schedulers.push_back(schedkit);
+  if (which == "both" || which == "kube-scheduler") schedulers.push_back(upstream);
+  if (schedulers.empty()) Die("--scheduler: both, schedkit or kube-scheduler");
+  for (const Scheduler& s : schedulers) {
+    if (s.binary.empty()) Die(StrCat("no binary for ", s.name, ": --schedkit-kube / --kube-scheduler PATH"));
   }
-  const absl::Time ready = absl::Now();
+  const std::string workload = Flag(argc, argv, "--workload", "all");
+  std::vector<const Size*> sizes;
+  for (const Size& size : kSizes) {
+    if (workload == "all" || workload == size.workload) sizes.push_back(&size);
+  }
+  if (sizes.empty()) Die(StrCat("--workload: all, SchedulingBasic, TopologySpreading or SchedulingPodAntiAffinity"));
+  const int repeat = IntFlag(argc, argv, "--repeat", 1);
 
-  // Count bound pods through a LIST every 100 ms (its own cost is small
-  // next to 5,000 bindings).
-  absl::Time done;
-  for (;;) {
-    auto list = (*admin)->Do("GET", "/api/v1/namespaces/bench/pods?fieldSelector=spec.nodeName%3D");
-    if (!list.ok()) Die(list.status());
-    const size_t pending = json::parse(*list)["items"].size();
-    if (pending == 0) {
-      done = absl::Now();
-      break;
+  std::vector<Row> rows;
+  for (int round = 0; round < repeat; ++round) {
+    for (const Size* size : sizes) {
+      const schedkit::perf::Workload* w = schedkit::perf::FindWorkload(size->workload);
+      if (w == nullptr) Die(StrCat("no workload ", size->workload));
+      for (size_t k = 0; k < schedulers.size(); ++k) {
+        const Scheduler& s = schedulers[round % 2 == 0 ? k : schedulers.size() - 1 - k];
+        Row row;
+        row.spec.workload = w;
+        row.spec.nodes = IntFlag(argc, argv, "--nodes", 500);
+        row.spec.init_pods = IntFlag(argc, argv, "--init-pods", size->init_pods);
+        row.spec.pods = IntFlag(argc, argv, "--pods", size->pods);
+        row.spec.qps = IntFlag(argc, argv, "--qps", 5000);
+        row.spec.scheduler = s.name;
+        row.spec.binary = s.binary;
+        const int total = row.spec.init_pods * static_cast<int>(w->init_ops.size()) + row.spec.pods;
+        if (w->measured.tmpl == schedkit::perf::PodTemplate::kPodAntiAffinity && total > row.spec.nodes) {
+          Die(StrCat(w->name, ": ", total, " pods anti-affine on the hostname cannot fit ", row.spec.nodes,
+                     " nodes"));
+        }
+        std::fprintf(stderr, "kube_bench: %s, %s ...\n", w->name.c_str(), s.name.c_str());
+        auto r = schedkit::bench::RunOnce(row.spec);
+        if (!r.ok()) Die(StrCat(w->name, " with ", s.name, ": ", r.status().message()));
+        row.result = *r;
+        std::fprintf(stderr, "kube_bench: %s, %s: %.0f pods/s, %.2f CPU s (total %.2f), %.0f MiB; log %s\n",
+                     w->name.c_str(), s.name.c_str(), r->pods_per_second, r->cpu_measured_seconds,
+                     r->cpu_total_seconds, r->peak_rss_mb, r->log.c_str());
+        rows.push_back(std::move(row));
+      }
     }
-    if (absl::Now() - ready > absl::Minutes(10)) Die(StrCat(pending, " pods still pending after 10 minutes"));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  (*kube)->Signal(SIGTERM);
-  if ((*kube)->Wait(absl::Seconds(30)) != std::optional<int>(0)) Die("schedkit-kube did not exit cleanly");
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);  // the helper API server still runs: only schedkit-kube is reaped
-  const double cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
-                     usage.ru_stime.tv_usec / 1e6;
-  const double seconds = absl::ToDoubleSeconds(done - ready);
-  std::printf("schedkit-kube: %d pods on %d nodes in %.2f s: %.0f pods/s; %.2f CPU s per 1,000 pods "
-              "(%.2f CPU s in all, startup and caches included; %.2f s from start to ready)\n",
-              pods, nodes, seconds, pods / seconds, cpu * 1000.0 / pods, cpu,
-              absl::ToDoubleSeconds(ready - started));
+  PrintTable(rows);
   return 0;
 }

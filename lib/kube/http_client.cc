@@ -161,6 +161,10 @@ class HttpClient::Impl {
 
   absl::StatusOr<HttpResponse> Perform(const HttpRequest& request,
                                        absl::FunctionRef<bool(std::string_view)>* stream) const {
+    if (request.timeout < absl::Milliseconds(1)) {
+      return absl::DeadlineExceededError(
+          schedkit::StrCat(server_, ": ", request.method, " ", request.path, ": no time left for the request"));
+    }
     std::string token;
     if (!transport_.bearer_token_file.empty()) {
       auto t = Token();

@@ -1,5 +1,6 @@
 #include "kube/lease_elector.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <utility>
@@ -24,8 +25,11 @@ absl::Duration Since(std::chrono::steady_clock::time_point then) {
   return absl::FromChrono(std::chrono::steady_clock::now() - then);
 }
 
-// A Lease from the server is read defensively: a field of the wrong type
-// reads as absent, so a garbled reply fails a round instead of the process.
+// A lease duration past this (about 11 days) is read as this, so that
+// adding it to a clock reading cannot overflow.
+constexpr int64_t kMaxLeaseSeconds = 1'000'000;
+
+// Reads of a spec that WellTyped accepted (or that this process wrote).
 std::string StringField(const json& spec, const char* key) {
   auto it = spec.find(key);
   return it != spec.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -33,6 +37,22 @@ std::string StringField(const json& spec, const char* key) {
 int64_t IntField(const json& spec, const char* key) {
   auto it = spec.find(key);
   return it != spec.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+}
+
+// A Lease spec whose fields have the API's types (absent or null is fine).
+// A garbled one fails the round: read leniently, a holder of the wrong type
+// would look like no holder and invite a takeover.
+bool WellTyped(const json& spec) {
+  if (!spec.is_object()) return false;
+  for (const char* key : {"holderIdentity", "acquireTime", "renewTime"}) {
+    auto it = spec.find(key);
+    if (it != spec.end() && !it->is_null() && !it->is_string()) return false;
+  }
+  for (const char* key : {"leaseDurationSeconds", "leaseTransitions"}) {
+    auto it = spec.find(key);
+    if (it != spec.end() && !it->is_null() && !it->is_number_integer()) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -124,29 +144,31 @@ void LeaseElector::Observe(const json& spec, Clock::time_point now) {
   }
 }
 
-bool LeaseElector::Write(json lease, const json& spec, bool create, Clock::time_point now) {
+bool LeaseElector::Write(json lease, const json& spec, bool create, absl::Duration timeout,
+                         const std::atomic<bool>* cancel) {
   lease["spec"] = spec;
   const std::string path = create ? schedkit::StrCat("/apis/coordination.k8s.io/v1/namespaces/",
                                                      options_.lease_namespace, "/leases")
                                   : LeasePath();
-  auto reply = client_.Do(create ? "POST" : "PUT", path, lease.dump(), "application/json", options_.renew_deadline);
+  auto reply = client_.Do(create ? "POST" : "PUT", path, lease.dump(), "application/json", timeout, cancel);
+  last_write_status_ = HttpStatusOf(reply.status());
   if (!reply.ok()) {
     LogInfo(4, kWhere, schedkit::StrCat("lease write failed: ", reply.status().message()));
     return false;
   }
   json stored = json::parse(*reply, nullptr, /*allow_exceptions=*/false);
-  if (!stored.is_object() || !stored.contains("spec") || !stored["spec"].is_object()) {
+  if (!stored.is_object() || !stored.contains("spec") || !WellTyped(stored["spec"])) {
     Log(Severity::kWarning, kWhere, schedkit::StrCat("the API server answered the lease write with an unreadable "
                                                      "object (", reply->size(), " bytes)"));
     return false;
   }
   std::lock_guard<std::mutex> lock(mu_);
   lease_ = stored;
-  Observe(stored["spec"], now);
+  Observe(stored["spec"], Clock::now());
   return true;
 }
 
-bool LeaseElector::TryAcquireOrRenew(Clock::time_point now) {
+bool LeaseElector::TryAcquireOrRenew(Clock::time_point now, absl::Duration timeout) {
   const std::string stamp = FormatApiMicroTime(absl::Now());
   json record = {{"holderIdentity", options_.identity},
                  {"leaseDurationSeconds", absl::ToInt64Seconds(options_.lease_duration)},
@@ -166,11 +188,13 @@ bool LeaseElector::TryAcquireOrRenew(Clock::time_point now) {
     }
   }
   if (cached.is_object()) {
-    if (Write(std::move(cached), record, /*create=*/false, now)) return true;
+    if (Write(std::move(cached), record, /*create=*/false, timeout, &stopping_)) return true;
     LogInfo(2, kWhere, "failed to update the lease optimistically, falling back to the slow path");
   }
 
-  auto got = client_.Do("GET", LeasePath(), "", "application/json", options_.renew_deadline);
+  // What is left of `timeout` for the next request (none left fails it).
+  const auto left = [&] { return timeout - Since(now); };
+  auto got = client_.Do("GET", LeasePath(), "", "application/json", left(), &stopping_);
   if (!got.ok()) {
     if (HttpStatusOf(got.status()) != 404) {
       Log(Severity::kError, kWhere,
@@ -181,21 +205,27 @@ bool LeaseElector::TryAcquireOrRenew(Clock::time_point now) {
     const json fresh = {{"apiVersion", "coordination.k8s.io/v1"},
                         {"kind", "Lease"},
                         {"metadata", {{"name", options_.lease_name}, {"namespace", options_.lease_namespace}}}};
-    return Write(fresh, record, /*create=*/true, now);
+    return Write(fresh, record, /*create=*/true, left(), &stopping_);
   }
   json lease = json::parse(*got, nullptr, /*allow_exceptions=*/false);
   if (!lease.is_object() || !lease.contains("metadata") || !lease["metadata"].is_object()) {
     Log(Severity::kWarning, kWhere, "the API server's lease is not an object; trying again");
     return false;
   }
-  json spec = lease.contains("spec") && lease["spec"].is_object() ? lease["spec"] : json::object();
+  json spec = lease.contains("spec") ? lease["spec"] : json::object();
+  if (spec.is_null()) spec = json::object();
+  if (!WellTyped(spec)) {
+    Log(Severity::kWarning, kWhere, "the API server's lease has fields of the wrong type; trying again");
+    return false;
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     lease_ = lease;
-    Observe(spec, now);
+    const Clock::time_point read_at = Clock::now();
+    Observe(spec, read_at);
     const std::string holder = StringField(spec, "holderIdentity");
-    const int64_t duration = IntField(spec, "leaseDurationSeconds");
-    const bool expired = observed_at_ + std::chrono::seconds(duration) < now;
+    const int64_t duration = std::clamp<int64_t>(IntField(spec, "leaseDurationSeconds"), 0, kMaxLeaseSeconds);
+    const bool expired = observed_at_ + std::chrono::seconds(duration) < read_at;
     const bool ours = holder == options_.identity;
     if (!holder.empty() && !expired && !ours) {
       LogInfo(4, kWhere, schedkit::StrCat("lock is held by ", holder, " and has not yet expired"));
@@ -209,7 +239,7 @@ bool LeaseElector::TryAcquireOrRenew(Clock::time_point now) {
       record["leaseTransitions"] = n + 1;
     }
   }
-  return Write(std::move(lease), record, /*create=*/false, now);
+  return Write(std::move(lease), record, /*create=*/false, left(), &stopping_);
 }
 
 bool LeaseElector::Sleep(absl::Duration d) {
@@ -227,13 +257,17 @@ absl::Status LeaseElector::Run(const std::function<void()>& on_started_leading) 
   for (;;) {
     if (stopping_.load()) return absl::OkStatus();
     const Clock::time_point start = Clock::now();
-    if (TryAcquireOrRenew(start)) {
+    if (TryAcquireOrRenew(start, options_.renew_deadline)) {
       renewed_at_.store(start.time_since_epoch().count(), std::memory_order_release);
       break;
     }
     if (!Sleep(options_.retry_period * (1 + jitter(rng)))) return absl::OkStatus();
   }
   Log(Severity::kInfo, kWhere, schedkit::StrCat("successfully acquired lease ", desc));
+  if (stopping_.load()) {
+    Release();
+    return absl::OkStatus();
+  }
   on_started_leading();
 
   // Renew every retry period; between failures retry every retry period
@@ -243,13 +277,17 @@ absl::Status LeaseElector::Run(const std::function<void()>& on_started_leading) 
     for (;;) {
       const Clock::time_point start = Clock::now();
       const Clock::time_point renewed{Clock::duration(renewed_at_.load())};
-      if (start - renewed >= absl::ToChronoNanoseconds(options_.renew_deadline)) {
+      // A round may use what is left of the deadline and no more, so that a
+      // leader that cannot renew learns it (and exits) by then, well before
+      // a standby may take the Lease over (the lease duration).
+      const absl::Duration left = options_.renew_deadline - absl::FromChrono(start - renewed);
+      if (left <= absl::ZeroDuration()) {
         renewed_at_.store(Clock::time_point::min().time_since_epoch().count(), std::memory_order_release);
         return absl::AbortedError(
             schedkit::StrCat("leaderelection lost: failed to renew lease ", desc, ": timed out waiting for the "
                              "condition (renew deadline ", GoDuration(options_.renew_deadline), ")"));
       }
-      if (TryAcquireOrRenew(start)) {
+      if (TryAcquireOrRenew(start, left)) {
         renewed_at_.store(start.time_since_epoch().count(), std::memory_order_release);
         break;
       }
@@ -288,9 +326,19 @@ void LeaseElector::Release() {
     lease = lease_;
   }
   renewed_at_.store(Clock::time_point::min().time_since_epoch().count(), std::memory_order_release);
-  if (!Write(std::move(lease), record, /*create=*/false, Clock::now())) {
-    Log(Severity::kError, kWhere, "Failed to release lock");
+  if (Write(lease, record, /*create=*/false, options_.renew_deadline, nullptr)) return;
+  // A 409: our cached object is stale (say, a renewal that timed out here
+  // was stored there). Read it again and release it if it is still ours.
+  if (last_write_status_ == 409) {
+    auto got = client_.Do("GET", LeasePath(), "", "application/json", options_.renew_deadline);
+    json fresh = got.ok() ? json::parse(*got, nullptr, /*allow_exceptions=*/false) : json();
+    if (fresh.is_object() && fresh.contains("spec") && WellTyped(fresh["spec"]) &&
+        StringField(fresh["spec"], "holderIdentity") == options_.identity &&
+        Write(std::move(fresh), record, /*create=*/false, options_.renew_deadline, nullptr)) {
+      return;
+    }
   }
+  Log(Severity::kError, kWhere, "Failed to release lock");
 }
 
 }  // namespace schedkit::kube::internal

@@ -64,12 +64,14 @@ class LeaseElector : public scheduler::LeaderElector {
  private:
   using Clock = std::chrono::steady_clock;
 
-  // One round of upstream's tryAcquireOrRenew, started at `now`: true when
-  // this process holds the Lease afterwards.
-  bool TryAcquireOrRenew(Clock::time_point now);
+  // One round of upstream's tryAcquireOrRenew, started at `now` and given
+  // `timeout` for its requests together: true when this process holds the
+  // Lease afterwards. Stop() cancels it.
+  bool TryAcquireOrRenew(Clock::time_point now, absl::Duration timeout);
   // PUTs (or POSTs, when `create`) `lease` with `spec`; on success it is
-  // the cached object and the observed record.
-  bool Write(nlohmann::json lease, const nlohmann::json& spec, bool create, Clock::time_point now);
+  // the cached object and the observed record. Run's thread only.
+  bool Write(nlohmann::json lease, const nlohmann::json& spec, bool create, absl::Duration timeout,
+             const std::atomic<bool>* cancel);
   void Observe(const nlohmann::json& spec, Clock::time_point now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Release();
   // Sleeps up to `d`; false when Stop() came first.
@@ -82,6 +84,8 @@ class LeaseElector : public scheduler::LeaderElector {
   // Clock ticks at the start of the last round that renewed the Lease;
   // Clock::time_point::min() while this process does not hold it.
   std::atomic<Clock::rep> renewed_at_{Clock::time_point::min().time_since_epoch().count()};
+
+  int last_write_status_ = 0;  // Write's last HTTP status (0: a transport error); Run's thread
 
   mutable std::mutex mu_;
   std::condition_variable wake_;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -160,6 +161,7 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
 
   std::atomic<bool> synced{false};
   std::atomic<bool> shutting_down{false};
+  std::mutex run_mu;  // orders the election's start of the scheduler against shutdown
   internal::HealthServerOptions serving;
   serving.bind_address = flags->bind_address;
   serving.secure_port = flags->secure_port;
@@ -226,8 +228,11 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
       // A standby keeps its caches warm and writes nothing. A leader that
       // loses exits at once, as upstream's: its state is stale, its
       // in-flight writes are fenced, and a restart gives a clean cache.
-      election_thread = std::thread([&elector, &sched] {
-        absl::Status status = elector->Run([&sched] { (*sched)->Run(); });
+      election_thread = std::thread([&elector, &sched, &run_mu, &shutting_down] {
+        absl::Status status = elector->Run([&] {
+          std::lock_guard<std::mutex> lock(run_mu);
+          if (!shutting_down.load()) (*sched)->Run();
+        });
         if (!status.ok()) {
           Log(Severity::kError, "server", std::string(status.message()));
           std::fflush(stderr);
@@ -239,15 +244,21 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
     }
   }
   Log(Severity::kInfo, "server", "Requested to terminate, exiting");
-  shutting_down = true;
+  {
+    // After this the election cannot start the scheduler any more.
+    std::lock_guard<std::mutex> lock(run_mu);
+    shutting_down = true;
+  }
+  // Drain the scheduler and the events while still leading, and only then
+  // give the Lease up: a standby that takes over at once must not meet a
+  // binding of ours still in flight.
+  (*sched)->Stop();
+  events.Stop(absl::Seconds(2));
   if (elector != nullptr) {
-    // Closes the write fence at once, then gives the lease up.
     elector->Stop();
     if (election_thread.joinable()) election_thread.join();
   }
   informers.Stop();
-  (*sched)->Stop();
-  events.Stop(absl::Seconds(2));
   (*server)->Stop();
   return 0;
 }

@@ -215,7 +215,7 @@ void Scheduler::Run() {
   impl_->loop = std::thread([this] {
     while (!impl_->stopping.load()) {
       if (!impl_->ScheduleOne()) {
-          if (auto next = impl_->queue->PopWait(absl::Now() + absl::Milliseconds(100))) {
+        if (auto next = impl_->queue->PopWait(absl::Now() + absl::Milliseconds(100))) {
           impl_->ScheduleQueued(std::move(*next));
         }
       }

@@ -2,8 +2,9 @@
 // server: every object passes a server-side dry run with strict field
 // validation (what `kubectl apply --dry-run=server` asks), and schedkit-kube
 // running as the ServiceAccount those manifests create, with the
-// configuration their ConfigMap holds, wins its Lease and schedules a pod,
-// while the API server refuses that account anything outside its role.
+// configuration their ConfigMap holds, wins, renews and releases its Lease
+// and schedules a pod, while the API server refuses that account anything
+// outside its role.
 #include <signal.h>
 
 #include <catch2/catch.hpp>
@@ -94,8 +95,8 @@ TEST_CASE("deploy: the manifests pass a strict server-side dry run", "[e2e][depl
   }
   CHECK(objects == 7);
   // A dry run stores nothing...
-  CHECK(kube::HttpStatusOf(admin->Do("GET", "/apis/apps/v1/namespaces/kube-system/deployments/schedkit-kube").status()) ==
-        404);
+  const std::string deployment = "/apis/apps/v1/namespaces/kube-system/deployments/schedkit-kube";
+  CHECK(kube::HttpStatusOf(admin->Do("GET", deployment).status()) == 404);
   // ...and would catch a misspelt field.
   json broken = Manifests("deployment.yaml").front();
   broken["spec"]["template"]["spec"]["containers"][0]["imagePullPolcy"] = "Always";
@@ -127,31 +128,36 @@ TEST_CASE("deploy: schedkit-kube as the ServiceAccount schedules, and may do not
   sched.Start();
   json pod = PodJson(ns, "web", "1", 0, "deploy");
   pod["spec"]["schedulerName"] = "schedkit-kube";
-  Create(*admin, schedkit::StrCat("/api/v1/namespaces/", ns, "/pods"), pod);
+  const std::string pods = schedkit::StrCat("/api/v1/namespaces/", ns, "/pods");
+  Create(*admin, pods, pod);
   INFO(sched.Output());
   REQUIRE(Eventually(absl::Seconds(40), [&] { return Placements(*admin, ns)["web"] == "deploy-0"; }));
-  const json lease = Get(*admin, "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/schedkit-kube");
-  CHECK_THAT(lease["spec"].value("holderIdentity", ""), Catch::Contains("_"));
-  // Its events were accepted too.
-  REQUIRE(Eventually(absl::Seconds(20), [&] {
-    return !Get(*admin, schedkit::StrCat("/apis/events.k8s.io/v1/namespaces/", ns, "/events"))["items"].empty();
+  const std::string leases = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/";
+  const json lease = Get(*admin, leases + "schedkit-kube")["spec"];
+  CHECK_THAT(lease.value("holderIdentity", ""), Catch::Contains("_"));
+  // It renews the Lease (an update, which its Role grants on that name only)...
+  const std::string acquired = lease.value("renewTime", "");
+  CHECK(Eventually(absl::Seconds(15), [&] {
+    return Get(*admin, leases + "schedkit-kube")["spec"].value("renewTime", "") != acquired;
   }));
+  // Its events were accepted too.
+  const std::string events = schedkit::StrCat("/apis/events.k8s.io/v1/namespaces/", ns, "/events");
+  REQUIRE(Eventually(absl::Seconds(20), [&] { return !Get(*admin, events)["items"].empty(); }));
 
   // What the role allows, and what it does not.
   auto as_sa = ClientWithToken(token);
   CHECK(as_sa->Do("GET", "/api/v1/nodes").ok());
   CHECK(kube::HttpStatusOf(as_sa->Do("DELETE", "/api/v1/nodes/deploy-0").status()) == 403);
   CHECK(kube::HttpStatusOf(as_sa->Do("GET", "/api/v1/namespaces/kube-system/secrets").status()) == 403);
-  CHECK(kube::HttpStatusOf(
-            as_sa->Do("POST", schedkit::StrCat("/api/v1/namespaces/", ns, "/pods"), PodJson(ns, "x", "1", 0, "d").dump())
-                .status()) == 403);
-  CHECK(kube::HttpStatusOf(
-            as_sa->Do("GET", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler").status()) ==
-        403);  // only its own Lease
+  CHECK(kube::HttpStatusOf(as_sa->Do("POST", pods, PodJson(ns, "x", "1", 0, "d").dump()).status()) == 403);
+  // Only its own Lease.
+  CHECK(kube::HttpStatusOf(as_sa->Do("GET", leases + "kube-scheduler").status()) == 403);
   CHECK(Get(*admin, "/api/v1/nodes/deploy-0")["metadata"]["name"] == "deploy-0");
 
   sched.Signal(SIGTERM);
   CHECK(sched.Wait(absl::Seconds(30)) == std::optional<int>(0));
+  // ...and releases it on the way out, so that a standby need not wait.
+  CHECK(Get(*admin, leases + "schedkit-kube")["spec"].value("holderIdentity", "") == "");
 }
 
 }  // namespace

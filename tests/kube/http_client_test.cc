@@ -302,6 +302,21 @@ TEST_CASE("HttpClient gives up a request within a second of its cancel flag", "[
   CHECK(std::chrono::steady_clock::now() - begin < std::chrono::seconds(5));
 }
 
+TEST_CASE("HttpClient fails a request given no time at once, never waiting without a limit", "[kube]") {
+  TestServer server;
+  auto client = MustCreate(server.url());
+  const auto begin = std::chrono::steady_clock::now();
+  for (absl::Duration t : {absl::ZeroDuration(), absl::Microseconds(999), absl::Seconds(-1)}) {
+    HttpRequest request = Get("/forever");  // answered never: a missing limit would hang here
+    request.timeout = t;
+    auto reply = client->Send(request);
+    REQUIRE_FALSE(reply.ok());
+    CHECK(reply.status().code() == absl::StatusCode::kDeadlineExceeded);
+    CHECK(reply.status().message() == server.url() + ": GET /forever: no time left for the request");
+  }
+  CHECK(std::chrono::steady_clock::now() - begin < std::chrono::seconds(1));
+}
+
 TEST_CASE("HttpClient names the server when the transport fails", "[kube]") {
   SECTION("nothing listens") {
     std::string url;

@@ -4,6 +4,7 @@
 // expired lease only, loss when renewals fail, and garbled replies.
 #include "kube/lease_elector.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <mutex>
@@ -81,6 +82,20 @@ class LeaseServer {
     refuse_status_ = refuse_status;
     garbage_ = garbage;
   }
+  // Every request then waits this long before it is answered.
+  void SetDelay(std::chrono::milliseconds delay) { delay_ms_ = static_cast<int>(delay.count()); }
+  // A spec stored as is (say, with fields of the wrong type).
+  void SetSpec(json spec) {
+    std::lock_guard<std::mutex> lock(mu_);
+    json lease = lease_.is_null() ? json{{"metadata", {{"name", "sched"}, {"namespace", "kube-system"}}}} : lease_;
+    lease["spec"] = std::move(spec);
+    Store(lease);
+  }
+  // A new resourceVersion, the spec unchanged (another field was written).
+  void Bump() {
+    std::lock_guard<std::mutex> lock(mu_);
+    Store(lease_);
+  }
   json spec() const {
     std::lock_guard<std::mutex> lock(mu_);
     return lease_.is_null() ? json() : lease_["spec"];
@@ -104,6 +119,11 @@ class LeaseServer {
     res.set_content(json{{"kind", "Status"}, {"code", code}, {"reason", reason}}.dump(), "application/json");
   }
   bool Refuse(httplib::Response& res) {
+    if (const int delay = delay_ms_.load(); delay > 0) {
+      mu_.unlock();  // each handler holds mu_; let others in while this one waits
+      std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+      mu_.lock();
+    }
     if (garbage_) {
       res.set_content("{\"spec\": [1, 2", "application/json");
       return true;
@@ -118,6 +138,7 @@ class LeaseServer {
   int version_ = 0;
   int refuse_status_ = 0;
   bool garbage_ = false;
+  std::atomic<int> delay_ms_{0};
   int gets_ = 0;
   std::vector<json> puts_;
   testing::LocalHttpServer local_;
@@ -238,6 +259,48 @@ TEST_CASE("LeaseElector loses when renewals fail for the renew deadline", "[kube
   CHECK(!a.elector.IsLeader());
   CHECK(a.status.code() == absl::StatusCode::kAborted);
   CHECK_THAT(std::string(a.status.message()), Catch::Contains("failed to renew lease kube-system/sched"));
+}
+
+TEST_CASE("LeaseElector gives a renewal only what is left of the renew deadline", "[kube][leader]") {
+  LeaseServer server;
+  Candidate a(server.client(), Fast("host_a"));
+  REQUIRE(a.WaitStarted(std::chrono::seconds(5)));
+  // The server stops answering in time: without a bound per round, a GET
+  // and a PUT of 1.5 s each would keep the loser in the race for 3 s+.
+  server.SetDelay(std::chrono::milliseconds(4000));
+  const auto slow_since = Clock::now();
+  REQUIRE(a.WaitDone(std::chrono::seconds(6)));
+  const auto lost_after = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - slow_since).count();
+  CHECK(lost_after >= 1500 - 300);  // the last renewal began at most one retry earlier
+  CHECK(lost_after <= 1500 + 700);
+  CHECK(a.status.code() == absl::StatusCode::kAborted);
+  server.SetDelay(std::chrono::milliseconds(0));
+}
+
+TEST_CASE("LeaseElector does not read a holder of the wrong type as no holder", "[kube][leader]") {
+  LeaseServer server;
+  server.SetSpec({{"holderIdentity", 42}, {"leaseDurationSeconds", 1}});
+  Candidate c(server.client(), Fast("host_c"));
+  // Well past the 1 s lease and several retries: each round fails.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  CHECK(!c.started);
+  CHECK(server.gets() >= 2);
+  CHECK(server.spec()["holderIdentity"] == 42);
+  // A huge lease duration neither overflows nor expires.
+  server.SetSpec({{"holderIdentity", "other"}, {"leaseDurationSeconds", int64_t{1} << 62}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  CHECK(!c.started);
+  CHECK(c.elector.ObservedHolder() == "other");
+}
+
+TEST_CASE("LeaseElector releases a lease whose version moved under it", "[kube][leader]") {
+  LeaseServer server;
+  Candidate a(server.client(), Fast("host_a"));
+  REQUIRE(a.WaitStarted(std::chrono::seconds(5)));
+  server.Bump();  // the cached object is now stale: its release PUT gets a 409
+  a.elector.Stop();
+  REQUIRE(a.WaitDone(std::chrono::seconds(5)));
+  CHECK(server.spec()["holderIdentity"] == "");
 }
 
 TEST_CASE("LeaseElector survives garbled replies and a lease another wrote under it", "[kube][leader]") {

@@ -27,7 +27,8 @@ struct HttpRequest {
   // "application/strategic-merge-patch+json", ...
   std::string content_type;
   // The whole exchange, reply included; a watch's reply is cut at this
-  // time (it then ends as the server had closed it).
+  // time (it then ends as the server had closed it). Under a millisecond
+  // fails at once (DeadlineExceeded): to libcurl 0 would mean no limit.
   absl::Duration timeout = absl::Seconds(30);
   // When set, a request in flight gives up within a second of it turning
   // true (Cancelled). Owned by the caller; must outlive the call.
