@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/time/clock.h"
+#include "e2e/child_process.h"
 #include "e2e/test_apiserver.h"
-#include "kube/measured_process.h"
 #include "kube/placement_check.h"
 #include "kube/pod_watch.h"
 #include "nlohmann/json.hpp"
@@ -84,7 +84,7 @@ double Percentile(std::vector<double> v, double p) {
 // Polls the watch every 10 ms until every namespace has its count of bound
 // pods, the watch ends, the scheduler exits, or `limit` passes.
 absl::Status WaitBound(const PodWatch& watch, const std::vector<std::pair<std::string, int>>& want,
-                       MeasuredProcess& scheduler, absl::Duration limit) {
+                       e2e::ChildProcess& scheduler, absl::Duration limit) {
   const absl::Time deadline = absl::Now() + limit;
   for (;;) {
     bool all = true;
@@ -92,7 +92,7 @@ absl::Status WaitBound(const PodWatch& watch, const std::vector<std::pair<std::s
     if (all) return absl::OkStatus();
     SCHEDKIT_RETURN_IF_ERROR(watch.Ended());
     if (auto exit = scheduler.Wait(absl::ZeroDuration())) {
-      return absl::InternalError(schedkit::StrCat("the scheduler exited (code ", exit->code, ")"));
+      return absl::InternalError(schedkit::StrCat("the scheduler exited (code ", *exit, ")"));
     }
     if (absl::Now() > deadline) {
       std::string detail;
@@ -209,7 +209,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec) {
   result.log = schedkit::StrCat(server->dir(), "-", spec.scheduler, ".log");
   SCHEDKIT_ASSIGN_OR_RETURN(
       auto scheduler,
-      MeasuredProcess::Start(
+      e2e::ChildProcess::Start(
           {spec.binary, "--config", config_path, "--secure-port=0", "--bind-address=127.0.0.1"}, result.log));
 
   // 3. Init pods, watched from before their creation.
@@ -258,10 +258,12 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec) {
   result.server_p99_s = Percentile(server_latencies, 99);
 
   scheduler->Signal(SIGTERM);
-  const std::optional<MeasuredProcess::Exit> exit = scheduler->Wait(absl::Seconds(30));
-  if (!exit) return absl::InternalError("the scheduler did not stop within 30 s of SIGTERM");
-  result.cpu_total_seconds = exit->user_seconds + exit->system_seconds;
-  result.peak_rss_mb = exit->max_rss_mb;
+  if (!scheduler->Wait(absl::Seconds(30))) {
+    return absl::InternalError("the scheduler did not stop within 30 s of SIGTERM");
+  }
+  const e2e::ChildProcess::Usage& used = *scheduler->usage();
+  result.cpu_total_seconds = used.user_seconds + used.system_seconds;
+  result.peak_rss_mb = used.max_rss_mb;
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,9 +13,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
+#include "absl/strings/numbers.h"
 #include "absl/time/clock.h"
 #include "schedkit/api/str_cat.h"
 
@@ -54,15 +57,36 @@ std::optional<int> ChildProcess::Wait(absl::Duration timeout) {
   const absl::Time deadline = absl::Now() + timeout;
   while (!exit_code_) {
     int status = 0;
-    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    rusage used{};
+    const pid_t r = ::wait4(pid_, &status, WNOHANG, &used);
     if (r == pid_) {
       exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+      usage_ = Usage{seconds(used.ru_utime), seconds(used.ru_stime), static_cast<double>(used.ru_maxrss) / 1024.0};
       break;
     }
     if (absl::Now() >= deadline) return std::nullopt;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return exit_code_;
+}
+
+double ChildProcess::CpuSecondsSoFar() const {
+  if (exit_code_) return 0;
+  std::ifstream in(schedkit::StrCat("/proc/", pid_, "/stat"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The command name, field 2, is in parentheses and may hold spaces; after
+  // its last ')' come field 3 (state) on, utime being field 14, stime 15.
+  const size_t paren = text.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream rest(text.substr(paren + 1));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i) {
+    double v = 0;
+    if (i >= 14 && absl::SimpleAtod(field, &v)) ticks += v;
+  }
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 std::string ChildProcess::Output() const {

@@ -1,5 +1,7 @@
-// A program run by an end-to-end test: started with its arguments, its
-// stderr kept in a file, stopped by a signal and waited for with a bound.
+// A program run by an end-to-end test or a bench: started with its
+// arguments, its stdout and stderr kept in a file, stopped by a signal and
+// reaped with a bound (by wait4, so that its resource use is its own and not
+// mixed with other children's).
 #ifndef SCHEDKIT_TESTS_E2E_CHILD_PROCESS_H_
 #define SCHEDKIT_TESTS_E2E_CHILD_PROCESS_H_
 
@@ -31,10 +33,23 @@ class ChildProcess {
   std::string Output() const;
   pid_t pid() const { return pid_; }
 
+  // Its user + system CPU seconds so far, from /proc/PID/stat (clock-tick
+  // resolution, 10 ms); for the phases of a process that still runs, 0
+  // once it has been reaped.
+  double CpuSecondsSoFar() const;
+  // What wait4 reported once Wait saw it exit.
+  struct Usage {
+    double user_seconds = 0;
+    double system_seconds = 0;
+    double max_rss_mb = 0;  // ru_maxrss (KiB on Linux) / 1024
+  };
+  const std::optional<Usage>& usage() const { return usage_; }
+
  private:
   pid_t pid_ = -1;
   std::string log_path_;
   std::optional<int> exit_code_;
+  std::optional<Usage> usage_;
 };
 
 // The path of the schedkit-kube binary ($SCHEDKIT_KUBE, set by `make e2e`).

@@ -98,14 +98,6 @@ void CheckAllBoundOnce(kube::ApiClient& admin, const std::string& ns, int pods, 
   }
 }
 
-// Starts A, waits until it holds the lease, then starts B as its standby.
-void StartPair(KubeProcess& a, KubeProcess& b) {
-  const absl::Time before = absl::Now();
-  a.Start();
-  REQUIRE(Eventually(absl::Seconds(30), [&] { return FirstLeaseWrite(a.proxy(), before).has_value(); }));
-  b.Start();
-}
-
 void SetUpGroup(kube::ApiClient& admin, const std::string& ns, const std::string& group) {
   CreateNamespace(admin, ns);
   for (int i = 0; i < kNodes; ++i) {
@@ -113,16 +105,29 @@ void SetUpGroup(kube::ApiClient& admin, const std::string& ns, const std::string
   }
 }
 
-TEST_CASE("failover: the leader is killed; the standby takes over and binds the rest", "[e2e][failover]") {
-  auto admin = Admin();
-  const std::string ns = "failover-kill";
-  SetUpGroup(*admin, ns, ns);
-  KubeProcess a("failover-kill-a", kConfig);
-  KubeProcess b("failover-kill-b", kConfig);
-  StartPair(a, b);
+// Namespace `ns` with its own nodes; replica A started and holding the
+// lease, then B started as its standby; the first 4 pods bound by A.
+struct LeaderAndStandby {
+  explicit LeaderAndStandby(const std::string& name)
+      : admin(Admin()), ns(name), a(name + "-a", kConfig), b(name + "-b", kConfig) {
+    SetUpGroup(*admin, ns, ns);
+    const absl::Time before = absl::Now();
+    a.Start();
+    REQUIRE(Eventually(absl::Seconds(30), [&] { return FirstLeaseWrite(a.proxy(), before).has_value(); }));
+    b.Start();
+    Feed(ns, ns, 0, 4).join();
+    REQUIRE(Eventually(absl::Seconds(30), [&] { return a.proxy().AcceptedBindings().size() == 4; }));
+  }
 
-  Feed(ns, ns, 0, 4).join();
-  REQUIRE(Eventually(absl::Seconds(30), [&] { return a.proxy().AcceptedBindings().size() == 4; }));
+  std::unique_ptr<kube::ApiClient> admin;
+  std::string ns;
+  KubeProcess a;
+  KubeProcess b;
+};
+
+TEST_CASE("failover: the leader is killed; the standby takes over and binds the rest", "[e2e][failover]") {
+  LeaderAndStandby pair("failover-kill");
+  auto& [admin, ns, a, b] = pair;
   CHECK(b.proxy().AcceptedBindings().empty());  // a standby writes nothing
   for (const FaultProxy::Record& r : b.proxy().records()) {
     INFO(r.request.method << " " << r.request.target);
@@ -160,15 +165,8 @@ TEST_CASE("failover: the leader is killed; the standby takes over and binds the 
 
 TEST_CASE("failover: the leader is paused past its lease; it wakes, writes nothing and exits 1",
           "[e2e][failover]") {
-  auto admin = Admin();
-  const std::string ns = "failover-pause";
-  SetUpGroup(*admin, ns, ns);
-  KubeProcess a("failover-pause-a", kConfig);
-  KubeProcess b("failover-pause-b", kConfig);
-  StartPair(a, b);
-
-  Feed(ns, ns, 0, 4).join();
-  REQUIRE(Eventually(absl::Seconds(30), [&] { return a.proxy().AcceptedBindings().size() == 4; }));
+  LeaderAndStandby pair("failover-pause");
+  auto& [admin, ns, a, b] = pair;
 
   std::thread feeder = Feed(ns, ns, 4, 24);
   std::this_thread::sleep_for(std::chrono::seconds(2));

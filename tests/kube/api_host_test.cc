@@ -48,13 +48,7 @@ class RecordingServer {
     local_.routes().Patch(".*", handle);
     local_.routes().Delete(".*", handle);
     local_.Start();
-    ClientConfig config;
-    config.server = local_.url();
-    config.qps = 1000;
-    config.burst = 1000;
-    auto client = ApiClient::Create(config);
-    REQUIRE(client.ok());
-    client_ = *std::move(client);
+    client_ = local_.Client();
   }
   void Script(std::vector<int> statuses) {
     std::lock_guard<std::mutex> lock(mu_);

@@ -88,15 +88,7 @@ struct EventServer {
                        });
     http.Start();
   }
-  std::unique_ptr<ApiClient> Client() {
-    ClientConfig c;
-    c.server = http.url();
-    c.qps = 1000;
-    c.burst = 1000;
-    auto client = ApiClient::Create(c);
-    REQUIRE(client.ok());
-    return *std::move(client);
-  }
+  std::unique_ptr<ApiClient> Client() { return http.Client(); }
 };
 
 scheduler::PodEvent Event(const api::v1::Pod& pod, std::string_view reason) {

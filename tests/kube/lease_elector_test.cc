@@ -56,13 +56,7 @@ class LeaseServer {
       res.set_content(lease_.dump(), "application/json");
     });
     local_.Start();
-    ClientConfig config;
-    config.server = local_.url();
-    config.qps = 1000;
-    config.burst = 1000;
-    auto client = ApiClient::Create(config);
-    REQUIRE(client.ok());
-    client_ = *std::move(client);
+    client_ = local_.Client();
   }
 
   const ApiClient& client() const { return *client_; }

@@ -5,10 +5,12 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
 
 #include "httplib.h"
+#include "schedkit/kube/api_client.h"
 
 namespace schedkit::kube::testing {
 
@@ -32,6 +34,17 @@ class LocalHttpServer {
   }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   int port() const { return port_; }
+  // An ApiClient for this server whose rate limit (1,000 qps) stays out of
+  // a test's way.
+  std::unique_ptr<ApiClient> Client() const {
+    ClientConfig config;
+    config.server = url();
+    config.qps = 1000;
+    config.burst = 1000;
+    auto client = ApiClient::Create(config);
+    REQUIRE(client.ok());
+    return *std::move(client);
+  }
 
  private:
   httplib::Server server_;
