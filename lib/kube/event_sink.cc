@@ -23,17 +23,48 @@ json ObjectReference(const api::v1::Pod& pod) {
 // Errors worth another try: the server or the connection, not the Event.
 bool Retriable(const absl::Status& s) { return absl::IsUnavailable(s) || absl::IsResourceExhausted(s); }
 
+// An Event's name: "<object>.<hex nanoseconds>", as upstream's recorders.
+std::string EventName(std::string_view object, absl::Time now) {
+  char nanos[24];
+  std::snprintf(nanos, sizeof(nanos), "%llx", static_cast<unsigned long long>(absl::ToUnixNanos(now)));
+  return schedkit::StrCat(object, ".", nanos);
+}
+
 }  // namespace
+
+std::string LeaseEventJson(const LeaseEvent& event, absl::Time now) {
+  const std::string stamp = FormatApiTime(now);
+  return json{
+      {"apiVersion", "v1"},
+      {"kind", "Event"},
+      {"metadata", {{"name", EventName(event.lease_name, now)}, {"namespace", event.lease_namespace}}},
+      {"involvedObject",
+       {{"kind", "Lease"},
+        {"namespace", event.lease_namespace},
+        {"name", event.lease_name},
+        {"uid", event.lease_uid},
+        {"apiVersion", "coordination.k8s.io/v1"},
+        {"resourceVersion", event.lease_resource_version}}},
+      {"reason", "LeaderElection"},
+      {"message", event.message},
+      {"source", {{"component", event.component}}},
+      {"firstTimestamp", stamp},
+      {"lastTimestamp", stamp},
+      {"count", 1},
+      {"type", "Normal"},
+      {"reportingComponent", event.component},
+      {"reportingInstance", ""},
+  }
+      .dump();
+}
 
 std::string EventJson(const scheduler::PodEvent& event, std::string_view hostname, absl::Time now) {
   const api::v1::ObjectMeta& meta = event.regarding.metadata();
-  char nanos[24];
-  std::snprintf(nanos, sizeof(nanos), "%llx", static_cast<unsigned long long>(absl::ToUnixNanos(now)));
   json e = {
       {"apiVersion", "events.k8s.io/v1"},
       {"kind", "Event"},
       {"metadata",
-       {{"name", schedkit::StrCat(meta.name(), ".", nanos)},
+       {{"name", EventName(meta.name(), now)},
         {"namespace", meta.namespace_().empty() ? "default" : meta.namespace_()}}},
       {"eventTime", FormatApiMicroTime(now)},
       {"reportingController", event.reporting_controller},
@@ -55,8 +86,16 @@ EventSink::~EventSink() { Stop(absl::ZeroDuration()); }
 
 void EventSink::Record(const scheduler::PodEvent& event) {
   const std::string& ns = event.regarding.metadata().namespace_();
-  Pending p{schedkit::StrCat("/apis/events.k8s.io/v1/namespaces/", ns.empty() ? "default" : ns, "/events"),
-            EventJson(event, options_.hostname, absl::Now())};
+  Enqueue({schedkit::StrCat("/apis/events.k8s.io/v1/namespaces/", ns.empty() ? "default" : ns, "/events"),
+           EventJson(event, options_.hostname, absl::Now())});
+}
+
+void EventSink::RecordLeaseEvent(const LeaseEvent& event) {
+  Enqueue({schedkit::StrCat("/api/v1/namespaces/", event.lease_namespace, "/events"),
+           LeaseEventJson(event, absl::Now())});
+}
+
+void EventSink::Enqueue(Pending p) {
   std::lock_guard<std::mutex> lock(mu_);
   if (stopping_ || queue_.size() >= options_.max_queued) {
     ++dropped_;

@@ -29,6 +29,18 @@ struct EventSinkOptions {
   absl::Duration retry_interval = absl::Seconds(10);
 };
 
+// What client-go's Lease lock records through kube-scheduler's legacy
+// recorder: a Normal core/v1 Event, reason LeaderElection, about the Lease,
+// from the first profile's schedulerName; message "<identity> became leader".
+struct LeaseEvent {
+  std::string lease_namespace;
+  std::string lease_name;
+  std::string lease_uid;
+  std::string lease_resource_version;
+  std::string component;
+  std::string message;
+};
+
 class EventSink {
  public:
   EventSink(const ApiClient& client, EventSinkOptions options);
@@ -37,6 +49,8 @@ class EventSink {
   // Builds the Event now (the pods may change later) and queues it. Any
   // thread; never blocks on the network.
   void Record(const scheduler::PodEvent& event);
+  // The same for leader election's core/v1 Event on the Lease.
+  void RecordLeaseEvent(const LeaseEvent& event);
   // Posts what is queued, waiting up to `timeout`, then stops the worker.
   void Stop(absl::Duration timeout = absl::Seconds(2));
 
@@ -48,6 +62,7 @@ class EventSink {
     std::string path;
     std::string body;
   };
+  void Enqueue(Pending pending);
   void Run();
 
   const ApiClient& client_;
@@ -61,6 +76,10 @@ class EventSink {
   int64_t dropped_ = 0;
   std::thread worker_;
 };
+
+// Its JSON (name "<lease>.<hex nanoseconds>", first and last timestamps
+// of `now`, count 1); exposed for tests.
+std::string LeaseEventJson(const LeaseEvent& event, absl::Time now);
 
 // The JSON of one events.k8s.io/v1 Event as upstream's recorder makes it
 // (name "<pod>.<hex nanoseconds>", eventTime with microseconds, regarding

@@ -131,6 +131,12 @@ std::string LeaseElector::ObservedHolder() const {
   return StringField(observed_record_, "holderIdentity");
 }
 
+std::pair<std::string, std::string> LeaseElector::LeaseUidAndVersion() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!lease_.is_object() || !lease_.contains("metadata")) return {};
+  return {StringField(lease_["metadata"], "uid"), StringField(lease_["metadata"], "resourceVersion")};
+}
+
 void LeaseElector::Observe(const json& spec, Clock::time_point now) {
   std::string raw = spec.dump();
   if (raw == observed_spec_) return;

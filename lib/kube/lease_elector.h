@@ -16,6 +16,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -60,6 +61,9 @@ class LeaseElector : public scheduler::LeaderElector {
 
   // The holder last read from the Lease ("" if none yet). Any thread.
   std::string ObservedHolder() const;
+  // The Lease's uid and resourceVersion as last read or written ("" before
+  // that). Any thread.
+  std::pair<std::string, std::string> LeaseUidAndVersion() const;
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -228,10 +228,18 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
       // A standby keeps its caches warm and writes nothing. A leader that
       // loses exits at once, as upstream's: its state is stale, its
       // in-flight writes are fenced, and a restart gives a clean cache.
-      election_thread = std::thread([&elector, &sched, &run_mu, &shutting_down] {
+      // As upstream, the election's event names the first profile's
+      // scheduler as its source.
+      const std::string component =
+          cfg->profiles.empty() ? std::string("default-scheduler") : cfg->profiles.front().scheduler_name;
+      election_thread = std::thread([&elector, &sched, &run_mu, &shutting_down, &events, &lease, component] {
         absl::Status status = elector->Run([&] {
           std::lock_guard<std::mutex> lock(run_mu);
-          if (!shutting_down.load()) (*sched)->Run();
+          if (shutting_down.load()) return;
+          const auto [uid, version] = elector->LeaseUidAndVersion();
+          events.RecordLeaseEvent({lease.lease_namespace, lease.lease_name, uid, version, component,
+                                   schedkit::StrCat(lease.identity, " became leader")});
+          (*sched)->Run();
         });
         if (!status.ok()) {
           Log(Severity::kError, "server", std::string(status.message()));

@@ -135,6 +135,9 @@ TEST_CASE("deploy: schedkit-kube as the ServiceAccount schedules, and may do not
   const std::string leases = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/";
   const json lease = Get(*admin, leases + "schedkit-kube")["spec"];
   CHECK_THAT(lease.value("holderIdentity", ""), Catch::Contains("_"));
+  // Its LeaderElection event, a core Event its Role lets it create.
+  CHECK(Eventually(absl::Seconds(10),
+                   [&] { return HasLeaderEvent(*admin, "schedkit-kube", lease.value("holderIdentity", "")); }));
   // It renews the Lease (an update, which its Role grants on that name only)...
   const std::string acquired = lease.value("renewTime", "");
   CHECK(Eventually(absl::Seconds(15), [&] {

@@ -41,6 +41,8 @@ constexpr char kConfig[] =
     "leaderElection:\n  leaderElect: true\n"
     "profiles:\n- schedulerName: failover-scheduler\n";
 
+constexpr char kLeasePath[] = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler";
+
 bool IsLeaseWrite(const FaultProxy::Record& r) {
   return (r.request.method == "PUT" || r.request.method == "POST") &&
          r.request.target.find("/leases") != std::string::npos && r.status >= 200 && r.status < 300;
@@ -154,10 +156,13 @@ TEST_CASE("failover: the leader is killed; the standby takes over and binds the 
   CheckAllBoundOnce(*admin, ns, 24, a, b);
   CHECK_THAT(b.Http("/healthz?verbose"), Catch::Contains("[+]leaderElection ok"));
   CHECK_THAT(b.Http("/metrics"), Catch::Contains("leader_election_master_status{name=\"kube-scheduler\"} 1\n"));
+  // B said so as upstream does: a core Event on the Lease, from its profile.
+  const std::string holder = Get(*admin, kLeasePath)["spec"].value("holderIdentity", "");
+  CHECK(Eventually(absl::Seconds(10), [&] { return HasLeaderEvent(*admin, "kube-scheduler", holder); }));
   b.Signal(SIGTERM);
   CHECK(b.Wait(absl::Seconds(30)) == std::optional<int>(0));
   // Released on SIGTERM: no holder, a one-second lease.
-  const json spec = Get(*admin, "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler")["spec"];
+  const json spec = Get(*admin, kLeasePath)["spec"];
   CHECK(spec.value("holderIdentity", "?") == "");
   CHECK(spec.value("leaseDurationSeconds", 0) == 1);
   WARN("SIGKILL failover: " << absl::FormatDuration(failover));

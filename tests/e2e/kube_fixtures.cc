@@ -111,4 +111,16 @@ std::map<std::string, std::string> Placements(kube::ApiClient& admin, const std:
   return out;
 }
 
+bool HasLeaderEvent(kube::ApiClient& admin, const std::string& lease, const std::string& holder) {
+  if (holder.empty()) return false;
+  for (const json& e : Get(admin, "/api/v1/namespaces/kube-system/events").value("items", json::array())) {
+    const json& about = e.value("involvedObject", json::object());
+    if (e.value("reason", "") == "LeaderElection" && e.value("message", "") == holder + " became leader" &&
+        about.value("kind", "") == "Lease" && about.value("name", "") == lease && e.value("type", "") == "Normal") {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace schedkit::e2e

@@ -50,6 +50,10 @@ void CreateNamespace(kube::ApiClient& admin, const std::string& ns);
 nlohmann::json Get(kube::ApiClient& admin, const std::string& path);
 // spec.nodeName of every pod of `ns`, by name ("" when pending).
 std::map<std::string, std::string> Placements(kube::ApiClient& admin, const std::string& ns);
+// Whether kube-system holds the core Event leader election records when
+// `holder` wins the Lease `lease`: reason LeaderElection, "<holder> became
+// leader", about that Lease.
+bool HasLeaderEvent(kube::ApiClient& admin, const std::string& lease, const std::string& holder);
 
 // Polls `done` every 100 ms for at most `limit`.
 template <typename F>

@@ -58,6 +58,33 @@ TEST_CASE("EventJson: a Preempted event as upstream's recorder makes it", "[kube
   CHECK_FALSE(e.contains("series"));
 }
 
+TEST_CASE("LeaseEventJson: the LeaderElection event client-go's Lease lock records", "[kube][events]") {
+  const LeaseEvent event{.lease_namespace = "kube-system",
+                         .lease_name = "kube-scheduler",
+                         .lease_uid = "uid-lease",
+                         .lease_resource_version = "7",
+                         .component = "default-scheduler",
+                         .message = "host_0f8e became leader"};
+  const absl::Time at = absl::FromUnixNanos(1764892800123456789);
+  const json e = json::parse(LeaseEventJson(event, at));
+  // A core/v1 Event from the legacy recorder: second-resolution timestamps,
+  // a count, a source, and no eventTime.
+  CHECK(e["apiVersion"] == "v1");
+  CHECK(e["kind"] == "Event");
+  CHECK(e["metadata"]["name"] == "kube-scheduler.187e28a6a200cd15");
+  CHECK(e["metadata"]["namespace"] == "kube-system");
+  CHECK(e["involvedObject"] == json::parse(R"({"kind":"Lease","namespace":"kube-system","name":"kube-scheduler",
+      "uid":"uid-lease","apiVersion":"coordination.k8s.io/v1","resourceVersion":"7"})"));
+  CHECK(e["reason"] == "LeaderElection");
+  CHECK(e["message"] == "host_0f8e became leader");
+  CHECK(e["type"] == "Normal");
+  CHECK(e["source"] == json::parse(R"({"component":"default-scheduler"})"));
+  CHECK(e["firstTimestamp"] == "2025-12-05T00:00:00Z");
+  CHECK(e["lastTimestamp"] == "2025-12-05T00:00:00Z");
+  CHECK(e["count"] == 1);
+  CHECK_FALSE(e.contains("eventTime"));
+}
+
 struct EventServer {
   std::mutex mu;
   std::vector<json> received;
