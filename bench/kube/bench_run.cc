@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -21,6 +20,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/kube/api_client.h"
 #include "schedkit/kube/client_config.h"
+#include "summary.h"
 
 namespace schedkit::bench {
 namespace {
@@ -71,14 +71,6 @@ absl::Status CreateAll(const kube::ApiClient& admin, const std::vector<json>& ob
   }
   for (auto& t : workers) t.join();
   return first;
-}
-
-// The sorted sample at ceil(n·p/100) − 1 (nearest rank).
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const auto rank = static_cast<size_t>(std::ceil(static_cast<double>(v.size()) * p / 100.0));
-  return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
 }
 
 // Polls the watch every 10 ms until every namespace has its count of bound
@@ -238,9 +230,10 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec) {
   result.create_seconds = std::chrono::duration<double>(created - start).count();
   result.seconds = std::chrono::duration<double>(last - start).count();
   result.pods_per_second = result.seconds > 0 ? spec.pods / result.seconds : 0;
-  result.watch_p50_ms = Percentile(latencies_ms, 50);
-  result.watch_p90_ms = Percentile(latencies_ms, 90);
-  result.watch_p99_ms = Percentile(latencies_ms, 99);
+  const perf::Summary watched = perf::Summarize(std::move(latencies_ms));
+  result.watch_p50_ms = watched.perc50;
+  result.watch_p90_ms = watched.perc90;
+  result.watch_p99_ms = watched.perc99;
 
   // 5. The final placement, then the scheduler's exit and rusage.
   SCHEDKIT_ASSIGN_OR_RETURN(std::string node_list, admin->Do("GET", "/api/v1/nodes"));
@@ -251,11 +244,11 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec) {
   rules.one_green_pod_per_node = w.measured.tmpl == perf::PodTemplate::kPodAntiAffinity;
   rules.zone_max_skew = w.measured.tmpl == perf::PodTemplate::kTopologySpreading ? 5 : 0;
   SCHEDKIT_RETURN_IF_ERROR(CheckPlacement(node_list, pod_list, rules));
-  const std::vector<double> server_latencies =
-      ServerLatencies(json::parse(pod_list, nullptr, /*allow_exceptions=*/false), w.measured.ns);
-  result.server_p50_s = Percentile(server_latencies, 50);
-  result.server_p90_s = Percentile(server_latencies, 90);
-  result.server_p99_s = Percentile(server_latencies, 99);
+  const perf::Summary stamped =
+      perf::Summarize(ServerLatencies(json::parse(pod_list, nullptr, /*allow_exceptions=*/false), w.measured.ns));
+  result.server_p50_s = stamped.perc50;
+  result.server_p90_s = stamped.perc90;
+  result.server_p99_s = stamped.perc99;
 
   scheduler->Signal(SIGTERM);
   if (!scheduler->Wait(absl::Seconds(30))) {

@@ -17,16 +17,11 @@
 #include "floor.h"
 #include "nlohmann/json.hpp"
 #include "runner.h"
+#include "summary.h"
 #include "upstream.h"
 #include "workloads.h"
 
 namespace schedkit::perf {
-
-struct Summary {
-  double average = 0, perc50 = 0, perc90 = 0, perc95 = 0, perc99 = 0, max = 0;
-  int count = 0;
-};
-Summary Summarize(std::vector<double> samples);
 
 struct Report {
   const Workload* workload = nullptr;

@@ -150,28 +150,39 @@ void LeaseElector::Observe(const json& spec, Clock::time_point now) {
   }
 }
 
-bool LeaseElector::Write(json lease, const json& spec, bool create, absl::Duration timeout,
-                         const std::atomic<bool>* cancel) {
+absl::StatusOr<json> LeaseElector::ReadLease(absl::Duration timeout, const std::atomic<bool>* cancel) const {
+  SCHEDKIT_ASSIGN_OR_RETURN(std::string reply,
+                            client_.Do("GET", LeasePath(), "", "application/json", timeout, cancel));
+  json lease = json::parse(reply, nullptr, /*allow_exceptions=*/false);
+  if (!lease.is_object() || !lease.contains("metadata") || !lease["metadata"].is_object()) {
+    return absl::DataLossError("the API server's lease is not an object");
+  }
+  if (!lease.contains("spec") || lease["spec"].is_null()) lease["spec"] = json::object();
+  if (!WellTyped(lease["spec"])) return absl::DataLossError("the API server's lease has fields of the wrong type");
+  return lease;
+}
+
+absl::Status LeaseElector::Write(json lease, const json& spec, bool create, absl::Duration timeout,
+                                 const std::atomic<bool>* cancel) {
   lease["spec"] = spec;
   const std::string path = create ? schedkit::StrCat("/apis/coordination.k8s.io/v1/namespaces/",
                                                      options_.lease_namespace, "/leases")
                                   : LeasePath();
   auto reply = client_.Do(create ? "POST" : "PUT", path, lease.dump(), "application/json", timeout, cancel);
-  last_write_status_ = HttpStatusOf(reply.status());
   if (!reply.ok()) {
     LogInfo(4, kWhere, schedkit::StrCat("lease write failed: ", reply.status().message()));
-    return false;
+    return reply.status();
   }
   json stored = json::parse(*reply, nullptr, /*allow_exceptions=*/false);
   if (!stored.is_object() || !stored.contains("spec") || !WellTyped(stored["spec"])) {
     Log(Severity::kWarning, kWhere, schedkit::StrCat("the API server answered the lease write with an unreadable "
                                                      "object (", reply->size(), " bytes)"));
-    return false;
+    return absl::DataLossError("unreadable lease");
   }
   std::lock_guard<std::mutex> lock(mu_);
   lease_ = stored;
   Observe(stored["spec"], Clock::now());
-  return true;
+  return absl::OkStatus();
 }
 
 bool LeaseElector::TryAcquireOrRenew(Clock::time_point now, absl::Duration timeout) {
@@ -194,13 +205,17 @@ bool LeaseElector::TryAcquireOrRenew(Clock::time_point now, absl::Duration timeo
     }
   }
   if (cached.is_object()) {
-    if (Write(std::move(cached), record, /*create=*/false, timeout, &stopping_)) return true;
+    if (Write(std::move(cached), record, /*create=*/false, timeout, &stopping_).ok()) return true;
     LogInfo(2, kWhere, "failed to update the lease optimistically, falling back to the slow path");
   }
 
   // What is left of `timeout` for the next request (none left fails it).
   const auto left = [&] { return timeout - Since(now); };
-  auto got = client_.Do("GET", LeasePath(), "", "application/json", left(), &stopping_);
+  absl::StatusOr<json> got = ReadLease(left(), &stopping_);
+  if (absl::IsDataLoss(got.status())) {
+    Log(Severity::kWarning, kWhere, schedkit::StrCat(got.status().message(), "; trying again"));
+    return false;
+  }
   if (!got.ok()) {
     if (HttpStatusOf(got.status()) != 404) {
       Log(Severity::kError, kWhere,
@@ -211,19 +226,10 @@ bool LeaseElector::TryAcquireOrRenew(Clock::time_point now, absl::Duration timeo
     const json fresh = {{"apiVersion", "coordination.k8s.io/v1"},
                         {"kind", "Lease"},
                         {"metadata", {{"name", options_.lease_name}, {"namespace", options_.lease_namespace}}}};
-    return Write(fresh, record, /*create=*/true, left(), &stopping_);
+    return Write(fresh, record, /*create=*/true, left(), &stopping_).ok();
   }
-  json lease = json::parse(*got, nullptr, /*allow_exceptions=*/false);
-  if (!lease.is_object() || !lease.contains("metadata") || !lease["metadata"].is_object()) {
-    Log(Severity::kWarning, kWhere, "the API server's lease is not an object; trying again");
-    return false;
-  }
-  json spec = lease.contains("spec") ? lease["spec"] : json::object();
-  if (spec.is_null()) spec = json::object();
-  if (!WellTyped(spec)) {
-    Log(Severity::kWarning, kWhere, "the API server's lease has fields of the wrong type; trying again");
-    return false;
-  }
+  json lease = *std::move(got);
+  const json& spec = lease["spec"];
   {
     std::lock_guard<std::mutex> lock(mu_);
     lease_ = lease;
@@ -245,7 +251,7 @@ bool LeaseElector::TryAcquireOrRenew(Clock::time_point now, absl::Duration timeo
       record["leaseTransitions"] = n + 1;
     }
   }
-  return Write(std::move(lease), record, /*create=*/false, left(), &stopping_);
+  return Write(std::move(lease), record, /*create=*/false, left(), &stopping_).ok();
 }
 
 bool LeaseElector::Sleep(absl::Duration d) {
@@ -332,15 +338,14 @@ void LeaseElector::Release() {
     lease = lease_;
   }
   renewed_at_.store(Clock::time_point::min().time_since_epoch().count(), std::memory_order_release);
-  if (Write(lease, record, /*create=*/false, options_.renew_deadline, nullptr)) return;
+  const absl::Status written = Write(lease, record, /*create=*/false, options_.renew_deadline, nullptr);
+  if (written.ok()) return;
   // A 409: our cached object is stale (say, a renewal that timed out here
   // was stored there). Read it again and release it if it is still ours.
-  if (last_write_status_ == 409) {
-    auto got = client_.Do("GET", LeasePath(), "", "application/json", options_.renew_deadline);
-    json fresh = got.ok() ? json::parse(*got, nullptr, /*allow_exceptions=*/false) : json();
-    if (fresh.is_object() && fresh.contains("spec") && WellTyped(fresh["spec"]) &&
-        StringField(fresh["spec"], "holderIdentity") == options_.identity &&
-        Write(std::move(fresh), record, /*create=*/false, options_.renew_deadline, nullptr)) {
+  if (HttpStatusOf(written) == 409) {
+    absl::StatusOr<json> fresh = ReadLease(options_.renew_deadline, nullptr);
+    if (fresh.ok() && StringField((*fresh)["spec"], "holderIdentity") == options_.identity &&
+        Write(*std::move(fresh), record, /*create=*/false, options_.renew_deadline, nullptr).ok()) {
       return;
     }
   }

@@ -20,6 +20,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/kube/api_client.h"
@@ -72,10 +73,15 @@ class LeaseElector : public scheduler::LeaderElector {
   // `timeout` for its requests together: true when this process holds the
   // Lease afterwards. Stop() cancels it.
   bool TryAcquireOrRenew(Clock::time_point now, absl::Duration timeout);
+  // GETs the Lease: its object with a spec of the API's types (an absent
+  // or null spec reads as empty); the API error as is (404 when there is
+  // none yet); DataLoss for a reply that is not such a Lease.
+  absl::StatusOr<nlohmann::json> ReadLease(absl::Duration timeout, const std::atomic<bool>* cancel) const;
   // PUTs (or POSTs, when `create`) `lease` with `spec`; on success it is
-  // the cached object and the observed record. Run's thread only.
-  bool Write(nlohmann::json lease, const nlohmann::json& spec, bool create, absl::Duration timeout,
-             const std::atomic<bool>* cancel);
+  // the cached object and the observed record. The API error as is, or
+  // DataLoss for a reply it cannot read. Run's thread only.
+  absl::Status Write(nlohmann::json lease, const nlohmann::json& spec, bool create, absl::Duration timeout,
+                     const std::atomic<bool>* cancel);
   void Observe(const nlohmann::json& spec, Clock::time_point now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Release();
   // Sleeps up to `d`; false when Stop() came first.
@@ -88,8 +94,6 @@ class LeaseElector : public scheduler::LeaderElector {
   // Clock ticks at the start of the last round that renewed the Lease;
   // Clock::time_point::min() while this process does not hold it.
   std::atomic<Clock::rep> renewed_at_{Clock::time_point::min().time_since_epoch().count()};
-
-  int last_write_status_ = 0;  // Write's last HTTP status (0: a transport error); Run's thread
 
   mutable std::mutex mu_;
   std::condition_variable wake_;
