@@ -84,7 +84,7 @@ bool OutcomeMemo::Entry::UseTotalsKey(std::span<const int64_t> key) {
   return true;
 }
 
-OutcomeMemo::Entry& OutcomeMemo::For(const PodInfo& pod, const Snapshot& snap) {
+OutcomeMemo::Entry* OutcomeMemo::For(const PodInfo& pod, const Snapshot& snap) {
   ++uses_;
   const std::shared_ptr<const PodSignature>& sig = pod.signature();
   Entry* entry = nullptr;
@@ -95,6 +95,13 @@ OutcomeMemo::Entry& OutcomeMemo::For(const PodInfo& pod, const Snapshot& snap) {
     }
   }
   if (entry == nullptr) {
+    // A hash seen before is taken as the signature come back; a collision
+    // only gives an entry one pod early.
+    if (std::find(seen_.begin(), seen_.end(), sig->hash) == seen_.end()) {
+      seen_[next_seen_] = sig->hash;
+      next_seen_ = (next_seen_ + 1) % kSeen;
+      return nullptr;
+    }
     if (entries_.size() < kEntries) {
       entries_.push_back(std::make_unique<Entry>());
       entry = entries_.back().get();
@@ -110,7 +117,7 @@ OutcomeMemo::Entry& OutcomeMemo::For(const PodInfo& pod, const Snapshot& snap) {
   if (entry->layout_id_ != snap.layout_id() || entry->node_objects_id_ != snap.node_objects_id()) {
     entry->Reset(snap);
   }
-  return *entry;
+  return entry;
 }
 
 }  // namespace schedkit::framework

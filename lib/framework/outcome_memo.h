@@ -20,6 +20,7 @@
 #ifndef SCHEDKIT_LIB_FRAMEWORK_OUTCOME_MEMO_H_
 #define SCHEDKIT_LIB_FRAMEWORK_OUTCOME_MEMO_H_
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -145,14 +146,24 @@ class OutcomeMemo {
 
   // Signatures kept at once; the least recently used one makes room.
   static constexpr size_t kEntries = 8;
+  // Signatures remembered as seen once (by hash), so that a second pod of
+  // one gets an entry.
+  static constexpr size_t kSeen = 64;
 
   // The entry for `pod`'s signature in `snap`, emptied first when the
-  // snapshot's layout or node objects changed since its last use.
-  Entry& For(const PodInfo& pod, const Snapshot& snap);
+  // snapshot's layout or node objects changed since its last use; null the
+  // first time a signature is seen. Storing outcomes costs more than
+  // computing them, and only pays back when a later pod of the signature
+  // reads them: a signature earns an entry by coming back, so pods that are
+  // all different (batch jobs, each pod its own size) run as if the memo
+  // were off, and a workload's replicas lose the memo for their first pod.
+  Entry* For(const PodInfo& pod, const Snapshot& snap);
 
  private:
   std::vector<std::unique_ptr<Entry>> entries_;
   uint64_t uses_ = 0;
+  std::array<uint64_t, kSeen> seen_{};  // signature hashes, a ring
+  size_t next_seen_ = 0;
 };
 
 }  // namespace schedkit::framework

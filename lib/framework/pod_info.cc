@@ -8,6 +8,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "api/validate.h"
+#include "framework/affinity_label_keys.h"
 #include "framework/host_ports.h"
 #include "schedkit/api/status_macros.h"
 #include "schedkit/api/str_cat.h"
@@ -33,6 +34,7 @@ absl::StatusOr<AffinityTerm> CompileTerm(const api::v1::PodAffinityTerm& t, Symb
   AffinityTerm out;
   SCHEDKIT_ASSIGN_OR_RETURN(out.selector,
                             api::LabelSelector::CompileOptional(t.has_label_selector(), t.label_selector()));
+  AffinityLabelKeys::Note(out.selector);
   SCHEDKIT_ASSIGN_OR_RETURN(out.namespace_selector, api::LabelSelector::CompileOptional(
                                                         t.has_namespace_selector(), t.namespace_selector()));
   out.topology_key = Symbol::Intern(t.topology_key());

@@ -91,7 +91,7 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
     OutcomeMemo::Entry*& entry;
     ~MemoScope() { entry = nullptr; }
   } memo_scope{im.cycle_memo};
-  if (im.memoizes && trace == nullptr) im.cycle_memo = &im.memo.For(pod, snap);
+  if (im.memoizes && trace == nullptr) im.cycle_memo = im.memo.For(pod, snap);
 
   // A node nominated by an earlier preemption is tried alone first.
   const Symbol nominated = pod.nominated_node_name();

@@ -143,6 +143,12 @@ struct World {
   // With keep_selection, cycles go on from the last one's start index.
   bool keep_selection = false;
   SelectionState kept_memo, kept_plain;
+  // The memo gives a signature an entry when its second pod comes
+  // (OutcomeMemo::For). The tests here are about what an entry keeps, so
+  // Cycle first shows the memo framework each new signature once, without
+  // counting its calls; off, the tests see the admission itself.
+  bool pre_sight = true;
+  std::set<uint64_t> sighted;
 
   explicit World(int nodes) {
     REQUIRE(testing::AddMinimalPlugins(registry, profile).ok());
@@ -202,6 +208,13 @@ struct World {
       sel.tie_break = TieBreak::kLowestName;
       return f.SchedulePod(state, pod, snapshot, sel);
     };
+    if (pre_sight && sighted.insert(pod->signature()->hash).second) {
+      std::map<std::string, std::pair<std::map<std::string, int>, std::map<std::string, int>>> counted;
+      for (auto& [name, c] : calls) counted[name] = {c.filter, c.score};
+      SelectionState throwaway = kept_memo;
+      run(*with_memo, throwaway);
+      for (auto& [name, c] : calls) std::tie(c.filter, c.score) = counted[name];
+    }
     ScheduleOutcome a = run(*with_memo, kept_memo);
     ScheduleOutcome b = run(*without, kept_plain);
     CHECK(kept_memo.next_start_node_index == kept_plain.next_start_node_index);
@@ -254,6 +267,32 @@ TEST_CASE("Outcome memo: a replica reuses per-node verdicts and scores of unchan
   CHECK(w.calls["PerNode"].total_filter() == 8);
   CHECK(w.calls["PerNode"].total_score() == 8);
   // ... and the first spec's are still kept beside them.
+  w.Reset();
+  w.Cycle(Replica("d"));
+  CHECK(w.calls["PerNode"].total_filter() == 0);
+}
+
+TEST_CASE("Outcome memo: a signature gets an entry when its second pod comes; pods all different get none",
+          "[framework][memo]") {
+  World w(8);
+  w.pre_sight = false;
+  w.AddPlugin("PerNode", true);
+  w.Build();
+  // Replicas: the first runs without the memo, the second fills an entry,
+  // the third reads it.
+  for (const auto& [name, calls] : std::vector<std::pair<std::string, int>>{{"a", 8}, {"b", 8}, {"c", 0}}) {
+    w.Reset();
+    w.Cycle(Replica(name));
+    CHECK(w.calls["PerNode"].total_filter() == calls);
+    CHECK(w.calls["PerNode"].total_score() == calls);
+  }
+  // Pods each of its own size never earn one, and leave the replicas' kept.
+  for (int i = 0; i < 20; ++i) {
+    w.Reset();
+    const std::string cpu = schedkit::StrCat(100 + i, "m");
+    w.Cycle(Replica(schedkit::StrCat("own-", i), cpu.c_str()));
+    CHECK(w.calls["PerNode"].total_filter() == 8);
+  }
   w.Reset();
   w.Cycle(Replica("d"));
   CHECK(w.calls["PerNode"].total_filter() == 0);

@@ -57,8 +57,11 @@ struct FrameworkOptions {
   // Reuse the outcomes of plugins that are per node (Plugin::OutcomesArePerNode)
   // for the next pod with the same signature on unchanged nodes, and, where
   // every score plugin is per node and normalizes by maximum
-  // (ScoreExtensions::NormalizesByMaximum), its nodes' total scores.
-  // Decisions are the same either way; off is for measuring what it saves.
+  // (ScoreExtensions::NormalizesByMaximum), its nodes' total scores. A
+  // signature is kept from its second pod on: a pod unlike any recent one
+  // runs as if this were off, since storing outcomes nobody reads costs
+  // more than it saves. Decisions are the same either way; off is for
+  // measuring what it saves.
   bool memoize_per_node_outcomes = true;
 };
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "framework/affinity_label_keys.h"
 #include "plugins/interpodaffinity/inter_pod_affinity.h"
 #include "plugins/interpodaffinity/hit_sums.h"
 #include "plugins/interpodaffinity/matching.h"
@@ -161,7 +162,8 @@ framework::PreFilterPlugin::Result InterPodAffinity::PreFilter(CycleState& state
   if (!snapshot.have_pods_with_required_anti_affinity().empty()) {
     s->existing_anti_affinity =
         caches_->existing_anti_affinity
-            .Get(snapshot, handle_.parallelizer(), {pod.namespace_(), pod.labels(), snapshot.namespaces_id()},
+            .Get(snapshot, handle_.parallelizer(),
+                 {pod.namespace_(), framework::AffinityLabelKeys::Project(pod.labels()), snapshot.namespaces_id()},
                  [&](const NodeInfo& node, std::vector<Hit>& out) {
                    ExistingAntiAffinityHits(pod, namespace_labels, node, out);
                  })

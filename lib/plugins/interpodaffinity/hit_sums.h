@@ -116,8 +116,8 @@ class HitSumsCache {
 // What each cached computation depends on besides the node. Every query
 // names the snapshot's namespace labels, which namespace selectors read.
 struct ExistingAntiAffinityQuery {
-  Symbol ns;  // the incoming pod's namespace and labels
-  api::LabelSet labels;
+  Symbol ns;  // the incoming pod's namespace and labels, projected onto
+  api::LabelSet labels;  // the keys affinity terms name (AffinityLabelKeys)
   int64_t namespaces_id = 0;
   friend bool operator==(const ExistingAntiAffinityQuery&, const ExistingAntiAffinityQuery&) = default;
 };
@@ -129,7 +129,7 @@ struct IncomingTermsQuery {
 };
 struct PreScoreQuery {
   Symbol ns;
-  api::LabelSet labels;
+  api::LabelSet labels;  // projected, as ExistingAntiAffinityQuery's
   std::vector<framework::WeightedAffinityTerm> preferred_affinity;
   std::vector<framework::WeightedAffinityTerm> preferred_anti_affinity;
   int64_t namespaces_id = 0;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "framework/affinity_label_keys.h"
 #include "plugins/interpodaffinity/inter_pod_affinity.h"
 #include "plugins/interpodaffinity/hit_sums.h"
 #include "plugins/interpodaffinity/matching.h"
@@ -71,7 +72,8 @@ Status InterPodAffinity::PreScore(CycleState& state, const PodInfo& pod,
   // incoming pod has no terms of its own, so walking all nodes is the same.
   const auto& sums = caches_->pre_score.Get(
       snapshot, handle_.parallelizer(),
-      {pod.namespace_(), pod.labels(), pod.preferred_affinity_terms(), pod.preferred_anti_affinity_terms(),
+      {pod.namespace_(), framework::AffinityLabelKeys::Project(pod.labels()), pod.preferred_affinity_terms(),
+       pod.preferred_anti_affinity_terms(),
        snapshot.namespaces_id()},
       [&](const NodeInfo& node, std::vector<Hit>& out) {
         const api::LabelSet& labels = node.labels();

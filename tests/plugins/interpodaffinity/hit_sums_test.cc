@@ -25,21 +25,31 @@ constexpr char kRack[] = "example.com/rack";
 
 api::v1::LabelSelector Color(const std::string& color) { return Sel({{"color", "In", {color}}}); }
 
+// Keys that only some existing pods' terms select on, first named at random
+// steps: the caches key incoming pods by their labels under the keys some
+// term names (AffinityLabelKeys), a set that grows as those pods come. The
+// prefix keeps them apart from every other test's in this process.
+std::string LateKey(int j) { return "hit-sums-test.example.com/k" + std::to_string(j); }
+constexpr int kLateKeys = 12;
+
 // Incoming pods shaped like upstream's scheduler_perf templates, plus a
-// namespace selector, which reads namespace labels.
-std::vector<PodInfoPtr> IncomingPods() {
+// namespace selector, which reads namespace labels. Each also carries a label
+// of its own (`idx`, which no term names) and a random late key, so pods of
+// one shape differ from step to step the way replicas' labels do.
+std::vector<PodInfoPtr> IncomingPods(int step, int late_key) {
   const auto team1 = Sel({{"team", "In", {"team1"}}});
+  auto pod = [&](const char* name, const char* ns, const char* color) {
+    return Pod().Name(name).Namespace(ns).Label("color", color).Label("idx", std::to_string(step))
+        .Label(LateKey(late_key), "on");
+  };
   return {
-      Info(Pod().Name("anti").Namespace("ns1").Label("color", "green")
-               .PodAntiAffinity(kRequired, Term(Color("green"), kHostname)).Obj()),
-      Info(Pod().Name("affinity").Namespace("ns1").Label("color", "blue")
-               .PodAffinity(kRequired, Term(Color("blue"), kRack)).Obj()),
-      Info(Pod().Name("preferred").Namespace("ns2").Label("color", "red")
+      Info(pod("anti", "ns1", "green").PodAntiAffinity(kRequired, Term(Color("green"), kHostname)).Obj()),
+      Info(pod("affinity", "ns1", "blue").PodAffinity(kRequired, Term(Color("blue"), kRack)).Obj()),
+      Info(pod("preferred", "ns2", "red")
                .PodAffinity(kPreferred, Term(Color("red"), kHostname), 3)
                .PodAntiAffinity(kPreferred, Term(Color("yellow"), kZone), 5).Obj()),
-      Info(Pod().Name("plain").Namespace("ns1").Label("color", "green").Obj()),
-      Info(Pod().Name("by-team").Namespace("ns2").Label("color", "yellow")
-               .PodAntiAffinity(kRequired, Term(Color("green"), kRack, {}, team1)).Obj()),
+      Info(pod("plain", "ns1", "green").Obj()),
+      Info(pod("by-team", "ns2", "yellow").PodAntiAffinity(kRequired, Term(Color("green"), kRack, {}, team1)).Obj()),
   };
 }
 
@@ -66,8 +76,11 @@ class RandomCluster {
     static const char* kColors[] = {"green", "blue", "red", "yellow"};
     auto b = Pod().Name("e" + std::to_string(next_pod_++)).Namespace(Pick(2) == 0 ? "ns1" : "ns2").Node(node);
     b.Label("color", kColors[Pick(4)]);
-    switch (Pick(6)) {
+    const auto late = Sel({{LateKey(Pick(kLateKeys)), "In", {"on"}}});
+    switch (Pick(8)) {
       case 0: b.PodAntiAffinity(kRequired, Term(Color("green"), kHostname)); break;
+      case 6: b.PodAntiAffinity(kRequired, Term(late, kZone)); break;
+      case 7: b.PodAffinity(kPreferred, Term(late, kHostname), 3); break;
       case 1: b.PodAffinity(kRequired, Term(Color("blue"), kZone)); break;
       case 2: b.PodAffinity(kPreferred, Term(Color("red"), kRack), 2); break;
       case 3: b.PodAntiAffinity(kPreferred, Term(Color("yellow"), kHostname), 4); break;
@@ -96,7 +109,6 @@ TEST_CASE("InterPodAffinity: counts kept across cycles equal a full count after 
     for (int i = 0; i < 30; ++i) pods.push_back(random.RandomPod(nodes[random.Pick(12)].metadata().name()));
     h.SetCluster(nodes, pods, {Namespace("ns1", {{"team", "team1"}}), Namespace("ns2", {{"team", "team2"}})});
     auto kept = NewPlugin(h);
-    const std::vector<PodInfoPtr> incoming = IncomingPods();
     int next_node = 12;
 
     for (int step = 0; step < 150; ++step) {
@@ -127,7 +139,7 @@ TEST_CASE("InterPodAffinity: counts kept across cycles equal a full count after 
 
       auto fresh = NewPlugin(h);
       const std::span<const NodeInfo* const> all = h.snapshot().nodes();
-      for (const PodInfoPtr& pod : incoming) {
+      for (const PodInfoPtr& pod : IncomingPods(step, random.Pick(kLateKeys))) {
         CAPTURE(pod->name().str());
         CycleState got_state, want_state;
         const auto got = kept->PreFilter(got_state, *pod, all);
