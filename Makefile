@@ -63,6 +63,8 @@ conformance: build
 	@echo "schedkit-perf --vs-upstream smoke run (its figures mean nothing at this size):"
 	$(BUILD)/bench/schedkit-perf --workload PreemptionBasic --nodes 50 --init-pods 200 --pods 50 \
 	  --vs-upstream --oracle tests/conformance/.bin/schedkit-oracle
+	$(BUILD)/bench/schedkit-perf --workload-file bench/perf/workloads/mixed-distinct.yaml --scale 0.05 \
+	  --vs-upstream --oracle tests/conformance/.bin/schedkit-oracle
 
 # The upstream oracle alone (for schedkit-perf --vs-upstream); Go fetches
 # its modules on the first build.

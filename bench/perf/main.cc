@@ -6,7 +6,8 @@
 //
 //   schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N]
 //                 [--config PATH] [--output table|json] [--threads N]
-//                 [--stall-timeout SECONDS] [--progress] [--bind-on-pool] [--no-memo] [--list]
+//                 [--stall-timeout SECONDS] [--progress] [--bind-on-pool] [--no-memo]
+//                 [--distinct-pods] [--list]
 //                 [--vs-upstream [--oracle PATH]]
 //
 // Defaults are upstream's sizes for the workload (--list shows them);
@@ -15,7 +16,9 @@
 // once); --bind-on-pool runs them on the default executor's thread pool.
 // --no-memo turns off the reuse of per-node plugin outcomes across pods of
 // one signature (FrameworkOptions::memoize_per_node_outcomes), to show what
-// it saves; decisions are the same either way.
+// it saves; decisions are the same either way. --distinct-pods gives every
+// measured pod its own requests and labels, so the memo has nothing to reuse
+// across them.
 // --vs-upstream then runs upstream's scheduler (the conformance oracle, built
 // by `make oracle`) on the identical cluster and pods and prints both figures.
 // Exit codes: 0 when every init and measured pod was bound (by both, with
@@ -37,9 +40,12 @@
 #include "absl/flags/flag.h"
 #include "command_line.h"
 #include "floor.h"
+#include "kubectl_dump.h"
 #include "report.h"
 #include "runner.h"
+#include "trace_runner.h"
 #include "upstream.h"
+#include "workload_file.h"
 #include "schedkit/api/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/framework.h"
@@ -62,7 +68,13 @@ std::string AbslUnparseFlag(Output o) { return o == Output::kTable ? "table" : "
 
 }  // namespace schedkit::perf
 
-ABSL_FLAG(std::string, workload, "", "the workload to run (required unless --list)");
+ABSL_FLAG(std::string, workload, "", "the workload to run (required unless --list or --workload-file)");
+ABSL_FLAG(std::string, workload_file, "", "a workload file (JSON or YAML, bench/perf/README.md) to run instead");
+ABSL_FLAG(double, scale, 1.0, "with --workload-file: multiply node and pod group counts by this");
+ABSL_FLAG(std::vector<std::string>, from_kubectl, {},
+          "print a workload file made from these kubectl dumps (files or directories, comma-separated) and exit");
+ABSL_FLAG(bool, keep_bound, false, "with --from-kubectl: bound pods stay where they are; only pending pods replay");
+ABSL_FLAG(std::string, name, "FromKubectl", "with --from-kubectl: the workload's name");
 ABSL_FLAG(std::optional<int>, nodes, std::nullopt, "nodes (default: the workload's upstream size)");
 ABSL_FLAG(std::optional<int>, init_pods, std::nullopt,
           "pods per init createPods op, as upstream's initPods (default: the workload's)");
@@ -74,6 +86,8 @@ ABSL_FLAG(int, stall_timeout, 120, "seconds without a bind after which a run cou
 ABSL_FLAG(bool, progress, false, "print progress on stderr");
 ABSL_FLAG(bool, bind_on_pool, false, "run binding cycles on the executor's threads, not the scheduling thread");
 ABSL_FLAG(bool, no_memo, false, "turn off the reuse of per-node plugin outcomes across pods of one signature");
+ABSL_FLAG(bool, distinct_pods, false,
+          "give every measured pod its own requests and labels, so no two share an outcome-memo signature");
 ABSL_FLAG(bool, list, false, "list the workloads and upstream's sizes");
 ABSL_FLAG(bool, vs_upstream, false, "also run upstream's scheduler (the oracle) on the same cluster and pods");
 ABSL_FLAG(std::string, oracle, "",
@@ -85,11 +99,13 @@ namespace {
 using schedkit::perf::Workload;
 
 constexpr char kUsage[] =
-    "usage: schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N] [--config PATH]\n"
-    "                     [--output table|json] [--threads N] [--stall-timeout SECONDS] [--progress]\n"
-    "                     [--bind-on-pool] [--no-memo]\n"
-    "                     [--vs-upstream [--oracle PATH]]\n"
-    "       schedkit-perf --list\n";
+    "usage: schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N] [--distinct-pods]\n"
+    "                     [COMMON...]\n"
+    "       schedkit-perf --workload-file FILE [--scale X] [COMMON...]\n"
+    "       schedkit-perf --list\n"
+    "       schedkit-perf --from-kubectl DUMP[,DUMP...] [--keep-bound] [--name NAME] > workload.json\n"
+    "COMMON: [--config PATH] [--output table|json] [--threads N] [--stall-timeout SECONDS] [--progress]\n"
+    "        [--bind-on-pool] [--no-memo] [--vs-upstream [--oracle PATH]]\n";
 
 const schedkit::command_line::Program& Program() {
   static const schedkit::command_line::Program* program =
@@ -124,6 +140,29 @@ void List() {
   }
 }
 
+// The configuration from --config and --threads.
+schedkit::config::SchedulerConfiguration Configuration(const std::string& config_path) {
+  schedkit::config::SchedulerConfiguration config = schedkit::config::DefaultConfiguration();
+  if (!config_path.empty()) {
+    auto loaded = schedkit::config::LoadConfiguration(config_path);
+    if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
+    config = *std::move(loaded);
+  }
+  config.parallelism = AtLeast(FLAGS_threads, "--threads", 1);
+  return config;
+}
+
+// A workload file's stand-in for the built-in workloads' description, for
+// the report: its name, its path, no upstream threshold.
+Workload FileWorkload(const schedkit::perf::Trace& trace) {
+  Workload w;
+  w.name = trace.name;
+  w.upstream = "workload file " + trace.path;
+  w.floor_columns = 3;
+  w.floor_columns_doc = "NodeResourcesFit: free milli-cpu, free memory bytes, free pod slots";
+  return w;
+}
+
 int Run(int argc, char** argv) {
   const std::vector<std::string> rest = schedkit::command_line::Parse(Program(), argc, argv);
   if (!rest.empty()) Fail(2, schedkit::StrCat("unexpected argument \"", rest[0], "\"\n", kUsage));
@@ -131,11 +170,21 @@ int Run(int argc, char** argv) {
     List();
     return 0;
   }
+  if (const std::vector<std::string> dumps = absl::GetFlag(FLAGS_from_kubectl); !dumps.empty()) {
+    auto text = schedkit::perf::WorkloadFromKubectl(
+        dumps, {.name = absl::GetFlag(FLAGS_name), .keep_bound = absl::GetFlag(FLAGS_keep_bound)});
+    if (!text.ok()) Fail(2, std::string(text.status().message()));
+    std::cout << *text;
+    return 0;
+  }
   const std::string workload = absl::GetFlag(FLAGS_workload);
+  const std::string workload_file = absl::GetFlag(FLAGS_workload_file);
   const std::string config_path = absl::GetFlag(FLAGS_config);
   const bool vs_upstream = absl::GetFlag(FLAGS_vs_upstream);
   std::string oracle = absl::GetFlag(FLAGS_oracle);
-  if (workload.empty()) Fail(2, schedkit::StrCat("--workload is required\n", kUsage));
+  if (workload.empty() == workload_file.empty()) {
+    Fail(2, schedkit::StrCat("give one of --workload and --workload-file\n", kUsage));
+  }
   if (!oracle.empty() && !vs_upstream) Fail(2, "--oracle needs --vs-upstream");
   if (vs_upstream && oracle.empty()) {
     const char* env = std::getenv("SCHEDKIT_ORACLE");
@@ -144,29 +193,48 @@ int Run(int argc, char** argv) {
   const std::optional<int> nodes = AtLeast(FLAGS_nodes, "--nodes", 1);
   const std::optional<int> init_pods = AtLeast(FLAGS_init_pods, "--init-pods", 0);
   const std::optional<int> pods = AtLeast(FLAGS_pods, "--pods", 1);
-  const Workload* w = schedkit::perf::FindWorkload(workload);
-  if (w == nullptr) Fail(2, schedkit::StrCat("unknown workload \"", workload, "\" (see --list)"));
+  const double scale = absl::GetFlag(FLAGS_scale);
+  const bool distinct = absl::GetFlag(FLAGS_distinct_pods);
+  if (!workload_file.empty() && (nodes || init_pods || pods || distinct)) {
+    Fail(2, "--nodes, --init-pods, --pods and --distinct-pods are for --workload; a workload file sets its own "
+            "(use --scale)");
+  }
+  if (workload_file.empty() && scale != 1.0) Fail(2, "--scale needs --workload-file");
+
+  // The built-in workload, or the file's stand-in.
+  const Workload* w = nullptr;
+  std::optional<schedkit::perf::Trace> trace;
+  Workload file_workload;
+  if (!workload_file.empty()) {
+    auto loaded = schedkit::perf::LoadWorkloadFile(workload_file, scale);
+    if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
+    trace = *std::move(loaded);
+    file_workload = FileWorkload(*trace);
+    w = &file_workload;
+  } else {
+    w = schedkit::perf::FindWorkload(workload);
+    if (w == nullptr) Fail(2, schedkit::StrCat("unknown workload \"", workload, "\" (see --list)"));
+  }
 
   schedkit::perf::RunOptions options;
   options.workload = w;
-  options.nodes = nodes.value_or(w->default_nodes);
-  options.init_pods = w->init_ops.empty() ? 0 : init_pods.value_or(w->default_init_pods);
-  options.pods = pods.value_or(w->default_pods);
-  if (absl::Status s = schedkit::perf::CheckSchedulable(*w, options.nodes, options.init_pods, options.pods); !s.ok()) {
-    Fail(2, std::string(s.message()));
+  if (!trace) {
+    options.nodes = nodes.value_or(w->default_nodes);
+    options.init_pods = w->init_ops.empty() ? 0 : init_pods.value_or(w->default_init_pods);
+    options.pods = pods.value_or(w->default_pods);
+    if (absl::Status s = schedkit::perf::CheckSchedulable(*w, options.nodes, options.init_pods, options.pods);
+        !s.ok()) {
+      Fail(2, std::string(s.message()));
+    }
   }
-  options.config = schedkit::config::DefaultConfiguration();
-  if (!config_path.empty()) {
-    auto loaded = schedkit::config::LoadConfiguration(config_path);
-    if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
-    options.config = *std::move(loaded);
-  }
-  options.config.parallelism = AtLeast(FLAGS_threads, "--threads", 1);
+  options.config = Configuration(config_path);
   options.stall_timeout = absl::Seconds(AtLeast(FLAGS_stall_timeout, "--stall-timeout", 1));
   options.progress = absl::GetFlag(FLAGS_progress);
   options.bind_on_pool = absl::GetFlag(FLAGS_bind_on_pool);
   options.memoize = !absl::GetFlag(FLAGS_no_memo);
+  options.distinct_pods = distinct;
   std::optional<schedkit::perf::ScratchDir> scratch;
+  std::string timeline_path;
   if (vs_upstream) {
     // The churn ops inject objects on a timer, which a run from files cannot replay.
     if (w->churn != schedkit::perf::Churn::kNone) {
@@ -178,9 +246,22 @@ int Run(int argc, char** argv) {
     scratch.emplace();
     if (scratch->path().empty()) Fail(1, "cannot create a temporary directory");
     options.upstream_cluster_path = scratch->path() + "/cluster.json";
+    if (trace) timeline_path = scratch->path() + "/timeline.json";
   }
 
-  auto run = schedkit::perf::RunWorkload(options);
+  absl::StatusOr<schedkit::perf::RunResult> run;
+  if (trace) {
+    run = schedkit::perf::RunTrace({.trace = &*trace,
+                                    .config = options.config,
+                                    .bind_on_pool = options.bind_on_pool,
+                                    .memoize = options.memoize,
+                                    .stall_timeout = options.stall_timeout,
+                                    .progress = options.progress,
+                                    .upstream_cluster_path = options.upstream_cluster_path,
+                                    .upstream_timeline_path = timeline_path});
+  } else {
+    run = schedkit::perf::RunWorkload(options);
+  }
   if (!run.ok()) {
     const bool bad_input = run.status().code() == absl::StatusCode::kInvalidArgument ||
                            run.status().code() == absl::StatusCode::kNotFound;
@@ -191,16 +272,17 @@ int Run(int argc, char** argv) {
   // The floor, after the run so it does not compete with it.
   schedkit::perf::Report report;
   report.workload = w;
-  report.nodes = options.nodes;
-  report.init_pods = options.init_pods;
-  report.pods = options.pods;
+  report.nodes = trace ? run->nodes : options.nodes;
+  report.init_pods = trace ? run->init_pods : options.init_pods;
+  report.pods = trace ? run->measured_pods : options.pods;
   report.parallelism = options.config.parallelism;
   report.binding = options.bind_on_pool ? "pool" : "scheduling thread";
   report.memoize = options.memoize;
+  report.distinct_pods = options.distinct_pods;
   report.allocator = SCHEDKIT_PERF_ALLOCATOR;
   report.run = &*run;
   // Enough pods to time reliably, few enough to stay quick at 15000 nodes.
-  const int floor_pods = std::clamp(options.pods, 1000, 5000);
+  const int floor_pods = std::clamp(report.pods, 1000, 5000);
   const auto& profile = options.config.profiles.front();
   const int sampled = w->floor_nodes_override > 0
                           ? w->floor_nodes_override
@@ -218,7 +300,8 @@ int Run(int argc, char** argv) {
                                            .cluster = options.upstream_cluster_path,
                                            .config = config_path,
                                            .parallelism = options.config.parallelism,
-                                           .scratch_dir = scratch->path()});
+                                           .scratch_dir = scratch->path(),
+                                           .timeline = timeline_path});
     if (!up.ok()) {
       scratch.reset();  // Fail exits without unwinding
       Fail(1, std::string(up.status().message()));
@@ -235,7 +318,7 @@ int Run(int argc, char** argv) {
     std::fprintf(stderr, "schedkit-perf: %s\n", run->error.c_str());
     return 1;
   }
-  if (report.upstream && report.upstream->scheduled != report.upstream->pods) {
+  if (!trace && report.upstream && report.upstream->scheduled != report.upstream->pods) {
     // Every measured pod is schedulable, so the comparison is void.
     std::fprintf(stderr, "schedkit-perf: upstream bound %d of %d measured pods\n", report.upstream->scheduled,
                  report.upstream->pods);

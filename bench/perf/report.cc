@@ -59,7 +59,10 @@ double UpstreamRatio(const Report& r) {
 
 }  // namespace
 
-std::string RunName(const Report& r) { return schedkit::StrCat(r.workload->name, "/", r.nodes, "Nodes_", r.pods, "Pods"); }
+std::string RunName(const Report& r) {
+  return schedkit::StrCat(r.workload->name, "/", r.nodes, "Nodes_", r.pods, "Pods",
+                          r.distinct_pods ? "/DistinctPods" : "");
+}
 
 nlohmann::ordered_json DataItemsJson(const Report& r) {
   const RunResult& run = *r.run;
@@ -70,20 +73,31 @@ nlohmann::ordered_json DataItemsJson(const Report& r) {
   items.push_back(FloorItem(r, r.floor_sampled, "sampled"));
   items.push_back(FloorItem(r, r.floor_all, "all-nodes"));
   items.push_back(Item({{"Value", static_cast<double>(run.peak_rss_kb) / 1024.0}}, "MiB", "PeakRSS", r));
+  items.push_back(Item({{"BytesPerNode", run.bytes_per_node()},
+                        {"BytesPerInitPod", run.bytes_per_init_pod()},
+                        {"NodesMiB", static_cast<double>(run.rss_nodes_kb - run.rss_start_kb) / 1024.0},
+                        {"InitPodsMiB", static_cast<double>(run.rss_init_kb - run.rss_nodes_kb) / 1024.0}},
+                       "bytes", "Memory", r));
 
   nlohmann::ordered_json s;
   s["Nodes"] = run.nodes;
   s["InitPods"] = run.init_pods;
   s["InitScheduled"] = run.init_scheduled;
   s["MeasuredPods"] = run.measured_pods;
-  // Every measured pod of every workload is schedulable (CheckSchedulable).
-  s["MeasuredSchedulable"] = run.measured_pods;
+  // Every measured pod of every built-in workload is schedulable
+  // (CheckSchedulable); a workload file's need not be.
+  if (!run.trace) s["MeasuredSchedulable"] = run.measured_pods;
   s["MeasuredScheduled"] = run.measured_scheduled;
   s["Complete"] = run.complete();
   s["PreemptionVictims"] = run.preemption_victims;
   s["ChurnPods"] = run.churn_pods;
   s["ChurnNodes"] = run.churn_nodes;
   s["ChurnTicks"] = run.churn_ticks;
+  if (run.trace) {
+    s["Batches"] = run.batches;
+    s["TraceDeletions"] = run.trace_deletions;
+    s["PendingAtEnd"] = run.pending_at_end;
+  }
   s["Attempts"] = run.attempts;
   s["MeasuredAttempts"] = run.measured_attempts;
   s["MeasuredAttemptsScheduled"] = run.measured_attempts_scheduled;
@@ -95,6 +109,7 @@ nlohmann::ordered_json DataItemsJson(const Report& r) {
   s["Parallelism"] = r.parallelism;
   s["Binding"] = r.binding;
   s["OutcomeMemo"] = r.memoize;
+  s["DistinctPods"] = r.distinct_pods;
   s["Allocator"] = r.allocator;
   s["ThresholdV135"] = r.workload->threshold_v135;
   s["Threshold2026"] = r.workload->threshold_2026;
@@ -126,17 +141,23 @@ std::string Table(const Report& r) {
   std::string out;
   auto line = [&](const char* key, const std::string& value) { out += schedkit::StrCat("  ", key, value, "\n"); };
 
-  out += schedkit::StrCat(RunName(r), "    (upstream ", w.upstream, ")\n");
+  out += schedkit::StrCat(RunName(r), run.trace ? "    (" : "    (upstream ", w.upstream, ")\n");
   line("cluster      ", schedkit::StrCat(run.nodes, " nodes; ", run.init_pods, " init pods (", run.init_scheduled,
                                          " bound in ", Format("%.1f", run.init_seconds), " s); ", run.measured_pods,
                                          " measured pods; parallelism ", r.parallelism,
                                          "; binding on the ", r.binding,
-                                         r.memoize ? "" : "; outcome memo off", "; ", r.allocator, " malloc"));
+                                         r.memoize ? "" : "; outcome memo off",
+                                         r.distinct_pods ? "; distinct measured pods" : "", "; ", r.allocator,
+                                         " malloc"));
   std::string bound = schedkit::StrCat(run.measured_scheduled, "/", run.measured_pods, " measured pods bound");
   if (run.preemption_victims > 0) bound += schedkit::StrCat(", ", run.preemption_victims, " preemption victims");
   if (w.churn != Churn::kNone) {
     bound += schedkit::StrCat(", churn: ", run.churn_ticks, " ticks, ", run.churn_pods, " unschedulable pods");
     if (run.churn_nodes > 0) bound += schedkit::StrCat(", ", run.churn_nodes, " nodes");
+  }
+  if (run.trace) {
+    bound += schedkit::StrCat("; trace: ", run.batches, " batches, ", run.trace_deletions, " pods deleted, ",
+                              run.pending_at_end, " measured pods pending at the end");
   }
   line("scheduled    ", bound);
   if (!run.complete()) line("INCOMPLETE   ", run.error);
@@ -174,6 +195,9 @@ std::string Table(const Report& r) {
   }
   line("             ", schedkit::StrCat("columns: ", w.floor_columns_doc));
   line("peak RSS     ", schedkit::StrCat(Format("%.0f", static_cast<double>(run.peak_rss_kb) / 1024.0), " MiB"));
+  line("memory       ", schedkit::StrCat(Format("%.0f", run.bytes_per_node()), " bytes per node, ",
+                                         Format("%.0f", run.bytes_per_init_pod()),
+                                         " per init pod (resident set growth while loading them)"));
   if (r.upstream) {
     line("upstream     ", schedkit::StrCat("kube-scheduler v1.35 (schedkit-oracle --throughput), same cluster: ",
                                            r.upstream->scheduled, "/", r.upstream->pods, " pods bound in ",

@@ -32,6 +32,7 @@ struct Report {
   // "scheduling thread" or "pool" (RunOptions::bind_on_pool).
   std::string binding;
   bool memoize = true;  // RunOptions::memoize
+  bool distinct_pods = false;  // RunOptions::distinct_pods
   // The process's malloc: "oneTBB scalable" or "glibc" (bench/CMakeLists.txt).
   std::string allocator;
   const RunResult* run = nullptr;
@@ -41,11 +42,12 @@ struct Report {
   std::optional<UpstreamResult> upstream;
 };
 
-// "<workload>/<nodes>Nodes_<pods>Pods", upstream's Name label.
+// "<workload>/<nodes>Nodes_<pods>Pods", upstream's Name label, with
+// "/DistinctPods" after it for --distinct-pods.
 std::string RunName(const Report& r);
 
 // {"version":"v1","dataItems":[SchedulingThroughput, SchedulingAttemptDuration,
-// SchedulingThroughputWholeRun, MemoryReadFloor ×2, PeakRSS, Summary]}, then
+// SchedulingThroughputWholeRun, MemoryReadFloor ×2, PeakRSS, Memory, Summary]}, then
 // with --vs-upstream SchedulingThroughputWholeRun labelled "Scheduler":
 // "kube-scheduler" and VsUpstream (the ratio).
 nlohmann::ordered_json DataItemsJson(const Report& r);

@@ -47,6 +47,9 @@ struct RunOptions {
   bool bind_on_pool = false;
   // SchedulerOptions::memoize_per_node_outcomes (--no-memo turns it off).
   bool memoize = true;
+  // --distinct-pods: every measured pod with its own requests and labels
+  // (MakeMeasuredPod), so none shares another's memo signature.
+  bool distinct_pods = false;
   // A phase fails when no pod of it is bound for this long.
   absl::Duration stall_timeout = absl::Seconds(120);
   // Progress lines on stderr, about once a second.
@@ -70,6 +73,13 @@ struct RunResult {
   int churn_nodes = 0;
   int churn_ticks = 0;
   int preemption_victims = 0;
+  // Workload files (RunTrace): batches applied, measured pods deleted by the
+  // trace (deletions of pods already gone not counted), and measured pods
+  // still pending when the last batch has been scheduled.
+  bool trace = false;
+  int batches = 0;
+  int trace_deletions = 0;
+  int pending_at_end = 0;
   // Scheduling attempts (one per ScheduleOne that popped a pod) in the
   // measured phase: all pods, and measured pods by outcome.
   int64_t attempts = 0;
@@ -86,10 +96,20 @@ struct RunResult {
   // Wall time of each ScheduleOne call that attempted a measured pod, ms.
   std::vector<double> attempt_ms;
   int64_t peak_rss_kb = 0;
+  // Resident set (/proc/self/statm) before the cluster is built, once the
+  // scheduler holds the nodes, and once the init pods are bound: what a node
+  // and an init pod cost, host's objects and scheduler's state together.
+  int64_t rss_start_kb = 0;
+  int64_t rss_nodes_kb = 0;
+  int64_t rss_init_kb = 0;
   // Empty when every init and measured pod was bound; else what went wrong.
   std::string error;
 
   bool complete() const { return error.empty(); }
+  double bytes_per_node() const { return nodes > 0 ? (rss_nodes_kb - rss_start_kb) * 1024.0 / nodes : 0; }
+  double bytes_per_init_pod() const {
+    return init_scheduled > 0 ? (rss_init_kb - rss_nodes_kb) * 1024.0 / init_scheduled : 0;
+  }
   double whole_run_pods_per_second() const {
     return measured_seconds > 0 ? measured_scheduled / measured_seconds : 0;
   }

@@ -50,7 +50,8 @@ absl::StatusOr<UpstreamResult> RunUpstream(const UpstreamOptions& options) {
   }
   const std::string command =
       schedkit::StrCat(ShellQuote(options.oracle), " --throughput --cluster ", ShellQuote(options.cluster),
-                       " --config ", ShellQuote(config));
+                       " --config ", ShellQuote(config),
+                       options.timeline.empty() ? "" : " --timeline " + ShellQuote(options.timeline));
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return absl::UnavailableError(schedkit::StrCat("cannot run ", command));
   std::string text;
@@ -69,7 +70,7 @@ absl::StatusOr<UpstreamResult> RunUpstream(const UpstreamOptions& options) {
   const nlohmann::json& s = out["summary"];
   UpstreamResult r;
   r.pods = s.value("pendingPods", 0);
-  r.scheduled = s.value("scheduled", 0);
+  r.scheduled = options.timeline.empty() ? s.value("scheduled", 0) : s.value("binds", 0);
   r.seconds = s.value("seconds", 0.0);
   return r;
 }

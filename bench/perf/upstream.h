@@ -39,6 +39,9 @@ struct UpstreamOptions {
   std::string config;
   int parallelism = 0;
   std::string scratch_dir;
+  // A workload file's timeline (RunTrace's upstream_timeline_path): passed
+  // as --timeline, and `scheduled` is then the oracle's accepted bindings.
+  std::string timeline;
 };
 
 struct UpstreamResult {

@@ -156,6 +156,73 @@ api::v1::Pod MakePod(PodTemplate tmpl, const std::string& ns, const std::string&
   return pod;
 }
 
+namespace {
+
+// The request ranges of --distinct-pods, per template: milli-cpu in
+// [cpu_lo, cpu_hi] and memory bytes in [mem_lo, mem_lo + kMemSpan).
+struct DistinctRange {
+  int64_t cpu_lo = 0, cpu_hi = 0;  // 0/0: no cpu request
+  int64_t mem_lo = 0;
+};
+
+constexpr int64_t kMi = 1024 * 1024;
+// 250Mi memory values, all distinct for index < kMemSpan: the stride is odd
+// and not a multiple of 5, so coprime with 250 * 2^20.
+constexpr int64_t kMemSpan = 250 * kMi;
+constexpr int64_t kMemStride = 2654435761 % kMemSpan;
+
+DistinctRange RangeFor(PodTemplate tmpl) {
+  switch (tmpl) {
+    case PodTemplate::kLowPriority:
+      return {800, 900, 250 * kMi};
+    case PodTemplate::kHighPriority:
+      // Above 2200m a preemptor still needs three of its node's four 900m
+      // victims gone, and at most 3100m it fits once they are.
+      return {2701, 3000, 250 * kMi};
+    case PodTemplate::kHighPriorityLargeCpu:
+      return {9000, 9500, 250 * kMi};
+    case PodTemplate::kDaemonset:
+      // No cpu (the named node's 4 cpu take 90000 pods only without it) and
+      // a few hundred KiB of memory, so its 32Gi hold 90000 of them.
+      return {0, 0, 100 * 1000};
+    default:
+      // 100m / 500Mi templates: at most the template's, so 40 still fit a
+      // 4-cpu node.
+      return {50, 100, 250 * kMi};
+  }
+}
+
+}  // namespace
+
+api::v1::Pod MakeDistinctPod(PodTemplate tmpl, const std::string& ns, const std::string& name, int index) {
+  api::v1::Pod pod = MakePod(tmpl, ns, name);
+  (*pod.mutable_metadata()->mutable_labels())["perf.schedkit.io/pod"] = schedkit::StrCat(index);
+  const DistinctRange r = RangeFor(tmpl);
+  const auto i = static_cast<int64_t>(index);
+  // Daemonset pods: index bytes over the base, below 250Mi distinct too.
+  const int64_t memory = tmpl == PodTemplate::kDaemonset ? r.mem_lo + i : r.mem_lo + (i * kMemStride) % kMemSpan;
+  api::v1::Container* c = pod.mutable_spec()->mutable_containers(0);
+  auto* res = c->mutable_resources();
+  const bool limited = !res->limits().empty();
+  auto set = [&](const char* resource, const std::string& value) {
+    (*res->mutable_requests())[resource] = value;
+    if (limited) (*res->mutable_limits())[resource] = value;
+  };
+  if (r.cpu_hi > 0) {
+    // A second stride, so cpu and memory do not move together.
+    const int64_t span = r.cpu_hi - r.cpu_lo + 1;
+    set("cpu", schedkit::StrCat(r.cpu_lo + (i * 7919) % span, "m"));
+  }
+  set("memory", schedkit::StrCat(memory));
+  return pod;
+}
+
+api::v1::Pod MakeMeasuredPod(const Workload& w, int index, bool distinct) {
+  const std::string name = schedkit::StrCat(GenerateName(w.measured.tmpl), index);
+  return distinct ? MakeDistinctPod(w.measured.tmpl, w.measured.ns, name, index)
+                  : MakePod(w.measured.tmpl, w.measured.ns, name);
+}
+
 api::v1::Node MakeDefaultNode(const std::string& name, const std::string& zone) {
   api::v1::Node node = NamedObjectNode(name);
   if (!zone.empty()) (*node.mutable_metadata()->mutable_labels())[kZoneLabel] = zone;

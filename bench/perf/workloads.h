@@ -44,6 +44,14 @@ enum class PodTemplate {
 // disables the Priority admission plugin).
 api::v1::Pod MakePod(PodTemplate tmpl, const std::string& ns, const std::string& name);
 
+// --distinct-pods: measured pod number `index` of `tmpl`, with requests of
+// its own (drawn within the template's, so every size CheckSchedulable
+// accepts still fits) and a label of its own, so that no two measured pods
+// share a memo signature (PodSignature: namespace and spec) for index below
+// 250Mi. The template's constraints (affinity, spread, priority, selector
+// labels) are kept; limits follow the requests, as the templates have them.
+api::v1::Pod MakeDistinctPod(PodTemplate tmpl, const std::string& ns, const std::string& name, int index);
+
 // templates/node-default.yaml (pods 110, cpu 4, memory 32Gi, Ready; the API
 // server copies capacity into allocatable) with the kubernetes.io/hostname
 // label upstream's node preparer adds, and `zone` as topology.kubernetes.io/zone
@@ -105,6 +113,10 @@ struct Workload {
 
 // upstream's generateName of the template ("pod-", "anti-affinity-pod-", ...).
 const char* GenerateName(PodTemplate tmpl);
+
+// The measured pod `index` of workload `w`, named generateName + index: the
+// template's, or with --distinct-pods its own (MakeDistinctPod).
+api::v1::Pod MakeMeasuredPod(const Workload& w, int index, bool distinct);
 
 const std::vector<Workload>& AllWorkloads();
 const Workload* FindWorkload(std::string_view name);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,40 +58,46 @@ const std::vector<Tiny> kTiny = {
 
 TEST_CASE("every workload completes at tiny sizes and binds every pod", "[perf]") {
   for (const Tiny& t : kTiny) {
-    DYNAMIC_SECTION(t.workload) {
-      const std::string args = std::string("--workload ") + t.workload + " --nodes " + std::to_string(t.nodes) +
-                               " --init-pods " + std::to_string(t.init_pods) + " --pods " + std::to_string(t.pods) +
-                               " --output json --stall-timeout 60";
-      const Run r = Perf(args);
-      INFO("args: " << args << "\nstderr: " << r.err << "\nstdout: " << r.out);
-      REQUIRE(r.exit_code == 0);
-      const auto j = nlohmann::json::parse(r.out, nullptr, false);
-      REQUIRE_FALSE(j.is_discarded());
-      CHECK(j["version"] == "v1");
+    for (const bool distinct : {false, true}) {
+      DYNAMIC_SECTION(t.workload << (distinct ? " --distinct-pods" : "")) {
+        const std::string args = std::string("--workload ") + t.workload + " --nodes " + std::to_string(t.nodes) +
+                                 " --init-pods " + std::to_string(t.init_pods) + " --pods " + std::to_string(t.pods) +
+                                 " --output json --stall-timeout 60" + (distinct ? " --distinct-pods" : "");
+        const Run r = Perf(args);
+        INFO("args: " << args << "\nstderr: " << r.err << "\nstdout: " << r.out);
+        REQUIRE(r.exit_code == 0);
+        const auto j = nlohmann::json::parse(r.out, nullptr, false);
+        REQUIRE_FALSE(j.is_discarded());
+        CHECK(j["version"] == "v1");
 
-      const nlohmann::json* summary = ItemFor(j, "Summary");
-      REQUIRE(summary != nullptr);
-      const auto& s = (*summary)["data"];
-      CHECK(s["Complete"] == true);
-      CHECK(s["MeasuredPods"] == t.pods);
-      CHECK(s["MeasuredScheduled"] == s["MeasuredSchedulable"]);
-      CHECK(s["MeasuredScheduled"] == t.pods);
-      CHECK(s["InitScheduled"] == s["InitPods"]);
+        const nlohmann::json* summary = ItemFor(j, "Summary");
+        REQUIRE(summary != nullptr);
+        const auto& s = (*summary)["data"];
+        CHECK(s["Complete"] == true);
+        CHECK(s["MeasuredPods"] == t.pods);
+        CHECK(s["MeasuredScheduled"] == s["MeasuredSchedulable"]);
+        CHECK(s["MeasuredScheduled"] == t.pods);
+        CHECK(s["InitScheduled"] == s["InitPods"]);
+        CHECK(s["DistinctPods"] == distinct);
 
-      // The shapes a dashboard reads (values may be absent for so short a run).
-      const nlohmann::json* tp = ItemFor(j, "SchedulingThroughput");
-      REQUIRE(tp != nullptr);
-      CHECK((*tp)["unit"] == "pods/s");
-      CHECK((*tp)["labels"]["Name"] == std::string(t.workload) + "/" + std::to_string(t.nodes) + "Nodes_" +
-                                           std::to_string(t.pods) + "Pods");
-      const nlohmann::json* whole = ItemFor(j, "SchedulingThroughputWholeRun");
-      REQUIRE(whole != nullptr);
-      CHECK((*whole)["data"].contains("Average"));
-      const nlohmann::json* attempts = ItemFor(j, "SchedulingAttemptDuration");
-      REQUIRE(attempts != nullptr);
-      CHECK((*attempts)["unit"] == "ms");
-      CHECK(ItemFor(j, "PeakRSS") != nullptr);
-      CHECK(ItemFor(j, "MemoryReadFloor") != nullptr);
+        // The shapes a dashboard reads (values may be absent for so short a run).
+        const nlohmann::json* tp = ItemFor(j, "SchedulingThroughput");
+        REQUIRE(tp != nullptr);
+        CHECK((*tp)["unit"] == "pods/s");
+        CHECK((*tp)["labels"]["Name"] == std::string(t.workload) + "/" + std::to_string(t.nodes) + "Nodes_" +
+                                             std::to_string(t.pods) + "Pods" + (distinct ? "/DistinctPods" : ""));
+        const nlohmann::json* whole = ItemFor(j, "SchedulingThroughputWholeRun");
+        REQUIRE(whole != nullptr);
+        CHECK((*whole)["data"].contains("Average"));
+        const nlohmann::json* attempts = ItemFor(j, "SchedulingAttemptDuration");
+        REQUIRE(attempts != nullptr);
+        CHECK((*attempts)["unit"] == "ms");
+        CHECK(ItemFor(j, "PeakRSS") != nullptr);
+        CHECK(ItemFor(j, "MemoryReadFloor") != nullptr);
+        const nlohmann::json* memory = ItemFor(j, "Memory");
+        REQUIRE(memory != nullptr);
+        CHECK((*memory)["data"]["BytesPerNode"].get<double>() >= 0);
+      }
     }
   }
 }
@@ -227,6 +234,56 @@ TEST_CASE("vs-upstream: the oracle gets the post-init cluster and reports both f
   CHECK(failed.exit_code == 1);
   CHECK(failed.err.find("oracle broke") != std::string::npos);
   CHECK(fs::is_empty(tmp));
+  fs::remove_all(dir);
+}
+
+// --distinct-pods with --vs-upstream: upstream gets the same distinct pods.
+TEST_CASE("vs-upstream with distinct pods: every measured pod has requests and a label of its own", "[perf]") {
+  namespace fs = std::filesystem;
+  char dir_template[] = "/tmp/schedkit-perf-test-XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  const fs::path dir = dir_template;
+  const fs::path oracle = dir / "fake-oracle";
+  {
+    std::ofstream script(oracle);
+    script << "#!/bin/sh\n"
+              "cp \"$3\" \"$CAPTURE/cluster.json\" || exit 4\n"
+              "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 40, \"scheduled\": 40, \"seconds\": 2.0}}'\n";
+  }
+  fs::permissions(oracle, fs::perms::owner_all);
+  for (const char* workload : {"SchedulingBasic", "SchedulingPodAntiAffinity", "PreemptionBasic"}) {
+    DYNAMIC_SECTION(workload) {
+      const bool preemption = std::string(workload) == "PreemptionBasic";
+      const int pods = preemption ? 10 : 40;
+      const std::string sizes = preemption ? " --nodes 10 --init-pods 40 --pods 10" : " --nodes 40 --init-pods 0 --pods 40";
+      const Run r = Perf(std::string("--workload ") + workload + sizes +
+                             " --output json --distinct-pods --vs-upstream --oracle " + oracle.string(),
+                         "CAPTURE=" + dir.string());
+      INFO("stderr: " << r.err << "\nstdout: " << r.out);
+      REQUIRE(r.exit_code == 0);
+      auto cluster = schedkit::api::LoadPaths({(dir / "cluster.json").string()});
+      REQUIRE(cluster.ok());
+      std::set<std::string> specs, ids;
+      int pending = 0;
+      for (const auto& pod : cluster->objects.pods()) {
+        if (!pod.spec().node_name().empty()) continue;
+        ++pending;
+        std::string spec;
+        REQUIRE(pod.spec().SerializeToString(&spec));
+        specs.insert(pod.metadata().namespace_() + "/" + spec);
+        ids.insert(pod.metadata().labels().at("perf.schedkit.io/pod"));
+        // The template's constraints stay.
+        if (!preemption) {
+          CHECK(pod.metadata().labels().count("color") == (std::string(workload) == "SchedulingBasic" ? 0u : 1u));
+        } else {
+          CHECK(pod.spec().priority() == 10);
+        }
+      }
+      CHECK(pending == pods);
+      CHECK(specs.size() == static_cast<size_t>(pods));  // no two share a signature
+      CHECK(ids.size() == static_cast<size_t>(pods));
+    }
+  }
   fs::remove_all(dir);
 }
 

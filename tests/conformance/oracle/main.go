@@ -4,12 +4,14 @@
 // the JSON format schedkit-sim prints, so the two can be compared.
 //
 //	schedkit-oracle [--cluster PATH]... [--config PATH] [--output json]
-//	                [--explain] [--tie-break name] [--seed N] [--throughput]
+//	                [--explain] [--tie-break name] [--seed N] [--throughput [--timeline PATH]]
 //
 // --throughput is for speed comparisons (schedkit-perf --vs-upstream): the
 // configuration's parallelism and percentageOfNodesToScore are kept, and
 // nodes are filtered in parallel as upstream's scheduler does, so decisions
 // are no longer reproducible. It cannot be combined with --explain.
+// --timeline replays a workload file's batches of deletions and arrivals
+// (timeline.go).
 //
 // Exit codes: 0 after a run, 2 on bad usage or bad input (one line on
 // stderr), 1 on an internal error. See tests/conformance/README.md.
@@ -46,6 +48,7 @@ type options struct {
 	explain    bool
 	tieBreak   bool
 	throughput bool
+	timeline   string
 }
 
 func parseArgs(args []string) (*options, error) {
@@ -63,6 +66,7 @@ func parseArgs(args []string) (*options, error) {
 	fs.StringVar(&output, "output", "json", "output format (json)")
 	fs.BoolVar(&o.explain, "explain", false, "print per-node filter statuses and scores")
 	fs.BoolVar(&o.throughput, "throughput", false, "keep parallelism and percentageOfNodesToScore; filter in parallel")
+	fs.StringVar(&o.timeline, "timeline", "", "with --throughput: batches of pod deletions and creations (schedkit-perf --workload-file)")
 	fs.StringVar(&tieBreak, "tie-break", "", "tie-break rule among top-scored nodes (name)")
 	fs.StringVar(&seed, "seed", "", "ignored (the oracle's randomness is not seedable)")
 	if err := fs.Parse(args); err != nil {
@@ -73,6 +77,9 @@ func parseArgs(args []string) (*options, error) {
 	}
 	if o.throughput && o.explain {
 		return nil, errors.New("--throughput and --explain cannot be combined")
+	}
+	if o.timeline != "" && !o.throughput {
+		return nil, errors.New("--timeline needs --throughput")
 	}
 	if output != "json" {
 		return nil, fmt.Errorf("--output %q: only json is supported", output)
@@ -175,6 +182,9 @@ type Summary struct {
 	Unschedulable int     `json:"unschedulable"`
 	Preempted     int     `json:"preempted"`
 	Seconds       float64 `json:"seconds"`
+	// Bindings accepted: with --timeline, a pod bound and later deleted or
+	// preempted still counts once.
+	Binds         int     `json:"binds"`
 	PodsPerSecond float64 `json:"podsPerSecond"`
 }
 
@@ -189,10 +199,16 @@ func runOracle(opts *options) (*Output, error) {
 		return nil, err
 	}
 	c.resolvePriorities()
+	var tl *timeline
+	if opts.timeline != "" {
+		if tl, err = loadTimeline(opts.timeline); err != nil {
+			return nil, err
+		}
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w, err := newWorld(ctx, cfg, c, opts.explain, opts.tieBreak, opts.throughput)
+	w, err := newWorld(ctx, cfg, c, opts.explain, opts.tieBreak, opts.throughput, tl)
 	if err != nil {
 		return nil, err
 	}
@@ -266,6 +282,7 @@ func (w *world) output(seconds float64) *Output {
 		out.Pods = append(out.Pods, r)
 	}
 	out.Summary.Seconds = seconds
+	out.Summary.Binds = w.binds
 	if seconds > 0 {
 		out.Summary.PodsPerSecond = float64(out.Summary.PendingPods) / seconds
 	}

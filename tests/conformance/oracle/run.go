@@ -43,7 +43,7 @@ const maxPops = 200000
 //     handled (events.go) before the next pop.
 func (w *world) schedulingLoop(ctx context.Context) error {
 	for _, ps := range w.pods {
-		if !ps.pending {
+		if !ps.pending || w.held[key(ps.pod)] == ps {
 			continue
 		}
 		if !w.responsibleForPod(ps.pod) {
@@ -55,11 +55,19 @@ func (w *world) schedulingLoop(ctx context.Context) error {
 		w.tick()
 		w.queue.Add(w.logger, ps.pod)
 	}
+	limit := maxPops + 20*len(w.pods)
 	for pops := 0; ; pops++ {
 		if !w.poppable() {
-			return nil
+			applied, err := w.applyNextBatch(ctx)
+			if err != nil {
+				return err
+			}
+			if !applied {
+				return nil
+			}
+			continue
 		}
-		if pops >= maxPops {
+		if pops >= limit {
 			return fmt.Errorf("no end after %d scheduling attempts", pops)
 		}
 		qpi, err := w.queue.Pop(w.logger)

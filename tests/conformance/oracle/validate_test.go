@@ -220,7 +220,7 @@ func validateConfig(t *testing.T, dir, path string, c *cluster) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if _, err := newWorld(ctx, cfg, c, false, true, false); err != nil {
+	if _, err := newWorld(ctx, cfg, c, false, true, false, nil); err != nil {
 		t.Errorf("%s: building the frameworks: %v", dir, err)
 	}
 }

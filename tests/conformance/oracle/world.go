@@ -118,9 +118,16 @@ type world struct {
 	// input (the "claims" output reports those bound during the run).
 	lastRV        atomic.Int64
 	unboundClaims []types.NamespacedName
+
+	// --timeline (timeline.go): the batches, and the pending pods not yet
+	// created, by namespace/name.
+	timeline *timeline
+	held     map[string]*podState
+	// Bindings the fake API server accepted.
+	binds int
 }
 
-func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cluster, explain, tieBreak, throughput bool) (*world, error) {
+func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cluster, explain, tieBreak, throughput bool, tl *timeline) (*world, error) {
 	w := &world{
 		ctx:      ctx,
 		logger:   klog.FromContext(ctx),
@@ -128,6 +135,8 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 		explain:  explain,
 		tieBreak: tieBreak,
 		podByUID: map[types.UID]*podState{},
+		timeline: tl,
+		held:     map[string]*podState{},
 		nodes:    c.nodes,
 		profiles: map[string]*profileFW{},
 		clock:    testingclock.NewFakeClock(clockStart),
@@ -139,6 +148,7 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 
 	// The API server (it gets copies: the oracle keeps its own objects).
 	var objs []runtime.Object
+	created := tl.created()
 	for _, o := range c.namespaces {
 		objs = append(objs, o.DeepCopy())
 	}
@@ -153,10 +163,14 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 			// The scheduler's pod informer never sees Succeeded/Failed pods.
 			continue
 		}
-		objs = append(objs, p.DeepCopy())
 		ps := &podState{pod: p, index: i, pending: p.Spec.NodeName == "", status: "Unschedulable"}
 		w.pods = append(w.pods, ps)
 		w.podByUID[p.UID] = ps
+		if ps.pending && created[key(p)] {
+			w.held[key(p)] = ps // the timeline creates it
+			continue
+		}
+		objs = append(objs, p.DeepCopy())
 	}
 	for _, o := range c.pdbs {
 		objs = append(objs, o.DeepCopy())
@@ -222,6 +236,9 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	w.podInformer = newSyncPodInformer()
 	w.informer.InformerFor(&v1.Pod{}, func(kubernetes.Interface, time.Duration) toolscache.SharedIndexInformer { return w.podInformer })
 	for _, ps := range w.pods {
+		if w.held[key(ps.pod)] == ps {
+			continue
+		}
 		if err := w.podInformer.GetStore().Add(trimPod(ps.pod)); err != nil {
 			return nil, err
 		}
@@ -472,6 +489,7 @@ func (w *world) bindingReactor(action clienttesting.Action) (bool, runtime.Objec
 	if err := w.cs.Tracker().Update(gvr, pod, pod.Namespace); err != nil {
 		return true, nil, err
 	}
+	w.binds++
 	return true, b, nil
 }
 

@@ -1,0 +1,53 @@
+// Runs a workload file (workload_file.h) against the real scheduler, in
+// memory, measured as the built-in workloads are (runner.h).
+//
+//   absl::StatusOr<Trace> t = LoadWorkloadFile(path);
+//   absl::StatusOr<RunResult> r = RunTrace({.trace = &*t, .config = cfg});
+//
+// Phases: the file's nodes and bound pods are the initial state; its init
+// pods are added and scheduled until every one is bound or the scheduler has
+// nothing left to try (a user's cluster may hold pods that fit nowhere);
+// then the measured timeline. The scheduling thread applies the next batch
+// (its deletions, then its arrivals) whenever no pod is ready, so a batch
+// meets the cluster its predecessors left, whatever the scheduler's speed,
+// and upstream's run (--vs-upstream) replays the same sequence. The measured
+// phase ends when the last batch has been scheduled; pods that fit nowhere
+// are counted as pending at the end, not waited for.
+// Not thread-safe: one run at a time per process.
+#ifndef SCHEDKIT_BENCH_PERF_TRACE_RUNNER_H_
+#define SCHEDKIT_BENCH_PERF_TRACE_RUNNER_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "runner.h"
+#include "schedkit/config/configuration.h"
+#include "workload_file.h"
+
+namespace schedkit::perf {
+
+struct TraceRunOptions {
+  const Trace* trace = nullptr;
+  config::SchedulerConfiguration config;
+  bool bind_on_pool = false;
+  bool memoize = true;
+  // The run fails when neither a bind nor a batch happened for this long.
+  absl::Duration stall_timeout = absl::Seconds(120);
+  bool progress = false;
+  // --vs-upstream: the cluster after the init phase (init pods where
+  // schedkit bound them, measured pods pending) and the timeline, for the
+  // oracle's --timeline. Written between the phases, untimed.
+  std::string upstream_cluster_path;
+  std::string upstream_timeline_path;
+};
+
+absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options);
+
+// The timeline as schedkit-oracle --timeline reads it:
+// {"batches": [{"at": s, "delete": ["ns/name", ...], "create": ["ns/name", ...]}, ...]}.
+std::string TimelineJson(const Trace& trace);
+
+}  // namespace schedkit::perf
+
+#endif  // SCHEDKIT_BENCH_PERF_TRACE_RUNNER_H_
