@@ -158,6 +158,26 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   return absl::OkStatus();
 }
 
+PodInfoList& PodInfoList::operator=(const PodInfoList& other) {
+  if (this == &other) return *this;
+  const size_t common = std::min(size(), other.size());
+  PodInfoPtr* mine = data();
+  const PodInfoPtr* theirs = other.data();
+  for (size_t i = 0; i < common; ++i) {
+    // The same pod and the same owner: a borrowed (non-owning) pointer of a
+    // scratch simulation copy is not the owning one, though it points alike.
+    const bool same = mine[i].get() == theirs[i].get() && !mine[i].owner_before(theirs[i]) &&
+                      !theirs[i].owner_before(mine[i]);
+    if (!same) mine[i] = theirs[i];
+  }
+  if (size() > other.size()) {
+    erase(begin() + static_cast<std::ptrdiff_t>(other.size()), end());
+  } else {
+    insert(end(), other.begin() + static_cast<std::ptrdiff_t>(common), other.end());
+  }
+  return *this;
+}
+
 NodeInfo NodeInfo::SimulationCopy() const {
   NodeInfo copy = *this;
   copy.simulation_ = true;

@@ -260,6 +260,51 @@ TEST_CASE("the zone label is kept beside the node's figures", "[node_info]") {
   CHECK(zone_of(zoned.SimulationCopy()) == "(none)");
 }
 
+// Not upstream: a snapshot copies a changed node onto its older copy, and the
+// list's assignment skips slots that already hold the same pod; what results
+// must still be an exact copy, owners included (a scratch simulation's
+// borrowed pointers own nothing and must not survive the copy).
+TEST_CASE("a pod list copied onto an older copy ends equal, owners included", "[node_info]") {
+  auto p1 = MakePod().Name("p1").Node("n1").Info();
+  auto p2 = MakePod().Name("p2").Node("n1").Info();
+  auto p3 = MakePod().Name("p3").Node("n1").Info();
+  auto p4 = MakePod().Name("p4").Node("n1").Info();
+  const PodInfoPtr borrowed_p2(PodInfoPtr(), p2.get());
+  const auto same = [](const PodInfoList& a, const PodInfoList& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].get() != b[i].get() || a[i].owner_before(b[i]) || b[i].owner_before(a[i])) return false;
+    }
+    return true;
+  };
+  const PodInfoList now{p1, p2, p3};
+  SECTION("older list longer, a borrowed slot and a moved pod") {
+    PodInfoList old{p1, borrowed_p2, p4, p3};
+    const long p2_refs = p2.use_count();
+    old = now;
+    CHECK(same(old, now));
+    CHECK(p2.use_count() == p2_refs + 1);
+    CHECK(p4.use_count() == 1);
+  }
+  SECTION("older list shorter") {
+    PodInfoList old{p1};
+    old = now;
+    CHECK(same(old, now));
+  }
+  SECTION("identical lists keep their counts") {
+    PodInfoList old{p1, p2, p3};
+    const long p1_refs = p1.use_count();
+    old = now;
+    CHECK(same(old, now));
+    CHECK(p1.use_count() == p1_refs);
+  }
+  SECTION("to empty") {
+    PodInfoList old{p1, p2};
+    old = PodInfoList{};
+    CHECK(old.empty());
+  }
+}
+
 TEST_CASE("removing an unknown pod is NotFound", "[node_info]") {
   NodeInfo n = MakeNode().Name("n1").Info();
   auto p = MakePod().Name("ghost").Info();

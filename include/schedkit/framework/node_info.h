@@ -51,6 +51,22 @@ class HostPortSet {
   std::vector<HostPort> ports_;
 };
 
+// A node's list of pods, whose copy assignment writes only the slots that
+// hold another pod. A snapshot copies a node's NodeInfo each time the node
+// changes, and a change adds or removes a pod or two (removal moves the last
+// pod into the gap), so most slots already hold the same pod: they are left
+// alone, without reference-count traffic, which on a node with thousands of
+// pods (a DaemonSet's target, a virtual node) was most of a cycle.
+class PodInfoList : public std::vector<PodInfoPtr> {
+ public:
+  using std::vector<PodInfoPtr>::vector;
+  PodInfoList() = default;
+  PodInfoList(const PodInfoList&) = default;
+  PodInfoList(PodInfoList&&) noexcept = default;
+  PodInfoList& operator=(PodInfoList&&) noexcept = default;
+  PodInfoList& operator=(const PodInfoList& other);
+};
+
 // Cache-line aligned, so the hot fields below share as few lines as they can.
 class alignas(64) NodeInfo {
  public:
@@ -174,15 +190,15 @@ class alignas(64) NodeInfo {
   // keys), taints and pods start from.
   api::LabelSet labels_;
   std::vector<Taint> taints_;
-  std::vector<PodInfoPtr> pods_;
+  PodInfoList pods_;
   // Images are read only for pods whose images some node already holds.
   std::vector<ImageOnNode> images_;
   Resource allocatable_;
   Resource requested_;
   std::shared_ptr<const api::v1::Node> node_;
   HostPortSet used_ports_;
-  std::vector<PodInfoPtr> pods_with_affinity_;
-  std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
+  PodInfoList pods_with_affinity_;
+  PodInfoList pods_with_required_anti_affinity_;
   int64_t generation_ = 0;
   bool simulation_ = false;
 
