@@ -125,6 +125,11 @@ void NodeInfo::AddPod(PodInfoPtr pod) {
   }
   if (pod->has_pod_affinity()) pods_with_affinity_.push_back(pod);
   if (pod->has_required_anti_affinity()) pods_with_required_anti_affinity_.push_back(pod);
+  if (pod->priority() < lowest_pod_priority_) {
+    lowest_pod_priority_ = pod->priority();
+    pods_at_lowest_priority_ = 0;
+  }
+  if (pod->priority() == lowest_pod_priority_) ++pods_at_lowest_priority_;
   pods_.push_back(std::move(pod));
   Touch();
 }
@@ -154,8 +159,21 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   if (stored->has_host_ports()) {
     for (const HostPort& p : stored->host_ports()) used_ports_.Remove(p);
   }
+  if (stored->priority() == lowest_pod_priority_ && --pods_at_lowest_priority_ == 0) RecountLowestPriority();
   Touch();
   return absl::OkStatus();
+}
+
+void NodeInfo::RecountLowestPriority() {
+  lowest_pod_priority_ = std::numeric_limits<int32_t>::max();
+  pods_at_lowest_priority_ = 0;
+  for (const PodInfoPtr& p : pods_) {
+    if (p->priority() < lowest_pod_priority_) {
+      lowest_pod_priority_ = p->priority();
+      pods_at_lowest_priority_ = 0;
+    }
+    if (p->priority() == lowest_pod_priority_) ++pods_at_lowest_priority_;
+  }
 }
 
 PodInfoList& PodInfoList::operator=(const PodInfoList& other) {
@@ -215,6 +233,8 @@ void NodeInfo::AssignBorrowedSimulationCopy(const NodeInfo& from) {
   AssignBorrowed(pods_with_affinity_, from.pods_with_affinity_);
   AssignBorrowed(pods_with_required_anti_affinity_, from.pods_with_required_anti_affinity_);
   generation_ = from.generation_;
+  lowest_pod_priority_ = from.lowest_pod_priority_;
+  pods_at_lowest_priority_ = from.pods_at_lowest_priority_;
   simulation_ = true;
 }
 
@@ -223,6 +243,7 @@ void NodeInfo::DropBorrowed() {
   pods_.clear();
   pods_with_affinity_.clear();
   pods_with_required_anti_affinity_.clear();
+  RecountLowestPriority();
 }
 
 namespace {
@@ -312,7 +333,9 @@ bool operator==(const NodeInfo& a, const NodeInfo& b) {
          a.used_ports_.ports() == b.used_ports_.ports() &&
          same_images(a.images_, b.images_) && same_pods(a.pods_, b.pods_) &&
          same_pods(a.pods_with_affinity_, b.pods_with_affinity_) &&
-         same_pods(a.pods_with_required_anti_affinity_, b.pods_with_required_anti_affinity_);
+         same_pods(a.pods_with_required_anti_affinity_, b.pods_with_required_anti_affinity_) &&
+         a.lowest_pod_priority_ == b.lowest_pod_priority_ &&
+         a.pods_at_lowest_priority_ == b.pods_at_lowest_priority_;
 }
 
 }  // namespace schedkit::framework

@@ -305,6 +305,38 @@ TEST_CASE("a pod list copied onto an older copy ends equal, owners included", "[
   }
 }
 
+// Not upstream: preemption's dry runs read the lowest pod priority instead
+// of every pod, so it must follow every add and remove, ties included.
+TEST_CASE("the lowest pod priority follows adds and removes", "[node_info]") {
+  NodeInfo n = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "10"}}).Info();
+  CHECK(n.lowest_pod_priority() == std::numeric_limits<int32_t>::max());
+  auto a = MakePod().Name("a").Node("n1").Priority(10).Info();
+  auto b = MakePod().Name("b").Node("n1").Priority(5).Info();
+  auto c = MakePod().Name("c").Node("n1").Priority(5).Info();
+  auto d = MakePod().Name("d").Node("n1").Priority(-3).Info();
+  n.AddPod(a);
+  CHECK(n.lowest_pod_priority() == 10);
+  n.AddPod(b);
+  n.AddPod(c);
+  CHECK(n.lowest_pod_priority() == 5);
+  REQUIRE(n.RemovePod(*b).ok());
+  CHECK(n.lowest_pod_priority() == 5);  // c still has it
+  n.AddPod(d);
+  CHECK(n.lowest_pod_priority() == -3);
+  {
+    framework::ScratchSimulation sim(n);
+    CHECK(sim.node() == n.SimulationCopy());
+    REQUIRE(sim.node().RemovePod(*d).ok());
+    CHECK(sim.node().lowest_pod_priority() == 5);
+  }
+  CHECK(n.lowest_pod_priority() == -3);
+  REQUIRE(n.RemovePod(*d).ok());
+  REQUIRE(n.RemovePod(*c).ok());
+  CHECK(n.lowest_pod_priority() == 10);
+  REQUIRE(n.RemovePod(*a).ok());
+  CHECK(n.lowest_pod_priority() == std::numeric_limits<int32_t>::max());
+}
+
 TEST_CASE("removing an unknown pod is NotFound", "[node_info]") {
   NodeInfo n = MakeNode().Name("n1").Info();
   auto p = MakePod().Name("ghost").Info();

@@ -168,16 +168,19 @@ std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(
   return {true, ""};
 }
 
+std::optional<Status> DefaultPreemption::StatusWithoutDryRun(const PodInfo& pod, const NodeInfo& node) const {
+  // Only lower-priority pods can be victims.
+  if (node.lowest_pod_priority() >= pod.priority()) {
+    return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
+  }
+  return std::nullopt;
+}
+
 Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state, const PodInfo& pod,
                                               const NodeInfo& node, std::span<const preemption::PdbInfo> pdbs,
                                               preemption::Victims& victims) const {
-  // Only lower-priority pods can be victims: without any, the node cannot
-  // change, so skip the copies.
-  const int32_t priority = pod.priority();
-  if (std::none_of(node.pods().begin(), node.pods().end(),
-                   [&](const PodInfoPtr& p) { return p->priority() < priority; })) {
-    return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
-  }
+  // Without lower-priority pods the node cannot change: skip the copies.
+  if (std::optional<Status> status = StatusWithoutDryRun(pod, node)) return *std::move(status);
 
   // What an earlier attempt found here for this signature, if the node and
   // its nominations are unchanged. Victims depend on the budgets too: they

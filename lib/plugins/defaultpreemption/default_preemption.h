@@ -96,6 +96,8 @@ class DefaultPreemption final : public framework::PostFilterPlugin,
                                         const framework::NodeInfo& node,
                                         std::span<const preemption::PdbInfo> pdbs,
                                         preemption::Victims& victims) const override;
+  std::optional<framework::Status> StatusWithoutDryRun(const framework::PodInfo& pod,
+                                                       const framework::NodeInfo& node) const override;
 
   // max(num_nodes * percentage / 100, absolute), at most num_nodes.
   int32_t CalculateNumCandidates(int32_t num_nodes) const;

@@ -262,31 +262,44 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(const framework::CycleState&
     Victims victims;
     std::optional<VictimSummary> summary;
   };
-  std::vector<Slot> slots;
+  std::vector<Slot> slots;  // one per node of the stretch walked in a round
+  std::vector<int> dry_runs;  // the slots whose node needs a dry run
   const int parallelism = std::max(1, handle_.parallelizer().parallelism());
   bool stop = false;
   int done = 0;
   while (!stop && done < n) {
-    // The sequential walk cannot stop before `need` more nodes; a smaller
-    // batch than the thread count would leave threads idle, so take at least
-    // that many. Results past the stopping point are discarded.
+    // The sequential walk cannot stop before `need` more dry runs; fewer
+    // than the thread count would leave threads idle, so take at least that
+    // many. Results past the stopping point are discarded.
     const size_t found = non_violating.size() + violating.size();
     const int need = found < cap ? static_cast<int>(std::min<size_t>(cap - found, n)) : 1;
-    const int batch = std::min(std::max(need, parallelism), n - done);
+    const size_t want = static_cast<size_t>(std::max(need, parallelism));
+    // Walk on until that many nodes need a dry run; the policy settles the
+    // others here, from the node's own figures.
     slots.clear();
-    slots.resize(batch);
-    handle_.parallelizer().ForEach(batch, [&](int j) {
+    dry_runs.clear();
+    int span = 0;
+    while (done + span < n && dry_runs.size() < want) {
+      if (done + span + 8 < n) node_at(done + span + 8).PrefetchLowestPodPriority();
+      Slot& slot = slots.emplace_back();
+      if (std::optional<Status> status = policy_.StatusWithoutDryRun(pod, node_at(done + span))) {
+        slot.status = *std::move(status);
+      } else {
+        dry_runs.push_back(span);
+      }
+      ++span;
+    }
+    const int num_dry_runs = static_cast<int>(dry_runs.size());
+    handle_.parallelizer().ForEach(num_dry_runs, [&](int k) {
       // Each dry run waits on memory: its node's lines, then its pods'.
       // Ask for the next node's pods and the node after's lines meanwhile.
-      const int i = done + j;
-      if (i + 2 < n) node_at(i + 2).PrefetchWhole();
-      if (i + 1 < n) node_at(i + 1).PrefetchPods();
-      Slot& slot = slots[j];
-      slot.status = policy_.SelectVictimsOnNode(state, pod, node_at(done + j), pdbs, slot.victims);
-      slot.summary.reset();
+      if (k + 2 < num_dry_runs) node_at(done + dry_runs[k + 2]).PrefetchWhole();
+      if (k + 1 < num_dry_runs) node_at(done + dry_runs[k + 1]).PrefetchPods();
+      Slot& slot = slots[dry_runs[k]];
+      slot.status = policy_.SelectVictimsOnNode(state, pod, node_at(done + dry_runs[k]), pdbs, slot.victims);
       if (slot.status.IsSuccess() && !slot.victims.pods.empty()) slot.summary = Summarize(slot.victims);
     });
-    for (int j = 0; j < batch && !stop; ++j) {
+    for (int j = 0; j < span && !stop; ++j) {
       const NodeInfo& node = node_at(done + j);
       Slot& slot = slots[j];
       if (slot.status.IsSuccess() && !slot.victims.pods.empty()) {
@@ -302,7 +315,7 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(const framework::CycleState&
       if (status.code() == Code::kError) out.errors.push_back(status.Message());
       out.statuses.SetNew(node.name(), std::move(status));  // each node is walked once
     }
-    done += batch;
+    done += span;
   }
   out.candidates = std::move(non_violating);
   out.candidates.reserve(out.candidates.size() + violating.size());

@@ -164,6 +164,19 @@ class Interface {
                                                 const framework::NodeInfo& node, std::span<const PdbInfo> pdbs,
                                                 Victims& victims) const = 0;
 
+  // SelectVictimsOnNode's status for `node` when it can tell, from figures
+  // the node keeps, that there are no victims there; nullopt when a dry run
+  // must decide. Called on the scheduling thread, node by node, before the
+  // dry runs are handed to threads: a full cluster's unschedulable pods
+  // meet mostly such nodes, and a parallel pass over them cost more than
+  // the checks.
+  virtual std::optional<framework::Status> StatusWithoutDryRun(const framework::PodInfo& pod,
+                                                               const framework::NodeInfo& node) const {
+    (void)pod;
+    (void)node;
+    return std::nullopt;
+  }
+
   // Scores for choosing among candidates: applied in order while more than
   // one candidate has the highest score. Empty selects upstream's default
   // criteria. Called once per attempt.
