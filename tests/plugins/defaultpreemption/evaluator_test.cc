@@ -423,11 +423,33 @@ TEST_CASE("A victim waiting on Permit is rejected, not evicted", "[preemption]")
   CHECK(w.events.events.size() == 2);
 }
 
+// The default policy with every node left to a dry run: what the evaluator
+// did before policies could settle nodes without one.
+class EveryNodeDryRun : public Interface {
+ public:
+  explicit EveryNodeDryRun(DefaultPreemption& policy) : policy_(policy) {}
+  std::pair<int32_t, int32_t> GetOffsetAndNumCandidates(int32_t n) override {
+    return policy_.GetOffsetAndNumCandidates(n);
+  }
+  std::pair<bool, std::string> PodEligibleToPreemptOthers(const PodInfo& pod, const Status& s) const override {
+    return policy_.PodEligibleToPreemptOthers(pod, s);
+  }
+  Status SelectVictimsOnNode(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                             std::span<const PdbInfo> pdbs, Victims& victims) const override {
+    return policy_.SelectVictimsOnNode(state, pod, node, pdbs, victims);
+  }
+
+ private:
+  DefaultPreemption& policy_;
+};
+
 TEST_CASE("Dry runs give the same result at any parallelism", "[preemption]") {
   // 60 nodes; nodes whose index is divisible by 3 only have PDB-protected
   // victims, by 5 have no lower-priority pods, by 7 cannot fit the pod at
-  // all. Few candidates wanted, so the stopping point matters.
-  auto run = [](int parallelism) {
+  // all. Few candidates wanted, so the stopping point matters. The nodes
+  // without lower-priority pods are settled without a dry run unless
+  // `every_node` asks for one on each, which must not change the result.
+  auto run = [](int parallelism, bool every_node = false) {
     World w;
     w.Enable({"NodeResourcesFit"}, {"NodeResourcesFit"});
     w.client.pdbs = {Pdb("budget", {{"app", "protected"}}, 0)};
@@ -453,7 +475,10 @@ TEST_CASE("Dry runs give the same result at any parallelism", "[preemption]") {
     const NodeToStatus statuses = Statuses(all);
     const auto potential = statuses.NodesForStatusCode(w.snapshot, Code::kUnschedulable);
     auto [offset, num] = pl->GetOffsetAndNumCandidates(static_cast<int32_t>(potential.size()));
-    auto dry = pl->evaluator().DryRunPreemption(state, *pod, potential, CompilePdbs(w.client.pdbs), offset, num);
+    EveryNodeDryRun every(*pl);
+    Evaluator every_evaluator("DefaultPreemption", *w.fw, every);
+    const Evaluator& ev = every_node ? every_evaluator : pl->evaluator();
+    auto dry = ev.DryRunPreemption(state, *pod, potential, CompilePdbs(w.client.pdbs), offset, num);
     std::vector<std::string> out;
     for (const Candidate& c : dry.candidates) out.push_back(schedkit::StrCat(c.node.str(), "/", c.victims.num_pdb_violations));
     std::vector<std::string> failed;
@@ -467,6 +492,8 @@ TEST_CASE("Dry runs give the same result at any parallelism", "[preemption]") {
   CHECK(run(2) == sequential);
   CHECK(run(4) == sequential);
   CHECK(run(16) == sequential);
+  CHECK(run(1, /*every_node=*/true) == sequential);
+  CHECK(run(4, /*every_node=*/true) == sequential);
 }
 
 TEST_CASE("Preempt: dry-run errors only are returned aggregated", "[preemption]") {
