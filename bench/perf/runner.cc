@@ -104,6 +104,19 @@ class Churner {
 
 }  // namespace
 
+void TakeMeasuredCounts(const PerfHost& host, SchedulingLoop& loop, RunResult& result) {
+  result.measured_scheduled = host.measured_bound();
+  result.preemption_victims = host.victims();
+  result.measured_attempts_scheduled = loop.measured_scheduled();
+  result.measured_attempts_unschedulable = loop.measured_unschedulable();
+  result.measured_attempts_error = loop.measured_error();
+  result.measured_attempts = result.measured_attempts_scheduled + result.measured_attempts_unschedulable +
+                             result.measured_attempts_error;
+  result.attempt_ms = std::move(loop.attempt_ms());
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) result.peak_rss_kb = usage.ru_maxrss;
+}
+
 absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   const Workload& w = *options.workload;
   RunResult result;
@@ -218,17 +231,7 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   loop.Stop();
   sched->Stop();
 
-  result.measured_scheduled = host.measured_bound();
-  result.preemption_victims = host.victims();
-  result.measured_attempts_scheduled = loop.measured_scheduled();
-  result.measured_attempts_unschedulable = loop.measured_unschedulable();
-  result.measured_attempts_error = loop.measured_error();
-  result.measured_attempts = result.measured_attempts_scheduled + result.measured_attempts_unschedulable +
-                             result.measured_attempts_error;
-  result.attempt_ms = std::move(loop.attempt_ms());
-
-  rusage usage{};
-  if (getrusage(RUSAGE_SELF, &usage) == 0) result.peak_rss_kb = usage.ru_maxrss;
+  TakeMeasuredCounts(host, loop, result);
   return result;
 }
 

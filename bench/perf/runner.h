@@ -115,6 +115,13 @@ struct RunResult {
   }
 };
 
+class PerfHost;
+class SchedulingLoop;
+// Fills `result` with what a finished run's host and scheduling loop counted
+// (binds, victims, attempts by outcome, attempt times, which it moves out of
+// `loop`) and the process's peak resident set.
+void TakeMeasuredCounts(const PerfHost& host, SchedulingLoop& loop, RunResult& result);
+
 // Errors only for a setup that cannot run (bad configuration, invalid
 // objects); a run that does not finish is a RunResult with `error` set.
 absl::StatusOr<RunResult> RunWorkload(const RunOptions& options);

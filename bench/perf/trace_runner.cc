@@ -1,7 +1,5 @@
 #include "trace_runner.h"
 
-#include <sys/resource.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -214,16 +212,7 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
 
   result.batches = feeder.applied();
   result.trace_deletions = feeder.deleted();
-  result.measured_scheduled = host.measured_bound();
-  result.preemption_victims = host.victims();
-  result.measured_attempts_scheduled = loop.measured_scheduled();
-  result.measured_attempts_unschedulable = loop.measured_unschedulable();
-  result.measured_attempts_error = loop.measured_error();
-  result.measured_attempts = result.measured_attempts_scheduled + result.measured_attempts_unschedulable +
-                             result.measured_attempts_error;
-  result.attempt_ms = std::move(loop.attempt_ms());
-  rusage usage{};
-  if (getrusage(RUSAGE_SELF, &usage) == 0) result.peak_rss_kb = usage.ru_maxrss;
+  TakeMeasuredCounts(host, loop, result);
   return result;
 }
 

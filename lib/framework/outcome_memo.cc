@@ -87,6 +87,7 @@ bool OutcomeMemo::Entry::UseTotalsKey(std::span<const int64_t> key) {
 OutcomeMemo::Entry* OutcomeMemo::For(const PodInfo& pod, const Snapshot& snap) {
   ++uses_;
   const std::shared_ptr<const PodSignature>& sig = pod.signature();
+  if (sig == nullptr) return nullptr;  // an assigned pod, scheduled only by a test
   Entry* entry = nullptr;
   for (const auto& e : entries_) {
     if (e->signature_ == sig || *e->signature_ == *sig) {

@@ -72,14 +72,18 @@ absl::Status CompilePreferred(const Terms& terms, Symbol ns, std::string_view pa
 
 std::shared_ptr<const PodSignature> Sign(const api::v1::Pod& pod) {
   auto sig = std::make_shared<PodSignature>();
-  sig->bytes = pod.metadata().namespace_();
-  sig->bytes.push_back('\0');
+  const std::string& ns = pod.metadata().namespace_();
+  // Sized exactly: a pending pod keeps its signature until it is bound.
+  const size_t spec_size = pod.spec().ByteSizeLong();
+  sig->bytes.resize(ns.size() + 1 + spec_size);
+  std::copy(ns.begin(), ns.end(), sig->bytes.begin());
+  sig->bytes[ns.size()] = '\0';
   {
-    google::protobuf::io::StringOutputStream out(&sig->bytes);
+    google::protobuf::io::ArrayOutputStream out(sig->bytes.data() + ns.size() + 1, static_cast<int>(spec_size));
     google::protobuf::io::CodedOutputStream coded(&out);
     // Map fields (nodeSelector) in key order, so equal specs give equal bytes.
     coded.SetSerializationDeterministic(true);
-    pod.spec().SerializeToCodedStream(&coded);
+    pod.spec().SerializeWithCachedSizes(&coded);
   }
   sig->hash = absl::Hash<std::string_view>()(sig->bytes);
   return sig;
@@ -151,12 +155,20 @@ std::vector<HostPort> HostPortsOf(const api::v1::Pod& pod) {
   return out;
 }
 
+const std::shared_ptr<const PodInfo::Rare>& PodInfo::NoRare() {
+  static const auto* const none = new std::shared_ptr<const Rare>(std::make_shared<const Rare>());
+  return *none;
+}
+
 PodInfoPtr PodInfo::WithNodeName(std::string_view node) const { return WithNodeName(Symbol::Intern(node)); }
 
 PodInfoPtr PodInfo::WithNodeName(Symbol node) const {
   std::shared_ptr<PodInfo> out(new PodInfo(*this));
   out->node_name_ = node;
   out->node_name_deferred_ = true;
+  // An assumed pod is not scheduled again (a failed binding requeues the
+  // original); its bound life may be long, so it does not keep the bytes.
+  out->signature_ = nullptr;
   return out;
 }
 
@@ -217,6 +229,7 @@ absl::Status PodInfo::Init() {
   for (const auto& c : spec.containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
   num_containers_ = spec.init_containers_size() + spec.containers_size();
 
+  Rare rare;
   if (spec.has_affinity()) {
     const api::v1::Affinity& a = spec.affinity();
     has_pod_affinity_ = a.has_pod_affinity() || a.has_pod_anti_affinity();
@@ -225,7 +238,7 @@ absl::Status PodInfo::Init() {
       SCHEDKIT_RETURN_IF_ERROR(CompileRequired(pa.required_during_scheduling_ignored_during_execution(), ns_,
                                                "requiredAffinityTerms", required_affinity_));
       SCHEDKIT_RETURN_IF_ERROR(CompilePreferred(pa.preferred_during_scheduling_ignored_during_execution(),
-                                                ns_, "preferredAffinityTerms", preferred_affinity_));
+                                                ns_, "preferredAffinityTerms", rare.preferred_affinity));
     }
     if (a.has_pod_anti_affinity()) {
       const auto& pa = a.pod_anti_affinity();
@@ -234,24 +247,24 @@ absl::Status PodInfo::Init() {
       has_required_anti_affinity_ = !required_anti_affinity_.empty();
       SCHEDKIT_RETURN_IF_ERROR(CompilePreferred(pa.preferred_during_scheduling_ignored_during_execution(),
                                                 ns_, "preferredAntiAffinityTerms",
-                                                preferred_anti_affinity_));
+                                                rare.preferred_anti_affinity));
     }
     if (a.has_node_affinity()) {
       const auto& na = a.node_affinity();
       if (na.has_required_during_scheduling_ignored_during_execution()) {
         has_required_node_affinity_ = true;
-        SCHEDKIT_ASSIGN_OR_RETURN(required_node_affinity_,
+        SCHEDKIT_ASSIGN_OR_RETURN(rare.required_node_affinity,
                                   api::NodeSelector::Compile(na.required_during_scheduling_ignored_during_execution()));
       }
       for (const auto& p : na.preferred_during_scheduling_ignored_during_execution()) {
         SCHEDKIT_ASSIGN_OR_RETURN(api::NodeSelector::Term term, api::NodeSelector::CompileTerm(p.preference()));
-        preferred_node_affinity_.push_back(PreferredNodeTerm{std::move(term), p.weight()});
+        rare.preferred_node_affinity.push_back(PreferredNodeTerm{std::move(term), p.weight()});
       }
     }
   }
   if (!spec.node_selector().empty()) {
     has_node_selector_ = true;
-    node_selector_ = api::NodeSelector::FromMap(spec.node_selector());
+    rare.node_selector = api::NodeSelector::FromMap(spec.node_selector());
   }
 
   for (const auto& c : spec.topology_spread_constraints()) {
@@ -265,16 +278,23 @@ absl::Status PodInfo::Init() {
     sc.node_affinity_policy = ParsePolicy(c.has_node_affinity_policy(), c.node_affinity_policy());
     sc.node_taints_policy = ParsePolicy(c.has_node_taints_policy(), c.node_taints_policy());
     for (const std::string& k : c.match_label_keys()) sc.match_label_keys.push_back(Symbol::Intern(k));
-    spread_constraints_.push_back(std::move(sc));
+    rare.spread_constraints.push_back(std::move(sc));
   }
-  for (const auto& g : spec.scheduling_gates()) scheduling_gates_.push_back(Symbol::Intern(g.name()));
-  signature_ = Sign(pod);
+  for (const auto& g : spec.scheduling_gates()) rare.scheduling_gates.push_back(Symbol::Intern(g.name()));
+  if (!rare.preferred_affinity.empty() || !rare.preferred_anti_affinity.empty() || !rare.spread_constraints.empty() ||
+      has_node_selector_ || has_required_node_affinity_ || !rare.preferred_node_affinity.empty() ||
+      !rare.scheduling_gates.empty()) {
+    rare_ = std::make_shared<const Rare>(std::move(rare));
+  }
+  // A pod delivered with its node is never scheduled; a cluster's many
+  // running pods do not keep bytes only a pending pod uses.
+  if (spec.node_name().empty()) signature_ = Sign(pod);
   return absl::OkStatus();
 }
 
 bool PodInfo::MatchesNodeSelectorAndAffinity(const api::LabelSet& node_labels, Symbol node_name) const {
-  if (has_node_selector_ && !node_selector_.Matches(node_labels, node_name)) return false;
-  if (has_required_node_affinity_ && !required_node_affinity_.Matches(node_labels, node_name)) return false;
+  if (has_node_selector_ && !rare_->node_selector.Matches(node_labels, node_name)) return false;
+  if (has_required_node_affinity_ && !rare_->required_node_affinity.Matches(node_labels, node_name)) return false;
   return true;
 }
 

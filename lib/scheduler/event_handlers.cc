@@ -94,17 +94,16 @@ absl::Status Scheduler::AddPod(std::shared_ptr<const api::v1::Pod> pod) {
   PodInfoPtr p = *std::move(info);
   {
     std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-    if (impl_->pods.contains(p->key())) {
+    if (!impl_->pods.Insert(p).second) {
       return absl::AlreadyExistsError(schedkit::StrCat("pod ", p->key(), " already exists"));
     }
-    impl_->pods[p->key()] = p;
   }
   if (!p->node_name().empty()) {
     if (absl::Status s = impl_->cache.AddPod(p); !s.ok()) {
       // Refused by the cache: the table forgets it too, so a corrected add
       // is not refused as a duplicate.
       std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-      if (auto it = impl_->pods.find(p->key()); it != impl_->pods.end() && it->second == p) impl_->pods.erase(it);
+      if (const PodInfoPtr* in = impl_->pods.Find(p->key()); in != nullptr && *in == p) impl_->pods.Erase(p->key());
       return s;
     }
     impl_->queue->OnClusterEventShared(
@@ -124,10 +123,10 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
   PodInfoPtr old;
   {
     std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-    auto it = impl_->pods.find(p->key());
-    if (it == impl_->pods.end()) return absl::NotFoundError(schedkit::StrCat("pod ", p->key(), " not found"));
-    old = it->second;
-    it->second = p;
+    PodInfoPtr* in = impl_->pods.Find(p->key());
+    if (in == nullptr) return absl::NotFoundError(schedkit::StrCat("pod ", p->key(), " not found"));
+    old = *in;
+    *in = p;
   }
   const bool was_bound = !old->node_name().empty() && !impl_->cache.IsAssumed(old->uid());
   if (!p->node_name().empty()) {
@@ -135,7 +134,7 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
       if (absl::Status s = impl_->cache.UpdatePod(p); !s.ok()) {
         // Refused by the cache: the table keeps what the cache holds.
         std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-        if (auto it = impl_->pods.find(p->key()); it != impl_->pods.end() && it->second == p) it->second = old;
+        if (PodInfoPtr* in = impl_->pods.Find(p->key()); in != nullptr && *in == p) *in = old;
         return s;
       }
       for (const ClusterEvent& event : PodUpdateEvents(*old, *p)) {
@@ -160,7 +159,7 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
   if (impl_->cache.GetPod(p->uid()) != nullptr) {
     if (!old->node_name().empty()) {
       std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-      if (auto it = impl_->pods.find(p->key()); it != impl_->pods.end() && it->second == p) it->second = old;
+      if (PodInfoPtr* in = impl_->pods.Find(p->key()); in != nullptr && *in == p) *in = old;
     }
     return absl::OkStatus();
   }
@@ -172,12 +171,13 @@ absl::Status Scheduler::DeletePod(std::string_view namespace_name, std::string_v
   PodInfoPtr old;
   {
     std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-    auto it = impl_->pods.find(PodKey(namespace_name, name));
-    if (it == impl_->pods.end()) {
+    const std::string key = PodKey(namespace_name, name);
+    const PodInfoPtr* in = impl_->pods.Find(key);
+    if (in == nullptr) {
       return absl::NotFoundError(schedkit::StrCat("pod ", namespace_name, "/", name, " not found"));
     }
-    old = it->second;
-    impl_->pods.erase(it);
+    old = *in;
+    impl_->pods.Erase(key);
   }
   impl_->queue->DeleteNominatedPodIfExists(*old);
   PodInfoPtr cached = impl_->cache.GetPod(old->uid());

@@ -20,9 +20,12 @@ void HostEvents::Event(const framework::PodInfo& regarding, const framework::Pod
                        std::string_view type, std::string_view reason, std::string_view action,
                        std::string_view note) {
   std::string buffer;
+  // The objects as the host delivered them: an event names its pods by
+  // metadata alone, and a bound pod's copy with spec.nodeName would otherwise
+  // be made for it and kept as long as the pod.
   const PodEvent event{
-      .regarding = regarding.pod(),
-      .related = related != nullptr ? &related->pod() : nullptr,
+      .regarding = regarding.received_pod(),
+      .related = related != nullptr ? &related->received_pod() : nullptr,
       .reporting_controller = reporting_controller_,
       .type = type,
       .reason = reason,

@@ -13,7 +13,7 @@
 // briefly before sleeping (spinning_mutex.h): a host adds pods while the
 // scheduling thread pops them.
 //
-// Every pod the queue holds is an Entry owned by `entries_` (keyed by uid) and
+// Every pod the queue holds is an Entry owned by `entries` (found by uid) and
 // referenced from exactly one place: the activeQ heap, one of the backoff
 // heaps, or the pool. Moving a pod always detaches it first and then places
 // it, so each placement decides the pod's sub-queue afresh, like upstream's
@@ -38,6 +38,7 @@
 #include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/time/clock.h"
+#include "schedkit/scheduler/self_keyed_set.h"
 #include "scheduler/backoff.h"
 #include "scheduler/in_flight_events.h"
 #include "scheduler/nominator.h"
@@ -125,8 +126,8 @@ struct SchedulingQueue::Impl {
   }
 
   Entry* Find(const std::string& uid) const {
-    auto it = entries.find(uid);
-    return it == entries.end() ? nullptr : it->second.get();
+    const std::unique_ptr<Entry>* e = entries.Find(uid);
+    return e == nullptr ? nullptr : e->get();
   }
 
   // Takes the entry out of its sub-queue and out of `entries`.
@@ -149,9 +150,7 @@ struct SchedulingQueue::Impl {
         break;
     }
     e->place = Place::kDetached;
-    auto it = entries.find(e->info.pod->uid());
-    std::unique_ptr<Entry> own = std::move(it->second);
-    entries.erase(it);
+    std::unique_ptr<Entry> own = entries.Take(e->info.pod->uid());
     nominator.PodChanged(own->info.pod->uid());
     return own;
   }
@@ -165,7 +164,7 @@ struct SchedulingQueue::Impl {
     Entry* raw = e.get();
     raw->info.sequence = ++next_sequence;
     raw->place = Place::kActive;
-    entries.emplace(raw->info.pod->uid(), std::move(e));
+    entries.Insert(std::move(e));
     nominator.PodChanged(raw->info.pod->uid());
     active.Push(raw, ActiveKey::Of(*raw));
   }
@@ -173,7 +172,7 @@ struct SchedulingQueue::Impl {
   void PlaceBackoff(std::unique_ptr<Entry> e) {
     Entry* raw = e.get();
     raw->backoff_expiry = backoff_policy.Expiry(raw->info);
-    entries.emplace(raw->info.pod->uid(), std::move(e));
+    entries.Insert(std::move(e));
     nominator.PodChanged(raw->info.pod->uid());
     // Pods that failed with an error (no rejector plugins) wait in their own
     // heap, which PopFromBackoffQ does not take from.
@@ -190,7 +189,7 @@ struct SchedulingQueue::Impl {
     Entry* raw = e.get();
     raw->place = Place::kPool;
     if (raw->info.gated) ++pool_gated;
-    entries.emplace(raw->info.pod->uid(), std::move(e));
+    entries.Insert(std::move(e));
     nominator.PodChanged(raw->info.pod->uid());
     pool.emplace(raw->id, raw);
   }
@@ -393,7 +392,11 @@ struct SchedulingQueue::Impl {
   // Signalled when activeQ or backoffQ gains a pod, and on Close.
   std::condition_variable_any cv;
 
-  absl::flat_hash_map<std::string, std::unique_ptr<Entry>> entries ABSL_GUARDED_BY(mu);
+  // Every queued pod's entry, by uid.
+  struct UidOf {
+    const std::string& operator()(const std::unique_ptr<Entry>& e) const { return e->info.pod->uid(); }
+  };
+  SelfKeyedSet<std::unique_ptr<Entry>, UidOf> entries ABSL_GUARDED_BY(mu);
   IndexedHeap<Entry, ActiveOrder, ActiveKey> active ABSL_GUARDED_BY(mu);
   IndexedHeap<Entry, BackoffOrder> backoff ABSL_GUARDED_BY(mu);
   IndexedHeap<Entry, ErrorBackoffOrder> error_backoff ABSL_GUARDED_BY(mu);

@@ -47,10 +47,9 @@ void Scheduler::Impl::ReportFailure(const QueuedPodInfo& qpi, const Status& stat
   bool recreated = false;
   {
     std::lock_guard<SpinningMutex> lock(pods_mu);
-    auto it = pods.find(qpi.pod->key());
-    if (it != pods.end()) {
-      if (it->second->uid() == qpi.pod->uid()) {
-        current = it->second;
+    if (const PodInfoPtr* in = pods.Find(qpi.pod->key()); in != nullptr) {
+      if ((*in)->uid() == qpi.pod->uid()) {
+        current = *in;
       } else {
         recreated = true;
       }
@@ -124,9 +123,9 @@ void Scheduler::Impl::NominateForBinding(const PodInfo& assumed, Symbol node) {
 void Scheduler::Impl::ApplyPendingPodUpdate(const PodInfoPtr& old_pod, PodInfoPtr new_pod) {
   {
     std::lock_guard<SpinningMutex> lock(pods_mu);
-    auto it = pods.find(old_pod->key());
-    if (it == pods.end() || it->second->uid() != old_pod->uid()) return;
-    it->second = new_pod;
+    PodInfoPtr* in = pods.Find(old_pod->key());
+    if (in == nullptr || (*in)->uid() != old_pod->uid()) return;
+    *in = new_pod;
   }
   if (cache.IsAssumed(old_pod->uid())) return;
   queue->Update(old_pod, new_pod);
@@ -170,9 +169,9 @@ void Scheduler::Impl::BindingCycle(framework::Framework* fw, std::shared_ptr<Cyc
     bool deleted_meanwhile = false;
     {
       std::lock_guard<SpinningMutex> lock(pods_mu);
-      auto it = pods.find(assumed->key());
-      if (it != pods.end() && it->second->uid() == assumed->uid()) {
-        it->second = assumed;
+      PodInfoPtr* in = pods.Find(assumed->key());
+      if (in != nullptr && (*in)->uid() == assumed->uid()) {
+        *in = assumed;
       } else {
         deleted_meanwhile = true;
       }

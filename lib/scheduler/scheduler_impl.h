@@ -28,6 +28,7 @@
 #include "schedkit/api/str_cat.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/scheduler/scheduler.h"
+#include "schedkit/scheduler/self_keyed_set.h"
 #include "scheduler/fenced_host.h"
 #include "scheduler/host_events.h"
 #include "scheduler/namespaced_objects.h"
@@ -63,8 +64,11 @@ struct Scheduler::Impl : public framework::ClusterClient {
   framework::SelectionState selection;
 
   // Every pod we know (latest object), by namespace/name.
+  struct KeyOf {
+    const std::string& operator()(const framework::PodInfoPtr& p) const { return p->key(); }
+  };
   mutable SpinningMutex pods_mu;
-  absl::flat_hash_map<std::string, framework::PodInfoPtr> pods ABSL_GUARDED_BY(pods_mu);
+  SelfKeyedSet<framework::PodInfoPtr, KeyOf> pods ABSL_GUARDED_BY(pods_mu);
   absl::flat_hash_map<std::string, std::shared_ptr<const api::v1::PodDisruptionBudget>> pdbs
       ABSL_GUARDED_BY(pods_mu);
   absl::flat_hash_map<std::string, std::shared_ptr<const api::v1::Node>> nodes ABSL_GUARDED_BY(pods_mu);
@@ -162,8 +166,8 @@ struct Scheduler::Impl : public framework::ClusterClient {
   // The table's current version of `pod` (same key and uid), or null.
   framework::PodInfoPtr CurrentPod(const framework::PodInfo& pod) const {
     std::lock_guard<SpinningMutex> lock(pods_mu);
-    auto it = pods.find(pod.key());
-    return it != pods.end() && it->second->uid() == pod.uid() ? it->second : nullptr;
+    const framework::PodInfoPtr* p = pods.Find(pod.key());
+    return p != nullptr && (*p)->uid() == pod.uid() ? *p : nullptr;
   }
 
   framework::Framework* FrameworkForPod(const framework::PodInfo& pod) const {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -109,12 +110,78 @@ TEST_CASE("The first-line flags agree with the lists they stand for", "[pod_info
   }
 }
 
+TEST_CASE("Only a pod that may be scheduled keeps a signature", "[pod_info]") {
+  const PodInfoPtr queued = MakePod().Name("p").UID("u").Req({{"cpu", "100m"}}).Info();
+  REQUIRE(queued->signature() != nullptr);
+  // Replicas of one spec sign alike; another request signs apart.
+  const PodInfoPtr replica = MakePod().Name("q").UID("v").Req({{"cpu", "100m"}}).Info();
+  const PodInfoPtr bigger = MakePod().Name("r").UID("w").Req({{"cpu", "200m"}}).Info();
+  CHECK(*queued->signature() == *replica->signature());
+  CHECK_FALSE(*queued->signature() == *bigger->signature());
+  CHECK(queued->signature()->bytes.size() == queued->signature()->bytes.capacity());
+
+  // Nomination keeps the pod pending: the copy shares the signature.
+  CHECK(queued->WithNominatedNodeName("n2")->signature() == queued->signature());
+  // Assumed on a node, or delivered with one, a pod is not scheduled again.
+  CHECK(queued->WithNodeName("n1")->signature() == nullptr);
+  CHECK(MakePod().Name("b").UID("x").Node("n1").Info()->signature() == nullptr);
+}
+
+api::LabelSet Labels(const std::string& zone, const std::string& arch) {
+  return api::LabelSet::FromPairs({{Symbol::Intern("zone"), Symbol::Intern(zone)}, {Symbol::Intern("arch"), Symbol::Intern(arch)}});
+}
+
+TEST_CASE("Node selectors, preferred terms, spread constraints and gates read alike through every copy",
+          "[pod_info]") {
+  api::v1::NodeSelectorTerm term;
+  auto* req = term.add_match_expressions();
+  req->set_key("disk");
+  req->set_operator_("In");
+  req->add_values("ssd");
+  const PodInfoPtr rich = MakePod()
+                              .Name("rich")
+                              .NodeSelector({{"zone", "a"}})
+                              .NodeAffinityIn("arch", {"amd64"})
+                              .PreferredNodeAffinity(7, term)
+                              .PodAffinityExists("app", "zone", testing::AffinityKind::kPreferred)
+                              .SpreadConstraint(1, "zone", "DoNotSchedule", std::nullopt)
+                              .SchedulingGates({"wait"})
+                              .Info();
+  const PodInfoPtr plain = MakePod().Name("plain").Info();
+  for (const PodInfoPtr& view : {rich, rich->WithNodeName("n1"), rich->WithNominatedNodeName("n2")}) {
+    CHECK(view->has_node_selector());
+    CHECK(view->has_required_node_affinity());
+    CHECK(view->preferred_node_affinity().size() == 1);
+    CHECK(view->preferred_node_affinity()[0].weight == 7);
+    CHECK(view->preferred_affinity_terms().size() == 1);
+    CHECK(view->preferred_anti_affinity_terms().empty());
+    CHECK(view->spread_constraints().size() == 1);
+    CHECK(view->scheduling_gates() == std::vector<Symbol>{Symbol::Intern("wait")});
+    CHECK(view->MatchesNodeSelectorAndAffinity(Labels("a", "amd64"),
+                                               Symbol::Intern("n")));
+    CHECK_FALSE(view->MatchesNodeSelectorAndAffinity(Labels("b", "amd64"),
+                                                     Symbol::Intern("n")));
+    CHECK_FALSE(view->MatchesNodeSelectorAndAffinity(Labels("a", "arm64"),
+                                                     Symbol::Intern("n")));
+  }
+  CHECK_FALSE(plain->has_node_selector());
+  CHECK_FALSE(plain->has_required_node_affinity());
+  CHECK(plain->preferred_node_affinity().empty());
+  CHECK(plain->preferred_affinity_terms().empty());
+  CHECK(plain->spread_constraints().empty());
+  CHECK(plain->scheduling_gates().empty());
+  CHECK(plain->MatchesNodeSelectorAndAffinity(api::LabelSet(), Symbol::Intern("n")));
+}
+
 TEST_CASE("A PodInfo starts on a cache line", "[pod_info]") {
   // The hot fields are laid out for line-aligned objects (see pod_info.h).
   for (int i = 0; i < 8; ++i) {
     PodInfoPtr p = MakePod().Name("p" + std::to_string(i)).Info();
     CHECK(reinterpret_cast<uintptr_t>(p.get()) % 64 == 0);
   }
+  // A bound pod's record: with a million of them, each 64 bytes more is
+  // 61 MiB (bench/README.md, "Scale").
+  CHECK(sizeof(PodInfo) <= 448);
 }
 
 }  // namespace

@@ -12,11 +12,13 @@
 
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
+#include "scratch_dir.h"
 #include "testing/run_command.h"
 
 namespace {
 
 using Run = schedkit::testing::CommandRun;
+using schedkit::perf::testing::ScratchDir;
 
 // Runs schedkit-perf with `args`, after `env` (shell variable assignments).
 Run Perf(const std::string& args, const std::string& env = "") {
@@ -170,23 +172,19 @@ TEST_CASE("bad usage exits 2 naming the problem", "[perf]") {
 // the files it was given and prints a fixed summary: 40 pods in 2 s.
 TEST_CASE("vs-upstream: the oracle gets the post-init cluster and reports both figures", "[perf]") {
   namespace fs = std::filesystem;
-  char dir_template[] = "/tmp/schedkit-perf-test-XXXXXX";
-  REQUIRE(mkdtemp(dir_template) != nullptr);
-  const fs::path dir = dir_template;
-  const fs::path oracle = dir / "fake-oracle";
-  {
-    std::ofstream script(oracle);
-    script << "#!/bin/sh\n"
-              "[ \"$1\" = --throughput ] && [ \"$2\" = --cluster ] && [ \"$4\" = --config ] || exit 3\n"
-              "cp \"$3\" \"$CAPTURE/cluster.json\" && cp \"$5\" \"$CAPTURE/config.yaml\" || exit 4\n"
-              "[ -n \"$FAIL\" ] && { echo 'oracle broke' >&2; exit 1; }\n"
-              "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 40, \"scheduled\": 40, \"seconds\": 2.0}}'\n";
-  }
-  fs::permissions(oracle, fs::perms::owner_all);
+  const ScratchDir scratch;
+  const fs::path& dir = scratch.path;
+  const std::string oracle = scratch.WriteScript(
+      "fake-oracle",
+      "#!/bin/sh\n"
+      "[ \"$1\" = --throughput ] && [ \"$2\" = --cluster ] && [ \"$4\" = --config ] || exit 3\n"
+      "cp \"$3\" \"$CAPTURE/cluster.json\" && cp \"$5\" \"$CAPTURE/config.yaml\" || exit 4\n"
+      "[ -n \"$FAIL\" ] && { echo 'oracle broke' >&2; exit 1; }\n"
+      "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 40, \"scheduled\": 40, \"seconds\": 2.0}}'\n");
   const fs::path tmp = dir / "tmp";  // the run's TMPDIR, for its scratch directory
   fs::create_directories(tmp);
   const std::string env = "CAPTURE=" + dir.string() + " TMPDIR=" + tmp.string();
-  const std::string args = "--workload SchedulingBasic --nodes 20 --init-pods 20 --pods 40 --output json --vs-upstream --oracle " + oracle.string();
+  const std::string args = "--workload SchedulingBasic --nodes 20 --init-pods 20 --pods 40 --output json --vs-upstream --oracle " + oracle;
 
   const Run r = Perf(args, env);
   INFO("stderr: " << r.err << "\nstdout: " << r.out);
@@ -234,30 +232,24 @@ TEST_CASE("vs-upstream: the oracle gets the post-init cluster and reports both f
   CHECK(failed.exit_code == 1);
   CHECK(failed.err.find("oracle broke") != std::string::npos);
   CHECK(fs::is_empty(tmp));
-  fs::remove_all(dir);
 }
 
 // --distinct-pods with --vs-upstream: upstream gets the same distinct pods.
 TEST_CASE("vs-upstream with distinct pods: every measured pod has requests and a label of its own", "[perf]") {
-  namespace fs = std::filesystem;
-  char dir_template[] = "/tmp/schedkit-perf-test-XXXXXX";
-  REQUIRE(mkdtemp(dir_template) != nullptr);
-  const fs::path dir = dir_template;
-  const fs::path oracle = dir / "fake-oracle";
-  {
-    std::ofstream script(oracle);
-    script << "#!/bin/sh\n"
-              "cp \"$3\" \"$CAPTURE/cluster.json\" || exit 4\n"
-              "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 40, \"scheduled\": 40, \"seconds\": 2.0}}'\n";
-  }
-  fs::permissions(oracle, fs::perms::owner_all);
+  const ScratchDir scratch;
+  const std::filesystem::path& dir = scratch.path;
+  const std::string oracle = scratch.WriteScript(
+      "fake-oracle",
+      "#!/bin/sh\n"
+      "cp \"$3\" \"$CAPTURE/cluster.json\" || exit 4\n"
+      "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 40, \"scheduled\": 40, \"seconds\": 2.0}}'\n");
   for (const char* workload : {"SchedulingBasic", "SchedulingPodAntiAffinity", "PreemptionBasic"}) {
     DYNAMIC_SECTION(workload) {
       const bool preemption = std::string(workload) == "PreemptionBasic";
       const int pods = preemption ? 10 : 40;
       const std::string sizes = preemption ? " --nodes 10 --init-pods 40 --pods 10" : " --nodes 40 --init-pods 0 --pods 40";
       const Run r = Perf(std::string("--workload ") + workload + sizes +
-                             " --output json --distinct-pods --vs-upstream --oracle " + oracle.string(),
+                             " --output json --distinct-pods --vs-upstream --oracle " + oracle,
                          "CAPTURE=" + dir.string());
       INFO("stderr: " << r.err << "\nstdout: " << r.out);
       REQUIRE(r.exit_code == 0);
@@ -284,7 +276,6 @@ TEST_CASE("vs-upstream with distinct pods: every measured pod has requests and a
       CHECK(ids.size() == static_cast<size_t>(pods));
     }
   }
-  fs::remove_all(dir);
 }
 
 TEST_CASE("vs-upstream refuses what it cannot compare", "[perf]") {

@@ -15,6 +15,7 @@
 
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
+#include "scratch_dir.h"
 #include "testing/run_command.h"
 
 namespace {
@@ -38,25 +39,12 @@ nlohmann::json SummaryOf(const std::string& out) {
   return {};
 }
 
-// A scratch directory, removed at the end.
-struct Dir {
-  Dir() {
-    char t[] = "/tmp/schedkit-workload-file-test-XXXXXX";
-    REQUIRE(mkdtemp(t) != nullptr);
-    path = t;
-  }
-  ~Dir() { fs::remove_all(path); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-  fs::path path;
-};
+using Dir = schedkit::perf::testing::ScratchDir;
 
 // A fake oracle that keeps the cluster and timeline it was given and says it
 // bound `binds` pods.
 std::string FakeOracle(const Dir& dir, int binds) {
-  const std::string script = dir.Write(
+  return dir.WriteScript(
       "fake-oracle", "#!/bin/sh\n"
                      "while [ $# -gt 0 ]; do case \"$1\" in\n"
                      "  --cluster) cp \"$2\" \"$CAPTURE/cluster.json\"; shift ;;\n"
@@ -64,8 +52,6 @@ std::string FakeOracle(const Dir& dir, int binds) {
                      "esac; shift; done\n"
                      "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 1, \"scheduled\": 1, \"binds\": " +
                          std::to_string(binds) + ", \"seconds\": 2.0}}'\n");
-  fs::permissions(script, fs::perms::owner_all);
-  return script;
 }
 
 const char kMinimal[] = R"(apiVersion: perf.schedkit.io/v1

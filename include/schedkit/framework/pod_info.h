@@ -186,32 +186,35 @@ class alignas(64) PodInfo {
 
   const std::vector<AffinityTerm>& required_affinity_terms() const { return required_affinity_; }
   const std::vector<AffinityTerm>& required_anti_affinity_terms() const { return required_anti_affinity_; }
-  const std::vector<WeightedAffinityTerm>& preferred_affinity_terms() const { return preferred_affinity_; }
-  const std::vector<WeightedAffinityTerm>& preferred_anti_affinity_terms() const { return preferred_anti_affinity_; }
+  const std::vector<WeightedAffinityTerm>& preferred_affinity_terms() const { return rare_->preferred_affinity; }
+  const std::vector<WeightedAffinityTerm>& preferred_anti_affinity_terms() const {
+    return rare_->preferred_anti_affinity;
+  }
   // Upstream podWithAffinity: spec.affinity has podAffinity or podAntiAffinity.
   bool has_pod_affinity() const { return has_pod_affinity_; }
   // !required_anti_affinity_terms().empty(), from the pod's first lines.
   bool has_required_anti_affinity() const { return has_required_anti_affinity_; }
 
-  const std::vector<SpreadConstraint>& spread_constraints() const { return spread_constraints_; }
+  const std::vector<SpreadConstraint>& spread_constraints() const { return rare_->spread_constraints; }
   // spec.nodeSelector and the required node affinity, compiled.
   bool has_node_selector() const { return has_node_selector_; }
-  const api::NodeSelector& node_selector() const { return node_selector_; }
+  const api::NodeSelector& node_selector() const { return rare_->node_selector; }
   bool has_required_node_affinity() const { return has_required_node_affinity_; }
-  const api::NodeSelector& required_node_affinity() const { return required_node_affinity_; }
+  const api::NodeSelector& required_node_affinity() const { return rare_->required_node_affinity; }
   struct PreferredNodeTerm {
     api::NodeSelector::Term term;
     int32_t weight = 0;
   };
-  const std::vector<PreferredNodeTerm>& preferred_node_affinity() const { return preferred_node_affinity_; }
+  const std::vector<PreferredNodeTerm>& preferred_node_affinity() const { return rare_->preferred_node_affinity; }
   // The pod's node selector and required affinity both hold for the node
   // (component-helpers' RequiredNodeAffinity.Match).
   bool MatchesNodeSelectorAndAffinity(const api::LabelSet& node_labels, Symbol node_name) const;
 
-  const std::vector<Symbol>& scheduling_gates() const { return scheduling_gates_; }
+  const std::vector<Symbol>& scheduling_gates() const { return rare_->scheduling_gates; }
 
-  // The pod as the host delivered it, signed; copies made by WithNodeName
-  // and WithNominatedNodeName share it.
+  // The pod as the host delivered it, signed; copies made by
+  // WithNominatedNodeName share it. Null for a pod delivered with
+  // spec.nodeName and for WithNodeName's copies: they are never scheduled.
   const std::shared_ptr<const PodSignature>& signature() const { return signature_; }
 
  private:
@@ -238,20 +241,28 @@ class alignas(64) PodInfo {
   std::vector<HostPort> host_ports_;
   std::vector<AffinityTerm> required_affinity_, required_anti_affinity_;
   std::shared_ptr<const api::v1::Pod> pod_;
-  // Set by WithNodeName: pod_ lacks node_name_, and pod() reads node_named_.
-  bool node_name_deferred_ = false;
   std::string key_;
   std::vector<Toleration> tolerations_;
   std::vector<Symbol> images_;
   int num_containers_ = 0;
-  std::vector<WeightedAffinityTerm> preferred_affinity_, preferred_anti_affinity_;
-  std::vector<SpreadConstraint> spread_constraints_;
+  // Set by WithNodeName: pod_ lacks node_name_, and pod() reads node_named_.
+  bool node_name_deferred_ = false;
   bool has_node_selector_ = false;
-  api::NodeSelector node_selector_;
   bool has_required_node_affinity_ = false;
-  api::NodeSelector required_node_affinity_;
-  std::vector<PreferredNodeTerm> preferred_node_affinity_;
-  std::vector<Symbol> scheduling_gates_;
+
+  // What only some pods have and only their scheduling cycle reads, apart:
+  // a cluster's million bound pods then fit a smaller allocation. Never
+  // null (pods without any share one empty Rare); copies share it.
+  struct Rare {
+    std::vector<WeightedAffinityTerm> preferred_affinity, preferred_anti_affinity;
+    std::vector<SpreadConstraint> spread_constraints;
+    api::NodeSelector node_selector;
+    api::NodeSelector required_node_affinity;
+    std::vector<PreferredNodeTerm> preferred_node_affinity;
+    std::vector<Symbol> scheduling_gates;
+  };
+  static const std::shared_ptr<const Rare>& NoRare();
+  std::shared_ptr<const Rare> rare_ = NoRare();
   std::shared_ptr<const PodSignature> signature_;
 
   // pod_ with spec.nodeName set, made once on first use. A copied PodInfo

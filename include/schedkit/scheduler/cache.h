@@ -24,6 +24,7 @@
 #include "absl/base/thread_annotations.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/snapshot.h"
+#include "schedkit/scheduler/self_keyed_set.h"
 
 namespace schedkit::scheduler {
 
@@ -68,12 +69,16 @@ class Cache {
  private:
   mutable std::mutex mu_;
   framework::ClusterState state_ ABSL_GUARDED_BY(mu_);
-  // uid → pod as added to the state, and whether it is still assumed.
+  // A pod as added to the state, and whether it is still assumed; found by
+  // the pod's uid.
   struct Entry {
     framework::PodInfoPtr pod;
     bool assumed = false;
   };
-  absl::flat_hash_map<std::string, Entry> pods_ ABSL_GUARDED_BY(mu_);
+  struct UidOf {
+    const std::string& operator()(const Entry& e) const { return e.pod->uid(); }
+  };
+  SelfKeyedSet<Entry, UidOf> pods_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace schedkit::scheduler

@@ -46,6 +46,8 @@ struct SchedulingFailure {
 
 // One event about a pod, as events.k8s.io/v1 holds it.
 struct PodEvent {
+  // The pod as the host last delivered it (a Scheduled pod's spec.nodeName is
+  // not set yet: the node is in the note); an event reads only its metadata.
   const api::v1::Pod& regarding;
   // The other pod involved (the preemptor of a Preempted victim), or null.
   const api::v1::Pod* related;

@@ -1,0 +1,43 @@
+// A scratch directory for the perf tests' inputs and fake oracles, removed
+// when the test ends.
+#ifndef SCHEDKIT_TESTS_PERF_SCRATCH_DIR_H_
+#define SCHEDKIT_TESTS_PERF_SCRATCH_DIR_H_
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+namespace schedkit::perf::testing {
+
+struct ScratchDir {
+  ScratchDir() {
+    char t[] = "/tmp/schedkit-perf-test-XXXXXX";
+    REQUIRE(mkdtemp(t) != nullptr);
+    path = t;
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path); }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  // Writes `text` to `name` in the directory; returns its path.
+  std::string Write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+  // The same, for a shell script the test runs (a fake schedkit-oracle).
+  std::string WriteScript(const std::string& name, const std::string& text) const {
+    const std::string file = Write(name, text);
+    std::filesystem::permissions(file, std::filesystem::perms::owner_all);
+    return file;
+  }
+
+  std::filesystem::path path;
+};
+
+}  // namespace schedkit::perf::testing
+
+#endif  // SCHEDKIT_TESTS_PERF_SCRATCH_DIR_H_
