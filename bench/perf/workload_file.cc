@@ -387,7 +387,11 @@ class Loader {
       api::v1::Pod pod = tmpl;
       pod.mutable_metadata()->set_name(schedkit::StrCat(name, "-", i));
       ApplyVary(pod, vary, i);
-      Timed t{start + every * static_cast<double>(i), std::nullopt};
+      // Scaled, a group keeps its instants: N pods arrive at each (one every
+      // 1/N-th of them below 1), so the trace keeps its number of batches and
+      // retry rounds, and a cluster N times larger meets N times the traffic.
+      // (The nudge keeps i / N on its integer where the division rounds below.)
+      Timed t{start + every * std::floor(static_cast<double>(i) / scale_ + 1e-9), std::nullopt};
       if (lifetime) t.delete_at = t.at + *lifetime;
       SCHEDKIT_RETURN_IF_ERROR(Place(std::move(pod), init, t, at));
     }

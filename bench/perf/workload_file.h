@@ -59,8 +59,10 @@ inline constexpr char kInitUidPrefix[] = "init:";
 inline constexpr char kMeasuredUidPrefix[] = "measured:";
 
 // Reads `path`. `scale` multiplies every node group's and every templated pod
-// group's count (rounded, at least 1); whole Nodes and Pods listed one by
-// one are not multiplied. InvalidArgument names the file and field; NotFound
+// group's count (rounded, at least 1), and a templated group keeps its
+// instants: at scale N its pods arrive N at a time where the file has one
+// (below 1, at every 1/N-th instant). Whole Nodes and Pods listed one by one
+// are not multiplied. InvalidArgument names the file and field; NotFound
 // for a missing file.
 absl::StatusOr<Trace> LoadWorkloadFile(const std::string& path, double scale = 1.0);
 

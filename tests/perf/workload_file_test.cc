@@ -141,16 +141,45 @@ TEST_CASE("a workload file's pods, groups, times and ranges become the run and t
   CHECK(fs::is_empty(dir.path / "tmp"));
 }
 
-TEST_CASE("the scale flag multiplies node and templated pod counts", "[perf][workload-file]") {
+TEST_CASE("the scale flag multiplies node and templated pod counts, at the file's instants",
+          "[perf][workload-file]") {
   Dir dir;
   const std::string file = dir.Write("tiny.yaml", kMinimal);
-  const Run r = Perf("--workload-file " + file + " --scale 2 --output json");
+  const std::string oracle = FakeOracle(dir, 12);
+  fs::create_directories(dir.path / "tmp");
+  const Run r = Perf("--workload-file " + file + " --scale 2 --output json --vs-upstream --oracle " + oracle,
+                     "CAPTURE=" + dir.path.string() + " TMPDIR=" + (dir.path / "tmp").string());
   INFO("stderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   const nlohmann::json s = SummaryOf(r.out);
   CHECK(s["Nodes"] == 8);
   CHECK(s["InitPods"] == 8);
   CHECK(s["MeasuredPods"] == 12);
+  CHECK(s["TraceDeletions"] == 12);
+  // Two pods at each of scale 1's instants: still 10 batches.
+  CHECK(s["Batches"] == 10);
+  std::ifstream t(dir.path / "timeline.json");
+  const nlohmann::json timeline = nlohmann::json::parse(t);
+  REQUIRE(timeline["batches"].size() == 10);
+  CHECK(timeline["batches"][0]["at"] == 1.0);
+  CHECK(timeline["batches"][0]["create"] == nlohmann::json::array({"apps/web-0", "apps/web-1"}));
+  CHECK(timeline["batches"][4]["at"] == 3.0);
+  CHECK(timeline["batches"][4]["delete"] == nlohmann::json::array({"apps/web-0", "apps/web-1"}));
+  CHECK(timeline["batches"][4]["create"] == nlohmann::json::array({"apps/web-8", "apps/web-9"}));
+
+  // Below 1, the pods take every other instant: at 0.5, 3 pods at 1, 2 and 3,
+  // deleted at 3, 4 and 5.
+  const Run half = Perf("--workload-file " + file + " --scale 0.5 --output json --vs-upstream --oracle " + oracle,
+                        "CAPTURE=" + dir.path.string() + " TMPDIR=" + (dir.path / "tmp").string());
+  REQUIRE(half.exit_code == 0);
+  std::ifstream th(dir.path / "timeline.json");
+  const nlohmann::json half_timeline = nlohmann::json::parse(th);
+  REQUIRE(half_timeline["batches"].size() == 5);
+  CHECK(half_timeline["batches"][0]["at"] == 1.0);
+  CHECK(half_timeline["batches"][1]["at"] == 2.0);
+  CHECK(half_timeline["batches"][1]["create"] == nlohmann::json::array({"apps/web-1"}));
+  CHECK(half_timeline["batches"][2]["delete"] == nlohmann::json::array({"apps/web-0"}));
+  CHECK(half_timeline["batches"][2]["create"] == nlohmann::json::array({"apps/web-2"}));
 }
 
 TEST_CASE("a kubectl dump becomes a workload that replays the cluster's pods", "[perf][workload-file]") {
