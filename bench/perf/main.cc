@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -71,6 +72,8 @@ std::string AbslUnparseFlag(Output o) { return o == Output::kTable ? "table" : "
 ABSL_FLAG(std::string, workload, "", "the workload to run (required unless --list or --workload-file)");
 ABSL_FLAG(std::string, workload_file, "", "a workload file (JSON or YAML, bench/perf/README.md) to run instead");
 ABSL_FLAG(double, scale, 1.0, "with --workload-file: multiply node and pod group counts by this");
+ABSL_FLAG(double, until, 0,
+          "with --workload-file: replay only the measured timeline's instants before this many seconds (0: all)");
 ABSL_FLAG(std::vector<std::string>, from_kubectl, {},
           "print a workload file made from these kubectl dumps (files or directories, comma-separated) and exit");
 ABSL_FLAG(bool, keep_bound, false, "with --from-kubectl: bound pods stay where they are; only pending pods replay");
@@ -101,7 +104,7 @@ using schedkit::perf::Workload;
 constexpr char kUsage[] =
     "usage: schedkit-perf --workload NAME [--nodes N] [--init-pods N] [--pods N] [--distinct-pods]\n"
     "                     [COMMON...]\n"
-    "       schedkit-perf --workload-file FILE [--scale X] [COMMON...]\n"
+    "       schedkit-perf --workload-file FILE [--scale X] [--until SECONDS] [COMMON...]\n"
     "       schedkit-perf --list\n"
     "       schedkit-perf --from-kubectl DUMP[,DUMP...] [--keep-bound] [--name NAME] > workload.json\n"
     "COMMON: [--config PATH] [--output table|json] [--threads N] [--stall-timeout SECONDS] [--progress]\n"
@@ -200,6 +203,9 @@ int Run(int argc, char** argv) {
             "(use --scale)");
   }
   if (workload_file.empty() && scale != 1.0) Fail(2, "--scale needs --workload-file");
+  const double until = absl::GetFlag(FLAGS_until);
+  if (workload_file.empty() && until != 0) Fail(2, "--until needs --workload-file");
+  if (!(until >= 0) || !std::isfinite(until)) Fail(2, "--until must be 0 (all) or more");
 
   // The built-in workload, or the file's stand-in.
   const Workload* w = nullptr;
@@ -209,6 +215,7 @@ int Run(int argc, char** argv) {
     auto loaded = schedkit::perf::LoadWorkloadFile(workload_file, scale);
     if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
     trace = *std::move(loaded);
+    if (until > 0) schedkit::perf::KeepUntil(*trace, until);
     file_workload = FileWorkload(*trace);
     w = &file_workload;
   } else {

@@ -454,6 +454,21 @@ class Loader {
 
 }  // namespace
 
+void KeepUntil(Trace& trace, double until) {
+  // Batches are in time order and the measured pods in arrival order, so the
+  // kept arrivals are a prefix of `measured`.
+  size_t kept_batches = 0, kept_pods = 0;
+  int deletions = 0;
+  while (kept_batches < trace.batches.size() && trace.batches[kept_batches].at < until) {
+    kept_pods += trace.batches[kept_batches].arrivals.size();
+    deletions += static_cast<int>(trace.batches[kept_batches].deletions.size());
+    ++kept_batches;
+  }
+  trace.batches.resize(kept_batches);
+  trace.measured.resize(kept_pods);
+  trace.deletions = deletions;
+}
+
 absl::StatusOr<Trace> LoadWorkloadFile(const std::string& path, double scale) {
   if (!(scale > 0) || !std::isfinite(scale)) {
     return absl::InvalidArgumentError(schedkit::StrCat("--scale must be more than 0, got ", scale));

@@ -66,6 +66,11 @@ inline constexpr char kMeasuredUidPrefix[] = "measured:";
 // for a missing file.
 absl::StatusOr<Trace> LoadWorkloadFile(const std::string& path, double scale = 1.0);
 
+// Keeps the measured timeline's instants before `until` seconds (--until):
+// the pods arriving later are dropped, and so are the deletions after it.
+// Init pods and the cluster are kept whole.
+void KeepUntil(Trace& trace, double until);
+
 }  // namespace schedkit::perf
 
 #endif  // SCHEDKIT_BENCH_PERF_WORKLOAD_FILE_H_

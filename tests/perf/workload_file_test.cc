@@ -182,6 +182,49 @@ TEST_CASE("the scale flag multiplies node and templated pod counts, at the file'
   CHECK(half_timeline["batches"][2]["create"] == nlohmann::json::array({"apps/web-2"}));
 }
 
+TEST_CASE("until keeps the timeline's instants before it, for schedkit and the oracle alike",
+          "[perf][workload-file]") {
+  Dir dir;
+  const std::string file = dir.Write("tiny.yaml", kMinimal);
+  const std::string oracle = FakeOracle(dir, 3);
+  fs::create_directories(dir.path / "tmp");
+  // Arrivals at 1, 1.5 and 2 are kept; 2.5 and on, and every deletion (3 and on), are not.
+  const Run r = Perf("--workload-file " + file + " --until 2.5 --output json --vs-upstream --oracle " + oracle,
+                     "CAPTURE=" + dir.path.string() + " TMPDIR=" + (dir.path / "tmp").string());
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json s = SummaryOf(r.out);
+  CHECK(s["InitPods"] == 4);
+  CHECK(s["MeasuredPods"] == 3);
+  CHECK(s["MeasuredScheduled"] == 3);
+  CHECK(s["Batches"] == 3);
+  CHECK(s["TraceDeletions"] == 0);
+  std::ifstream t(dir.path / "timeline.json");
+  const nlohmann::json timeline = nlohmann::json::parse(t);
+  REQUIRE(timeline["batches"].size() == 3);
+  CHECK(timeline["batches"][2]["create"] == nlohmann::json::array({"apps/web-2"}));
+  auto cluster = schedkit::api::LoadPaths({(dir.path / "cluster.json").string()});
+  REQUIRE(cluster.ok());
+  int pending = 0;
+  for (const auto& pod : cluster->objects.pods()) pending += pod.spec().node_name().empty() ? 1 : 0;
+  CHECK(pending == 3);
+
+  // 4 keeps the deletion at 3 of the pod that came at 1.
+  const Run later = Perf("--workload-file " + file + " --until 4 --output json");
+  REQUIRE(later.exit_code == 0);
+  const nlohmann::json l = SummaryOf(later.out);
+  CHECK(l["MeasuredPods"] == 6);
+  CHECK(l["TraceDeletions"] == 2);  // at 3 and 3.5
+  CHECK(l["Batches"] == 6);
+
+  for (const std::string& bad :
+       {std::string("--workload SchedulingBasic --until 5"), "--workload-file " + file + " --until -1"}) {
+    const Run refused = Perf(bad);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("--until") != std::string::npos);
+  }
+}
+
 TEST_CASE("a kubectl dump becomes a workload that replays the cluster's pods", "[perf][workload-file]") {
   Dir dir;
   const Run converted = Perf("--from-kubectl " + Source("tests/perf/testdata/kubectl-dump.yaml") + " --name Shop");
