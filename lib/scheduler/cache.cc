@@ -102,13 +102,11 @@ absl::Status Cache::UpdatePod(framework::PodInfoPtr pod) {
 
 absl::Status Cache::RemovePod(const framework::PodInfo& pod) {
   std::lock_guard<std::mutex> lock(mu_);
-  Entry* e = pods_.Find(pod.uid());
-  if (e == nullptr) {
+  const Entry e = pods_.Take(pod.uid());
+  if (e.pod == nullptr) {
     return absl::NotFoundError(schedkit::StrCat("pod ", pod.key(), " is not in the cache"));
   }
-  absl::Status s = state_.RemovePod(*e->pod);
-  pods_.Erase(pod.uid());
-  return s;
+  return state_.RemovePod(*e.pod);
 }
 
 bool Cache::IsAssumed(const std::string& uid) const {

@@ -171,13 +171,8 @@ absl::Status Scheduler::DeletePod(std::string_view namespace_name, std::string_v
   PodInfoPtr old;
   {
     std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-    const std::string key = PodKey(namespace_name, name);
-    const PodInfoPtr* in = impl_->pods.Find(key);
-    if (in == nullptr) {
-      return absl::NotFoundError(schedkit::StrCat("pod ", namespace_name, "/", name, " not found"));
-    }
-    old = *in;
-    impl_->pods.Erase(key);
+    old = impl_->pods.Take(PodKey(namespace_name, name));
+    if (old == nullptr) return absl::NotFoundError(schedkit::StrCat("pod ", namespace_name, "/", name, " not found"));
   }
   impl_->queue->DeleteNominatedPodIfExists(*old);
   PodInfoPtr cached = impl_->cache.GetPod(old->uid());

@@ -54,6 +54,21 @@ std::string FakeOracle(const Dir& dir, int binds) {
                          std::to_string(binds) + ", \"seconds\": 2.0}}'\n");
 }
 
+// schedkit-perf with --vs-upstream against FakeOracle: the oracle's input
+// lands in `dir` (cluster.json, timeline.json), the run's scratch in dir/tmp.
+Run PerfVsFakeOracle(const Dir& dir, const std::string& args, int binds) {
+  const std::string oracle = FakeOracle(dir, binds);
+  fs::create_directories(dir.path / "tmp");
+  return Perf(args + " --output json --vs-upstream --oracle " + oracle,
+              "CAPTURE=" + dir.path.string() + " TMPDIR=" + (dir.path / "tmp").string());
+}
+
+// The timeline the fake oracle was last given.
+nlohmann::json OracleTimeline(const Dir& dir) {
+  std::ifstream in(dir.path / "timeline.json");
+  return nlohmann::json::parse(in);
+}
+
 const char kMinimal[] = R"(apiVersion: perf.schedkit.io/v1
 kind: Workload
 name: Tiny
@@ -95,10 +110,7 @@ TEST_CASE("a workload file's pods, groups, times and ranges become the run and t
           "[perf][workload-file]") {
   Dir dir;
   const std::string file = dir.Write("tiny.yaml", kMinimal);
-  const std::string oracle = FakeOracle(dir, 6);
-  fs::create_directories(dir.path / "tmp");
-  const Run r = Perf("--workload-file " + file + " --output json --vs-upstream --oracle " + oracle,
-                     "CAPTURE=" + dir.path.string() + " TMPDIR=" + (dir.path / "tmp").string());
+  const Run r = PerfVsFakeOracle(dir, "--workload-file " + file, 6);
   INFO("stderr: " << r.err << "\nstdout: " << r.out);
   REQUIRE(r.exit_code == 0);
   const nlohmann::json s = SummaryOf(r.out);
@@ -129,8 +141,7 @@ TEST_CASE("a workload file's pods, groups, times and ranges become the run and t
   CHECK(bound == 5);
   CHECK(sizes.size() == 6);
   // The timeline: deletions before arrivals within an instant, in time order.
-  std::ifstream t(dir.path / "timeline.json");
-  const nlohmann::json timeline = nlohmann::json::parse(t);
+  const nlohmann::json timeline = OracleTimeline(dir);
   REQUIRE(timeline["batches"].size() == 10);
   CHECK(timeline["batches"][0]["at"] == 1.0);
   CHECK(timeline["batches"][0]["create"] == nlohmann::json::array({"apps/web-0"}));
@@ -145,10 +156,7 @@ TEST_CASE("the scale flag multiplies node and templated pod counts, at the file'
           "[perf][workload-file]") {
   Dir dir;
   const std::string file = dir.Write("tiny.yaml", kMinimal);
-  const std::string oracle = FakeOracle(dir, 12);
-  fs::create_directories(dir.path / "tmp");
-  const Run r = Perf("--workload-file " + file + " --scale 2 --output json --vs-upstream --oracle " + oracle,
-                     "CAPTURE=" + dir.path.string() + " TMPDIR=" + (dir.path / "tmp").string());
+  const Run r = PerfVsFakeOracle(dir, "--workload-file " + file + " --scale 2", 12);
   INFO("stderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   const nlohmann::json s = SummaryOf(r.out);
@@ -158,8 +166,7 @@ TEST_CASE("the scale flag multiplies node and templated pod counts, at the file'
   CHECK(s["TraceDeletions"] == 12);
   // Two pods at each of scale 1's instants: still 10 batches.
   CHECK(s["Batches"] == 10);
-  std::ifstream t(dir.path / "timeline.json");
-  const nlohmann::json timeline = nlohmann::json::parse(t);
+  const nlohmann::json timeline = OracleTimeline(dir);
   REQUIRE(timeline["batches"].size() == 10);
   CHECK(timeline["batches"][0]["at"] == 1.0);
   CHECK(timeline["batches"][0]["create"] == nlohmann::json::array({"apps/web-0", "apps/web-1"}));
@@ -169,11 +176,9 @@ TEST_CASE("the scale flag multiplies node and templated pod counts, at the file'
 
   // Below 1, the pods take every other instant: at 0.5, 3 pods at 1, 2 and 3,
   // deleted at 3, 4 and 5.
-  const Run half = Perf("--workload-file " + file + " --scale 0.5 --output json --vs-upstream --oracle " + oracle,
-                        "CAPTURE=" + dir.path.string() + " TMPDIR=" + (dir.path / "tmp").string());
+  const Run half = PerfVsFakeOracle(dir, "--workload-file " + file + " --scale 0.5", 3);
   REQUIRE(half.exit_code == 0);
-  std::ifstream th(dir.path / "timeline.json");
-  const nlohmann::json half_timeline = nlohmann::json::parse(th);
+  const nlohmann::json half_timeline = OracleTimeline(dir);
   REQUIRE(half_timeline["batches"].size() == 5);
   CHECK(half_timeline["batches"][0]["at"] == 1.0);
   CHECK(half_timeline["batches"][1]["at"] == 2.0);
@@ -186,11 +191,8 @@ TEST_CASE("until keeps the timeline's instants before it, for schedkit and the o
           "[perf][workload-file]") {
   Dir dir;
   const std::string file = dir.Write("tiny.yaml", kMinimal);
-  const std::string oracle = FakeOracle(dir, 3);
-  fs::create_directories(dir.path / "tmp");
   // Arrivals at 1, 1.5 and 2 are kept; 2.5 and on, and every deletion (3 and on), are not.
-  const Run r = Perf("--workload-file " + file + " --until 2.5 --output json --vs-upstream --oracle " + oracle,
-                     "CAPTURE=" + dir.path.string() + " TMPDIR=" + (dir.path / "tmp").string());
+  const Run r = PerfVsFakeOracle(dir, "--workload-file " + file + " --until 2.5", 3);
   INFO("stderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   const nlohmann::json s = SummaryOf(r.out);
@@ -199,8 +201,7 @@ TEST_CASE("until keeps the timeline's instants before it, for schedkit and the o
   CHECK(s["MeasuredScheduled"] == 3);
   CHECK(s["Batches"] == 3);
   CHECK(s["TraceDeletions"] == 0);
-  std::ifstream t(dir.path / "timeline.json");
-  const nlohmann::json timeline = nlohmann::json::parse(t);
+  const nlohmann::json timeline = OracleTimeline(dir);
   REQUIRE(timeline["batches"].size() == 3);
   CHECK(timeline["batches"][2]["create"] == nlohmann::json::array({"apps/web-2"}));
   auto cluster = schedkit::api::LoadPaths({(dir.path / "cluster.json").string()});
