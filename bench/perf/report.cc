@@ -125,6 +125,7 @@ nlohmann::ordered_json DataItemsJson(const Report& r) {
     v["Ratio"] = UpstreamRatio(r);
     v["UpstreamPods"] = r.upstream->pods;
     v["UpstreamScheduled"] = r.upstream->scheduled;
+    v["UpstreamAttempts"] = r.upstream->attempts;
     v["UpstreamSeconds"] = r.upstream->seconds;
     items.push_back(Item(std::move(v), "x", "VsUpstream", r));
   }
@@ -202,7 +203,9 @@ std::string Table(const Report& r) {
     line("upstream     ", schedkit::StrCat("kube-scheduler v1.35 (schedkit-oracle --throughput), same cluster: ",
                                            r.upstream->scheduled, "/", r.upstream->pods, " pods bound in ",
                                            Format("%.3f", r.upstream->seconds), " s = ",
-                                           Format("%.1f", r.upstream->pods_per_second()), " pods/s"));
+                                           Format("%.1f", r.upstream->pods_per_second()), " pods/s, ",
+                                           r.upstream->attempts, " attempts for them (schedkit: ",
+                                           run.measured_attempts, ")"));
     line("             ", schedkit::StrCat("schedkit's whole run is ", Format("%.1f", UpstreamRatio(r)),
                                            "x upstream's pods/s"));
   }

@@ -14,6 +14,7 @@
 #include "schedkit/api/encode.h"
 #include "schedkit/api/lister.h"
 #include "schedkit/api/str_cat.h"
+#include "schedkit/framework/clock.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/scheduler/scheduler.h"
 
@@ -37,11 +38,12 @@ absl::Status WriteFile(const std::string& path, const std::string& text, const c
 }
 
 // Feeds the measured timeline from the scheduling thread: each call, made
-// when no pod is ready, applies the next batch; false once none is left.
+// when no pod is ready, moves the scheduler's clock to the next batch's
+// instant and applies the batch; false once none is left.
 class Feeder {
  public:
-  Feeder(const Trace& trace, scheduler::Scheduler& sched, bool wait_for_bindings)
-      : trace_(trace), sched_(sched), wait_for_bindings_(wait_for_bindings) {}
+  Feeder(const Trace& trace, scheduler::Scheduler& sched, framework::FakeClock& clock, bool wait_for_bindings)
+      : trace_(trace), sched_(sched), clock_(clock), start_(clock.Now()), wait_for_bindings_(wait_for_bindings) {}
 
   void Start() { started_.store(true); }
   bool OnIdle() {
@@ -54,6 +56,11 @@ class Feeder {
       return false;
     }
     const TraceBatch& batch = trace_.batches[next_];
+    // Runs the queue's flushes that fall due on the way (FakeClock::Advance
+    // runs its timers on this thread).
+    if (const absl::Duration ahead = start_ + absl::Seconds(batch.at) - clock_.Now(); ahead > absl::ZeroDuration()) {
+      clock_.Advance(ahead);
+    }
     for (const auto& [ns, name] : batch.deletions) {
       // A preemption victim is gone already.
       if (sched_.DeletePod(ns, name).ok()) deleted_.fetch_add(1, std::memory_order_relaxed);
@@ -71,6 +78,8 @@ class Feeder {
  private:
   const Trace& trace_;
   scheduler::Scheduler& sched_;
+  framework::FakeClock& clock_;
+  const absl::Time start_;  // the trace's instant 0
   const bool wait_for_bindings_;
   std::atomic<bool> started_{false};
   std::atomic<bool> done_{false};
@@ -109,7 +118,9 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
   PerfHost host([](const api::v1::Pod& pod) { return RoleOf(pod.metadata().uid()); });
   if (!options.upstream_cluster_path.empty()) host.RecordInitPlacements();
   const framework::Registry registry = plugins::NewInTreeRegistry();
+  framework::FakeClock trace_clock;
   scheduler::SchedulerOptions scheduler_options;
+  scheduler_options.clock = &trace_clock;
   scheduler_options.bind_on_scheduling_thread = !options.bind_on_pool;
   scheduler_options.memoize_per_node_outcomes = options.memoize;
   auto created = scheduler::Scheduler::Create(options.config, registry, host, *lister, scheduler_options);
@@ -118,7 +129,7 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
   host.set_scheduler(sched.get());
   result.rss_nodes_kb = ResidentKb();
 
-  Feeder feeder(trace, *sched, options.bind_on_pool);
+  Feeder feeder(trace, *sched, trace_clock, options.bind_on_pool);
   std::atomic<int64_t> last_idle_nanos{0};
   SchedulingLoop loop(
       *sched, [](const framework::PodInfo& pod) { return RoleOf(pod.uid()) == PodRole::kMeasured; },

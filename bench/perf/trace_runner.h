@@ -10,9 +10,14 @@
 // then the measured timeline. The scheduling thread applies the next batch
 // (its deletions, then its arrivals) whenever no pod is ready, so a batch
 // meets the cluster its predecessors left, whatever the scheduler's speed,
-// and upstream's run (--vs-upstream) replays the same sequence. The measured
-// phase ends when the last batch has been scheduled; pods that fit nowhere
-// are counted as pending at the end, not waited for.
+// and upstream's run (--vs-upstream) replays the same sequence. The
+// scheduler runs on the trace's clock, not the wall clock: it stands at the
+// trace's instant 0 through the init phase and moves to each batch's instant
+// before the batch is applied, so a waiting pod's backoff and the queue's
+// flushes follow trace time whatever the scheduler's speed (the oracle's
+// clock does the same). The measured phase ends when the last batch has been
+// scheduled; pods that fit nowhere are counted as pending at the end, not
+// waited for.
 // Not thread-safe: one run at a time per process.
 #ifndef SCHEDKIT_BENCH_PERF_TRACE_RUNNER_H_
 #define SCHEDKIT_BENCH_PERF_TRACE_RUNNER_H_

@@ -71,6 +71,7 @@ absl::StatusOr<UpstreamResult> RunUpstream(const UpstreamOptions& options) {
   UpstreamResult r;
   r.pods = s.value("pendingPods", 0);
   r.scheduled = options.timeline.empty() ? s.value("scheduled", 0) : s.value("binds", 0);
+  r.attempts = s.value("attempts", 0);
   r.seconds = s.value("seconds", 0.0);
   return r;
 }

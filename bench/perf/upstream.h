@@ -47,6 +47,7 @@ struct UpstreamOptions {
 struct UpstreamResult {
   int pods = 0;       // pending pods it was given (the measured pods)
   int scheduled = 0;  // of them, bound
+  int attempts = 0;   // its scheduling attempts of them, to set beside schedkit's
   double seconds = 0;
   double pods_per_second() const { return seconds > 0 ? scheduled / seconds : 0; }
 };

@@ -180,7 +180,8 @@ TEST_CASE("vs-upstream: the oracle gets the post-init cluster and reports both f
       "[ \"$1\" = --throughput ] && [ \"$2\" = --cluster ] && [ \"$4\" = --config ] || exit 3\n"
       "cp \"$3\" \"$CAPTURE/cluster.json\" && cp \"$5\" \"$CAPTURE/config.yaml\" || exit 4\n"
       "[ -n \"$FAIL\" ] && { echo 'oracle broke' >&2; exit 1; }\n"
-      "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 40, \"scheduled\": 40, \"seconds\": 2.0}}'\n");
+      "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 40, \"scheduled\": 40, \"attempts\": 41, "
+      "\"seconds\": 2.0}}'\n");
   const fs::path tmp = dir / "tmp";  // the run's TMPDIR, for its scratch directory
   fs::create_directories(tmp);
   const std::string env = "CAPTURE=" + dir.string() + " TMPDIR=" + tmp.string();
@@ -204,6 +205,7 @@ TEST_CASE("vs-upstream: the oracle gets the post-init cluster and reports both f
   const nlohmann::json* vs = ItemFor(j, "VsUpstream");
   REQUIRE(vs != nullptr);
   CHECK((*vs)["data"]["UpstreamScheduled"] == 40);
+  CHECK((*vs)["data"]["UpstreamAttempts"] == 41);
   CHECK((*vs)["data"]["Ratio"].get<double>() == Approx((*ours)["data"]["Average"].get<double>() / 20.0));
 
   // What the oracle got: the 20 nodes, the 20 init pods bound where schedkit

@@ -226,6 +226,78 @@ TEST_CASE("until keeps the timeline's instants before it, for schedkit and the o
   }
 }
 
+// One node with 3 cpu: `a` (3 cpu, high) holds it from 0 until `delete_a_at`;
+// x (2 cpu, no priority) arrives at 1 and y (2 cpu, high) at 2.1, neither
+// fits, and each waits a 1 s backoff, which ends in the queue's 1-second
+// windows: x's at the window of 2 s, y's at that of 3 s (a pod backs off
+// while its window is not past). Whoever the deletion's requeue puts first
+// binds; if that is x, y preempts it.
+std::string BackoffWorkload(const std::string& delete_a_at) {
+  auto pod = [](const char* name, const char* cpu, const char* priority_class) {
+    return std::string("pod: {metadata: {name: ") + name + ", namespace: apps}, spec: {" + priority_class +
+           "containers: [{name: c, image: i, resources: {requests: {cpu: \"" + cpu + "\"}}}]}}";
+  };
+  return "apiVersion: perf.schedkit.io/v1\nkind: Workload\nname: Backoff\n"
+         "priorityClasses:\n"
+         "- {apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: high}, value: 1000}\n"
+         "nodeGroups:\n- {name: n, count: 1, allocatable: {cpu: \"3\", memory: 8Gi, pods: \"10\"}}\n"
+         "podGroups:\n- name: p\n  pods:\n"
+         "  - {at: 0, deleteAt: " + delete_a_at + ", " + pod("a", "3", "priorityClassName: high, ") + "}\n"
+         "  - {at: 1, " + pod("x", "2", "") + "}\n"
+         "  - {at: 2.1, " + pod("y", "2", "priorityClassName: high, ") + "}\n";
+}
+
+// The scheduler runs on the trace's clock, whatever its speed: these runs
+// take milliseconds, and the outcomes depend on seconds and minutes of trace.
+TEST_CASE("a trace runs on its own clock: backoffs and the unschedulable pool's timeout follow trace time",
+          "[perf][workload-file]") {
+  Dir dir;
+  SECTION("a backoff that has expired in trace time puts the pod in activeQ, ahead of one still backing off") {
+    // At 3.5 x's backoff is over and y's is not: x goes to activeQ and
+    // binds, then y preempts it and binds.
+    Run r = Perf("--workload-file " + dir.Write("early.yaml", BackoffWorkload("3.5")) + " --output json");
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    nlohmann::json s = SummaryOf(r.out);
+    CHECK(s["PreemptionVictims"] == 1);
+    CHECK(s["MeasuredScheduled"] == 3);
+    // At 4.5 both are over: both go to activeQ, where y's priority puts it first.
+    r = Perf("--workload-file " + dir.Write("late.yaml", BackoffWorkload("4.5")) + " --output json");
+    REQUIRE(r.exit_code == 0);
+    s = SummaryOf(r.out);
+    CHECK(s["PreemptionVictims"] == 0);
+    CHECK(s["MeasuredScheduled"] == 2);
+    CHECK(s["PendingAtEnd"] == 1);
+  }
+  SECTION("a pod left over five minutes of trace in the unschedulable pool is tried again") {
+    // `big` fits nowhere; `small` binds, which wakes no one. The queue's
+    // 30-second flush retries `big` once it has waited over 5 minutes (the
+    // tick at 330 s), so only the later arrival sees a third attempt.
+    auto file = [&](const char* small_at) {
+      return dir.Write(
+          std::string("leftover-") + small_at + ".yaml",
+          std::string("apiVersion: perf.schedkit.io/v1\nkind: Workload\nname: Leftover\n"
+                      "nodeGroups:\n- {name: n, count: 1, allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n"
+                      "podGroups:\n- name: p\n  pods:\n"
+                      "  - {at: 0, pod: {metadata: {name: big, namespace: apps}, spec: {containers: [{name: c, "
+                      "image: i, resources: {requests: {cpu: \"8\"}}}]}}}\n"
+                      "  - {at: ") +
+              small_at +
+              ", pod: {metadata: {name: small, namespace: apps}, spec: {containers: [{name: c, image: i, "
+              "resources: {requests: {cpu: \"1\"}}}]}}}\n");
+    };
+    for (const auto& [small_at, attempts] : {std::pair{"200", 2}, std::pair{"400", 3}}) {
+      const Run r = Perf("--workload-file " + file(small_at) + " --output json");
+      INFO("small at " << small_at << "; stderr: " << r.err);
+      REQUIRE(r.exit_code == 0);
+      const nlohmann::json s = SummaryOf(r.out);
+      CHECK(s["MeasuredScheduled"] == 1);
+      CHECK(s["PendingAtEnd"] == 1);
+      CHECK(s["MeasuredAttempts"] == attempts);
+    }
+  }
+}
+
 TEST_CASE("a kubectl dump becomes a workload that replays the cluster's pods", "[perf][workload-file]") {
   Dir dir;
   const Run converted = Perf("--from-kubectl " + Source("tests/perf/testdata/kubectl-dump.yaml") + " --name Shop");

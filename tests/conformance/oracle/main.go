@@ -184,7 +184,10 @@ type Summary struct {
 	Seconds       float64 `json:"seconds"`
 	// Bindings accepted: with --timeline, a pod bound and later deleted or
 	// preempted still counts once.
-	Binds         int     `json:"binds"`
+	Binds int `json:"binds"`
+	// Scheduling attempts of the pending pods (ScheduleOne calls that ran a
+	// scheduling cycle), for comparing the work behind two throughputs.
+	Attempts      int     `json:"attempts"`
 	PodsPerSecond float64 `json:"podsPerSecond"`
 }
 
@@ -249,6 +252,7 @@ func (w *world) output(seconds float64) *Output {
 			continue
 		}
 		out.Summary.PendingPods++
+		out.Summary.Attempts += ps.attempts
 		r := PodResult{
 			Namespace:     ps.pod.Namespace,
 			Name:          ps.pod.Name,

@@ -32,12 +32,14 @@ const maxPops = 200000
 //
 //   - Pending pods are added to the queue (queue.Add, as the informer's add
 //     handler does) in input order; the fake clock stands still except for
-//     a 1 ns step before every queue operation that stamps a pod.
+//     a 1 ns step before every queue operation that stamps a pod (and, with
+//     --timeline, a move to each batch's instant before the batch).
 //   - The loop pops while Pop would not block: activeQ non-empty, or (with
 //     SchedulerPopFromBackoffQ, beta and on in v1.35) the backoffQ proper
 //     non-empty. Pods in the error backoff queue and in the unschedulable
-//     pool stay there: the clock never reaches their backoff expiry and the
-//     periodic flushes never run.
+//     pool stay there until an event moves them: the queue's periodic
+//     flushes do not run (with --timeline, advanceClock does the
+//     unschedulable pool's between batches).
 //   - Each popped pod gets one ScheduleOne; its binding cycle runs right
 //     after its scheduling cycle, and every API change's informer event is
 //     handled (events.go) before the next pop.

@@ -5,9 +5,10 @@ package main
 // (bench/perf/trace_runner.h). The cluster file holds every pod; a pod the
 // timeline creates is held back (neither in the fake API server nor in the
 // informer) until its batch. The scheduling loop applies the next batch
-// whenever Pop would block: its deletions through the API (the informer
-// handlers then run), then its pods created as the pod informer's add
-// handler queues them.
+// whenever Pop would block: the queue's clock moves to the batch's instant
+// (advanceClock), its deletions go through the API (the informer handlers
+// then run), then its pods are created as the pod informer's add handler
+// queues them.
 
 import (
 	"context"
@@ -15,9 +16,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
+	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
 type timelineBatch struct {
@@ -64,6 +70,43 @@ func (t *timeline) created() map[string]bool {
 	return out
 }
 
+// leftoverFlushPeriod is how often upstream's PriorityQueue.Run flushes the
+// pods that stayed too long in the unschedulable pool.
+const leftoverFlushPeriod = 30 * time.Second
+
+// advanceClock moves the queue's clock to a batch's instant `to`, as
+// schedkit-perf's run moves its clock (so a pod a deletion requeues goes to
+// activeQ once its backoff has expired in trace time), doing on the way what
+// the queue's periodic flushes would have (the oracle does not start
+// PriorityQueue.Run): at the last 30-second tick before `to` (ticks count
+// from clockStart, as schedkit's timers count from its clock's start), the
+// pods that waited over five minutes in the unschedulable pool are moved.
+// Nothing is scheduled between ticks, so the last tick moves what earlier
+// ones would have. The 1-second backoff flush has nothing to move: Pop
+// drained backoffQ before the batch, and the error backoff queue only gets
+// pods whose binding failed, which the fake clientset never does.
+func (w *world) advanceClock(to time.Time) {
+	now := w.clock.Now()
+	if !to.After(now) {
+		return // the 1 ns ticks since the last batch are past a batch at the same instant
+	}
+	if tick := clockStart.Add(to.Sub(clockStart) / leftoverFlushPeriod * leftoverFlushPeriod); tick.After(now) {
+		w.clock.SetTime(tick)
+		stale := map[types.UID]bool{}
+		for _, p := range w.queue.UnschedulablePods() {
+			qpi, ok := w.queue.GetPod(p.Name, p.Namespace)
+			if ok && tick.Sub(qpi.Timestamp) > internalqueue.DefaultPodMaxInUnschedulablePodsDuration {
+				stale[p.UID] = true
+			}
+		}
+		if len(stale) > 0 {
+			w.queue.MoveAllToActiveOrBackoffQueue(w.logger, framework.EventUnschedulableTimeout, nil, nil,
+				func(p *v1.Pod) bool { return stale[p.UID] })
+		}
+	}
+	w.clock.SetTime(to)
+}
+
 // applyNextBatch applies the next batch; false when none is left.
 func (w *world) applyNextBatch(ctx context.Context) (bool, error) {
 	t := w.timeline
@@ -72,6 +115,7 @@ func (w *world) applyNextBatch(ctx context.Context) (bool, error) {
 	}
 	b := t.Batches[t.next]
 	t.next++
+	w.advanceClock(clockStart.Add(time.Duration(b.At * float64(time.Second))))
 	for _, k := range b.Delete {
 		ns, name, _ := strings.Cut(k, "/")
 		// A preemption victim is gone already.

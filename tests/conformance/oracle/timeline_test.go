@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,11 +16,73 @@ func TestTimelineBatches(t *testing.T) {
 	if out.Summary.Binds != 2 {
 		t.Errorf("binds = %d, want 2 (first, then second after first's deletion)", out.Summary.Binds)
 	}
+	// One each: third is tried once, and nothing after its batch frees room.
+	if out.Summary.Attempts != 3 {
+		t.Errorf("attempts = %d, want 3", out.Summary.Attempts)
+	}
 	if got := podByName(t, out, "second"); got.Status != "Scheduled" || deref(got.Node) != "only" {
 		t.Errorf("second: %s on %s, want Scheduled on only", got.Status, deref(got.Node))
 	}
 	if got := podByName(t, out, "third"); got.Status != "Unschedulable" {
 		t.Errorf("third: %s, want Unschedulable", got.Status)
+	}
+}
+
+// writeTimeline writes a timeline file into a test's temporary directory.
+func writeTimeline(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "timeline.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The queue's clock moves to each batch's instant (schedkit-perf's
+// workload_file_test has the same two cases). x is tried at 1 and y at 2.1,
+// so their 1 s backoffs end in the windows of 2 s and 3 s. When a's deletion
+// at 3.5 requeues them, only x's is over: x goes to activeQ, binds, and y
+// preempts it. At 4.5 both are over, and y's priority puts it first.
+func TestTimelineClockBackoff(t *testing.T) {
+	for _, c := range []struct {
+		deleteAt  string
+		wantX     string
+		wantBinds int
+	}{
+		{"3.5", "Preempted", 3},
+		{"4.5", "Unschedulable", 2},
+	} {
+		tl := writeTimeline(t, `{"batches": [{"at": 0, "create": ["default/a"]}, {"at": 1, "create": ["default/x"]},
+			{"at": 2.1, "create": ["default/y"]}, {"at": `+c.deleteAt+`, "delete": ["default/a"]}]}`)
+		out, _ := runJSON(t, "--throughput", "--cluster", "testdata/timeline/backoff.yaml", "--timeline", tl)
+		if got := podByName(t, out, "x"); got.Status != c.wantX {
+			t.Errorf("a deleted at %s: x %s, want %s", c.deleteAt, got.Status, c.wantX)
+		}
+		if got := podByName(t, out, "y"); got.Status != "Scheduled" {
+			t.Errorf("a deleted at %s: y %s, want Scheduled", c.deleteAt, got.Status)
+		}
+		if out.Summary.Binds != c.wantBinds {
+			t.Errorf("a deleted at %s: binds = %d, want %d", c.deleteAt, out.Summary.Binds, c.wantBinds)
+		}
+	}
+}
+
+// big fits nowhere and small's binding wakes no one; the 30-second flush
+// retries big once it has waited over 5 minutes (the tick at 330 s), so
+// only a batch after that sees big's second attempt.
+func TestTimelineClockLeftover(t *testing.T) {
+	for _, c := range []struct {
+		smallAt      string
+		wantAttempts int
+	}{{"200", 2}, {"400", 3}} {
+		tl := writeTimeline(t, `{"batches": [{"at": 0, "create": ["default/big"]}, {"at": `+c.smallAt+`, "create": ["default/small"]}]}`)
+		out, _ := runJSON(t, "--throughput", "--cluster", "testdata/timeline/leftover.yaml", "--timeline", tl)
+		if out.Summary.Attempts != c.wantAttempts {
+			t.Errorf("small at %s: attempts = %d, want %d", c.smallAt, out.Summary.Attempts, c.wantAttempts)
+		}
+		if got := podByName(t, out, "small"); got.Status != "Scheduled" {
+			t.Errorf("small at %s: %s, want Scheduled", c.smallAt, got.Status)
+		}
 	}
 }
 

@@ -510,8 +510,9 @@ func setPodScheduledTrue(st *v1.PodStatus) {
 // tick advances the fake clock by 1 ns. The oracle calls it before every
 // queue operation that stamps a pod (Add, AddUnschedulableIfNotPresent,
 // Update), so that queue timestamps strictly increase in the order the
-// queue receives pods; the clock never leaves its first second, so no
-// backoff ever completes and no leftover flush ever triggers.
+// queue receives pods; the ticks never leave the clock's first second, so
+// without --timeline (which moves the clock to each batch's instant) no
+// backoff ever completes.
 func (w *world) tick() { w.clock.Step(time.Nanosecond) }
 
 func isTerminal(p *v1.Pod) bool {
