@@ -71,6 +71,29 @@ ClusterEvent WildcardEvent(const char* label) {
   return ClusterEvent{EventResource::kWildcard, framework::kActionAll, label};
 }
 
+// The pod as an event's hints must see it, spec.nodeName included. For an
+// assumed pod (PodInfo::WithNodeName) that is a copy made for this event:
+// PodInfo::pod() would keep it in the PodInfo, a second API object for the
+// rest of a bound pod's life (hosts that never send the bound pod back keep
+// the assumed PodInfo).
+std::shared_ptr<const api::v1::Pod> PodForEvent(const PodInfo& info) {
+  const api::v1::Pod& received = info.received_pod();
+  if (received.spec().node_name() == info.node_name().str()) return info.pod_ptr();
+  auto pod = std::make_shared<api::v1::Pod>(received);
+  pod->mutable_spec()->set_node_name(std::string(info.node_name().str()));
+  return pod;
+}
+
+// `objects` with the PodInfos it names replaced by their pods (PodForEvent).
+SharedEventObjects WithEventPods(const SharedEventObjects& objects) {
+  SharedEventObjects out = objects;
+  if (out.old_pod == nullptr && out.old_pod_info != nullptr) out.old_pod = PodForEvent(*out.old_pod_info);
+  if (out.new_pod == nullptr && out.new_pod_info != nullptr) out.new_pod = PodForEvent(*out.new_pod_info);
+  out.old_pod_info = nullptr;
+  out.new_pod_info = nullptr;
+  return out;
+}
+
 }  // namespace
 
 struct SchedulingQueue::Impl {
@@ -600,7 +623,12 @@ void SchedulingQueue::HandleClusterEvent(const framework::ClusterEvent& event,
                      candidates.end());
   }
   if (!candidates.empty() || !im.in_flight.empty()) {
-    im.MovePods(candidates, event, objects != nullptr ? *objects : owned->view(), owned);
+    if (objects != nullptr) {
+      im.MovePods(candidates, event, *objects);
+    } else {
+      const SharedEventObjects resolved = WithEventPods(*owned);
+      im.MovePods(candidates, event, resolved.view(), &resolved);
+    }
   }
   im.ReportPendingLocked();
 }

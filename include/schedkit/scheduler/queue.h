@@ -57,9 +57,9 @@ struct SharedEventObjects {
   std::shared_ptr<const api::v1::Node> new_node = nullptr;
   std::shared_ptr<const api::v1::Pod> old_pod = nullptr;
   std::shared_ptr<const api::v1::Pod> new_pod = nullptr;
-  // In place of old_pod / new_pod: the queue reads their pod() only when a
-  // waiting or in-flight pod may care, so an assumed pod's deferred API
-  // object (PodInfo::WithNodeName) is made only then.
+  // In place of old_pod / new_pod: the queue makes their pods only when a
+  // waiting or in-flight pod may care, as a copy for the event, so an assumed
+  // pod (PodInfo::WithNodeName) never keeps a second API object for it.
   framework::PodInfoPtr old_pod_info = nullptr;
   framework::PodInfoPtr new_pod_info = nullptr;
 
