@@ -1,13 +1,16 @@
 #include "trace_runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "harness.h"
 #include "nlohmann/json.hpp"
@@ -39,11 +42,17 @@ absl::Status WriteFile(const std::string& path, const std::string& text, const c
 
 // Feeds the measured timeline from the scheduling thread: each call, made
 // when no pod is ready, moves the scheduler's clock to the next batch's
-// instant and applies the batch; false once none is left.
+// instant (ClockInstants) and applies the batch; false once none is left.
 class Feeder {
  public:
-  Feeder(const Trace& trace, scheduler::Scheduler& sched, framework::FakeClock& clock, bool wait_for_bindings)
-      : trace_(trace), sched_(sched), clock_(clock), start_(clock.Now()), wait_for_bindings_(wait_for_bindings) {}
+  Feeder(const Trace& trace, std::vector<double> instants, scheduler::Scheduler& sched, framework::FakeClock& clock,
+         bool wait_for_bindings)
+      : trace_(trace),
+        instants_(std::move(instants)),
+        sched_(sched),
+        clock_(clock),
+        start_(clock.Now()),
+        wait_for_bindings_(wait_for_bindings) {}
 
   void Start() { started_.store(true); }
   bool OnIdle() {
@@ -58,7 +67,8 @@ class Feeder {
     const TraceBatch& batch = trace_.batches[next_];
     // Runs the queue's flushes that fall due on the way (FakeClock::Advance
     // runs its timers on this thread).
-    if (const absl::Duration ahead = start_ + absl::Seconds(batch.at) - clock_.Now(); ahead > absl::ZeroDuration()) {
+    if (const absl::Duration ahead = start_ + absl::Seconds(instants_[next_]) - clock_.Now();
+        ahead > absl::ZeroDuration()) {
       clock_.Advance(ahead);
     }
     for (const auto& [ns, name] : batch.deletions) {
@@ -77,6 +87,7 @@ class Feeder {
 
  private:
   const Trace& trace_;
+  const std::vector<double> instants_;
   scheduler::Scheduler& sched_;
   framework::FakeClock& clock_;
   const absl::Time start_;  // the trace's instant 0
@@ -90,9 +101,29 @@ class Feeder {
 
 }  // namespace
 
-std::string TimelineJson(const Trace& trace) {
-  nlohmann::ordered_json batches = nlohmann::ordered_json::array();
+std::vector<double> ClockInstants(const Trace& trace, int64_t pod_max_backoff_seconds) {
+  // Long enough for the 30-second flush to retry every pod that waited its
+  // 5 minutes, and for the longest backoff to end; a whole number of flush
+  // periods, so that the flush's ticks and the 1-second backoff windows stay
+  // in phase after a shortened gap.
+  constexpr double kFlushPeriod = 30;
+  const double longest_wait = std::max<double>(5 * 60, static_cast<double>(pod_max_backoff_seconds)) + 2 * kFlushPeriod;
+  const double settled = std::ceil(longest_wait / kFlushPeriod) * kFlushPeriod;
+  std::vector<double> out;
+  out.reserve(trace.batches.size());
+  double cut = 0, last = 0;
   for (const TraceBatch& b : trace.batches) {
+    if (const double gap = b.at - last; gap > settled) cut += std::floor((gap - settled) / kFlushPeriod) * kFlushPeriod;
+    last = b.at;
+    out.push_back(b.at - cut);
+  }
+  return out;
+}
+
+std::string TimelineJson(const Trace& trace, std::span<const double> instants) {
+  nlohmann::ordered_json batches = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < trace.batches.size(); ++i) {
+    const TraceBatch& b = trace.batches[i];
     nlohmann::ordered_json del = nlohmann::ordered_json::array();
     for (const auto& [ns, name] : b.deletions) del.push_back(ns + "/" + name);
     nlohmann::ordered_json create = nlohmann::ordered_json::array();
@@ -100,7 +131,7 @@ std::string TimelineJson(const Trace& trace) {
       const api::v1::ObjectMeta& m = trace.measured[static_cast<size_t>(i)]->metadata();
       create.push_back(m.namespace_() + "/" + m.name());
     }
-    batches.push_back({{"at", b.at}, {"delete", std::move(del)}, {"create", std::move(create)}});
+    batches.push_back({{"at", instants[i]}, {"delete", std::move(del)}, {"create", std::move(create)}});
   }
   return nlohmann::ordered_json{{"batches", std::move(batches)}}.dump() + "\n";
 }
@@ -129,7 +160,8 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
   host.set_scheduler(sched.get());
   result.rss_nodes_kb = ResidentKb();
 
-  Feeder feeder(trace, *sched, trace_clock, options.bind_on_pool);
+  const std::vector<double> instants = ClockInstants(trace, options.config.pod_max_backoff_seconds);
+  Feeder feeder(trace, instants, *sched, trace_clock, options.bind_on_pool);
   std::atomic<int64_t> last_idle_nanos{0};
   SchedulingLoop loop(
       *sched, [](const framework::PodInfo& pod) { return RoleOf(pod.uid()) == PodRole::kMeasured; },
@@ -175,7 +207,8 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
         !s.ok()) {
       return s;
     }
-    if (absl::Status s = WriteFile(options.upstream_timeline_path, TimelineJson(trace), "the timeline"); !s.ok()) {
+    if (absl::Status s = WriteFile(options.upstream_timeline_path, TimelineJson(trace, instants), "the timeline");
+        !s.ok()) {
       return s;
     }
   }

@@ -22,7 +22,10 @@
 #ifndef SCHEDKIT_BENCH_PERF_TRACE_RUNNER_H_
 #define SCHEDKIT_BENCH_PERF_TRACE_RUNNER_H_
 
+#include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -49,9 +52,21 @@ struct TraceRunOptions {
 
 absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options);
 
-// The timeline as schedkit-oracle --timeline reads it:
+// The scheduler's clock at each batch, in seconds from the trace's start:
+// the file's times, except that an idle gap longer than the queue's timers
+// need to settle (every backoff over, every pod that waited 5 minutes in the
+// unschedulable pool retried: 6 minutes by default) is shortened by whole
+// 30-second flush periods to between that and 30 s more. Nothing but those
+// timers acts in a gap, and whole periods keep their ticks and the
+// 1-second backoff windows in phase, so the queue decides as over the whole
+// gap; a kubectl dump spanning months then does not spend the run ticking
+// through idle timers.
+std::vector<double> ClockInstants(const Trace& trace, int64_t pod_max_backoff_seconds);
+
+// The timeline as schedkit-oracle --timeline reads it, at `instants`
+// (ClockInstants):
 // {"batches": [{"at": s, "delete": ["ns/name", ...], "create": ["ns/name", ...]}, ...]}.
-std::string TimelineJson(const Trace& trace);
+std::string TimelineJson(const Trace& trace, std::span<const double> instants);
 
 }  // namespace schedkit::perf
 

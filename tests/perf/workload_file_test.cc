@@ -286,7 +286,10 @@ TEST_CASE("a trace runs on its own clock: backoffs and the unschedulable pool's 
               ", pod: {metadata: {name: small, namespace: apps}, spec: {containers: [{name: c, image: i, "
               "resources: {requests: {cpu: \"1\"}}}]}}}\n");
     };
-    for (const auto& [small_at, attempts] : {std::pair{"200", 2}, std::pair{"400", 3}}) {
+    // 11.6 days later is the same as 400 s: an idle gap is cut to 370 s
+    // (ClockInstants), past every timer's effect.
+    for (const auto& [small_at, attempts] :
+         {std::pair{"200", 2}, std::pair{"400", 3}, std::pair{"1000000", 3}}) {
       const Run r = Perf("--workload-file " + file(small_at) + " --output json");
       INFO("small at " << small_at << "; stderr: " << r.err);
       REQUIRE(r.exit_code == 0);
@@ -295,6 +298,13 @@ TEST_CASE("a trace runs on its own clock: backoffs and the unschedulable pool's 
       CHECK(s["PendingAtEnd"] == 1);
       CHECK(s["MeasuredAttempts"] == attempts);
     }
+    // The oracle's clock makes the same cut.
+    const Run r = PerfVsFakeOracle(dir, "--workload-file " + file("1000000"), 1);
+    REQUIRE(r.exit_code == 0);
+    const nlohmann::json timeline = OracleTimeline(dir);
+    REQUIRE(timeline["batches"].size() == 2);
+    CHECK(timeline["batches"][0]["at"] == 0.0);
+    CHECK(timeline["batches"][1]["at"] == 370.0);
   }
 }
 
