@@ -204,8 +204,8 @@ std::string Table(const Report& r) {
                                            r.upstream->scheduled, "/", r.upstream->pods, " pods bound in ",
                                            Format("%.3f", r.upstream->seconds), " s = ",
                                            Format("%.1f", r.upstream->pods_per_second()), " pods/s, ",
-                                           r.upstream->attempts, " attempts for them (schedkit: ",
-                                           run.measured_attempts, ")"));
+                                           r.upstream->attempts, " scheduling attempts (schedkit: ",
+                                           run.attempts, ")"));
     line("             ", schedkit::StrCat("schedkit's whole run is ", Format("%.1f", UpstreamRatio(r)),
                                            "x upstream's pods/s"));
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -14,6 +15,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "harness.h"
+#include "nlohmann/json.hpp"
 #include "schedkit/api/encode.h"
 #include "schedkit/api/lister.h"
 #include "schedkit/api/str_cat.h"
@@ -24,17 +26,24 @@
 namespace schedkit::perf {
 namespace {
 
+absl::Status WriteText(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return absl::UnavailableError(schedkit::StrCat(path, ": cannot write ", what, " for the upstream run"));
+  return absl::OkStatus();
+}
+
 // The --vs-upstream input: the initial objects, the init pods where schedkit
-// bound them, and the measured pods as they will be created.
+// bound them, the measured pods as they will be created, and what the churn
+// op created (held back by the timeline until its tick).
 absl::Status WriteUpstreamCluster(const std::string& path, api::v1::Cluster cluster, api::v1::Cluster init_placed,
-                                  const Workload& w, int pods, bool distinct) {
+                                  const Workload& w, int pods, bool distinct, api::v1::Cluster churned) {
   for (api::v1::Pod& p : *init_placed.mutable_pods()) *cluster.add_pods() = std::move(p);
   for (int i = 0; i < pods; ++i) *cluster.add_pods() = MakeMeasuredPod(w, i, distinct);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << api::EncodeClusterJson(cluster);
-  out.close();
-  if (!out) return absl::UnavailableError(schedkit::StrCat(path, ": cannot write the cluster for the upstream run"));
-  return absl::OkStatus();
+  for (api::v1::Pod& p : *churned.mutable_pods()) *cluster.add_pods() = std::move(p);
+  for (api::v1::Node& n : *churned.mutable_nodes()) *cluster.add_nodes() = std::move(n);
+  return WriteText(path, api::EncodeClusterJson(cluster), "the cluster");
 }
 
 std::shared_ptr<const api::v1::Pod> NewPod(PodTemplate tmpl, const std::string& ns, int index) {
@@ -42,43 +51,59 @@ std::shared_ptr<const api::v1::Pod> NewPod(PodTemplate tmpl, const std::string& 
 }
 
 // The churn op: objects added and deleted through the scheduler's event
-// methods on the churn thread.
+// methods on the churn thread. With `attempts` set (--vs-upstream) each tick
+// is also recorded for the oracle's --timeline: what it created and deleted,
+// after how many of the measured phase's scheduling attempts, so that
+// upstream meets the same objects at the same point of its run.
 class Churner {
  public:
-  Churner(const Workload& w, scheduler::Scheduler& sched) : w_(w), sched_(sched) {}
+  Churner(const Workload& w, scheduler::Scheduler& sched, std::function<int64_t()> attempts)
+      : w_(w), sched_(sched), attempts_(std::move(attempts)) {}
   ~Churner() { Stop(); }
 
   void Start() {
+    start_ = SteadyClock::now();
     switch (w_.churn) {
       case Churn::kNone:
         return;
       case Churn::kCreateUnschedulableEvery200ms:
         ticker_.Start(std::chrono::milliseconds(200), [this] {
-          (void)sched_.AddPod(NewPod(PodTemplate::kHighPriorityLargeCpu, w_.churn_ns, pods_));
-          ++pods_;
-          ++ticks_;
+          nlohmann::ordered_json tick = BeginTick();
+          auto pod = NewPod(PodTemplate::kHighPriorityLargeCpu, w_.churn_ns, pods_++);
+          Created(tick, *pod);
+          (void)sched_.AddPod(std::move(pod));
+          EndTick(std::move(tick));
         });
         return;
       case Churn::kRecreateNodeAndPodEvery1s:
         // Mode recreate, number 1: one slot per template, created on one
         // tick and deleted on the next.
         ticker_.Start(std::chrono::milliseconds(1000), [this] {
+          nlohmann::ordered_json tick = BeginTick();
           if (node_.empty()) {
             node_ = schedkit::StrCat("node-churn-", nodes_++);
-            (void)sched_.AddNode(std::make_shared<const api::v1::Node>(MakeChurnNode(node_)));
+            auto node = std::make_shared<const api::v1::Node>(MakeChurnNode(node_));
+            if (attempts_) {
+              *created_.add_nodes() = *node;
+              tick["createNodes"].push_back(node_);
+            }
+            (void)sched_.AddNode(std::move(node));
           } else {
+            if (attempts_) tick["deleteNodes"].push_back(node_);
             (void)sched_.DeleteNode(node_);
             node_.clear();
           }
           if (pod_.empty()) {
             auto pod = NewPod(PodTemplate::kHighPriorityLargeCpu, w_.churn_ns, pods_++);
             pod_ = pod->metadata().name();
+            Created(tick, *pod);
             (void)sched_.AddPod(std::move(pod));
           } else {
+            if (attempts_) tick["delete"].push_back(w_.churn_ns + "/" + pod_);
             (void)sched_.DeletePod(w_.churn_ns, pod_);
             pod_.clear();
           }
-          ++ticks_;
+          EndTick(std::move(tick));
         });
         return;
     }
@@ -89,17 +114,50 @@ class Churner {
   int pods() const { return pods_; }
   int nodes() const { return nodes_; }
   int ticks() const { return ticks_; }
+  // The recorded ticks, as schedkit-oracle --timeline reads them, and the
+  // objects they created.
+  std::string TimelineJson() const {
+    return nlohmann::ordered_json{{"batches", batches_}}.dump() + "\n";
+  }
+  api::v1::Cluster TakeCreated() { return std::move(created_); }
 
  private:
+  // A timeline batch for this tick (null when not recording).
+  nlohmann::ordered_json BeginTick() {
+    nlohmann::ordered_json tick;
+    if (attempts_) {
+      tick = {{"at", Seconds(SteadyClock::now() - start_)},
+                    {"afterAttempts", attempts_()},
+                    {"delete", nlohmann::ordered_json::array()},
+                    {"create", nlohmann::ordered_json::array()},
+                    {"deleteNodes", nlohmann::ordered_json::array()},
+                    {"createNodes", nlohmann::ordered_json::array()}};
+    }
+    return tick;
+  }
+  void Created(nlohmann::ordered_json& tick, const api::v1::Pod& pod) {
+    if (!attempts_) return;
+    *created_.add_pods() = pod;
+    tick["create"].push_back(w_.churn_ns + "/" + pod.metadata().name());
+  }
+  void EndTick(nlohmann::ordered_json tick) {
+    ++ticks_;
+    if (attempts_) batches_.push_back(std::move(tick));
+  }
+
   const Workload& w_;
   scheduler::Scheduler& sched_;
+  const std::function<int64_t()> attempts_;
   Ticker ticker_;
+  SteadyClock::time_point start_;
   // Churn thread only until Stop.
   int pods_ = 0;
   int nodes_ = 0;
   int ticks_ = 0;
   std::string node_;
   std::string pod_;
+  nlohmann::ordered_json batches_ = nlohmann::ordered_json::array();
+  api::v1::Cluster created_;
 };
 
 }  // namespace
@@ -195,20 +253,17 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   result.init_scheduled = host.init_bound();
   result.rss_init_kb = ResidentKb();
 
-  if (result.complete() && !options.upstream_cluster_path.empty()) {
-    if (absl::Status s = WriteUpstreamCluster(options.upstream_cluster_path, std::move(initial_for_upstream),
-                                              host.TakeInitPlacements(), w, options.pods,
-                                              options.distinct_pods);
-        !s.ok()) {
-      return s;
-    }
-  }
+  const bool for_upstream = result.complete() && !options.upstream_cluster_path.empty();
+  api::v1::Cluster init_placed;
+  if (for_upstream) init_placed = host.TakeInitPlacements();
 
   if (result.complete()) {
     // The measured createPods op, with the churn op already running.
     const int64_t attempts_before = loop.attempts();
     ThroughputSampler sampler([&] { return host.measured_bound(); });
-    Churner churner(w, *sched);
+    Churner churner(w, *sched,
+                    for_upstream ? std::function<int64_t()>([&] { return loop.attempts() - attempts_before; })
+                                 : nullptr);
     sampler.Start();
     churner.Start();
     const int64_t measured_start_nanos = NowNanos();
@@ -227,6 +282,21 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
     result.churn_pods = churner.pods();
     result.churn_nodes = churner.nodes();
     result.churn_ticks = churner.ticks();
+    // After the measured phase, untimed: the churn ticks are known now.
+    if (for_upstream && result.complete()) {
+      if (absl::Status s = WriteUpstreamCluster(options.upstream_cluster_path, std::move(initial_for_upstream),
+                                                std::move(init_placed), w, options.pods, options.distinct_pods,
+                                                churner.TakeCreated());
+          !s.ok()) {
+        return s;
+      }
+      if (!options.upstream_timeline_path.empty()) {
+        if (absl::Status s = WriteText(options.upstream_timeline_path, churner.TimelineJson(), "the timeline");
+            !s.ok()) {
+          return s;
+        }
+      }
+    }
   }
   loop.Stop();
   sched->Stop();

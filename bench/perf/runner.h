@@ -54,12 +54,16 @@ struct RunOptions {
   absl::Duration stall_timeout = absl::Seconds(120);
   // Progress lines on stderr, about once a second.
   bool progress = false;
-  // When set, the cluster as it stands after the init phase (nodes, init
+  // When set, the cluster as it stood after the init phase (nodes, init
   // pods on the nodes schedkit bound them to) plus the measured pods, still
-  // pending, is written here as a JSON List: the identical input for the
-  // upstream oracle's run (--vs-upstream). Written between the phases, so it
-  // is not timed.
+  // pending, and the objects the churn op created, is written here as a
+  // JSON List: the identical input for the upstream oracle's run
+  // (--vs-upstream). Written after the measured phase, so it is not timed.
   std::string upstream_cluster_path;
+  // With a churn op and upstream_cluster_path: the churn's ticks, as the
+  // oracle's --timeline replays them (each after as many scheduling
+  // attempts as schedkit had made when it came).
+  std::string upstream_timeline_path;
 };
 
 struct RunResult {

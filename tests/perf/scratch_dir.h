@@ -34,6 +34,19 @@ struct ScratchDir {
     std::filesystem::permissions(file, std::filesystem::perms::owner_all);
     return file;
   }
+  // A fake schedkit-oracle that copies the --cluster and --timeline files it
+  // is given into $CAPTURE (as cluster.json and timeline.json) and prints
+  // `summary` as its output's summary.
+  std::string WriteCapturingOracle(const std::string& summary) const {
+    return WriteScript("fake-oracle",
+                       "#!/bin/sh\n"
+                       "while [ $# -gt 0 ]; do case \"$1\" in\n"
+                       "  --cluster) cp \"$2\" \"$CAPTURE/cluster.json\"; shift ;;\n"
+                       "  --timeline) cp \"$2\" \"$CAPTURE/timeline.json\"; shift ;;\n"
+                       "esac; shift; done\n"
+                       "echo '{\"pods\": [], \"summary\": " +
+                           summary + "}'\n");
+  }
 
   std::filesystem::path path;
 };

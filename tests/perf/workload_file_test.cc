@@ -44,14 +44,8 @@ using Dir = schedkit::perf::testing::ScratchDir;
 // A fake oracle that keeps the cluster and timeline it was given and says it
 // bound `binds` pods.
 std::string FakeOracle(const Dir& dir, int binds) {
-  return dir.WriteScript(
-      "fake-oracle", "#!/bin/sh\n"
-                     "while [ $# -gt 0 ]; do case \"$1\" in\n"
-                     "  --cluster) cp \"$2\" \"$CAPTURE/cluster.json\"; shift ;;\n"
-                     "  --timeline) cp \"$2\" \"$CAPTURE/timeline.json\"; shift ;;\n"
-                     "esac; shift; done\n"
-                     "echo '{\"pods\": [], \"summary\": {\"pendingPods\": 1, \"scheduled\": 1, \"binds\": " +
-                         std::to_string(binds) + ", \"seconds\": 2.0}}'\n");
+  return dir.WriteCapturingOracle("{\"pendingPods\": 1, \"scheduled\": 1, \"binds\": " + std::to_string(binds) +
+                                  ", \"seconds\": 2.0}");
 }
 
 // schedkit-perf with --vs-upstream against FakeOracle: the oracle's input

@@ -59,6 +59,12 @@ func (w *world) schedulingLoop(ctx context.Context) error {
 	}
 	limit := maxPops + 20*len(w.pods)
 	for pops := 0; ; pops++ {
+		if w.timeline.due(w.attempts) {
+			if _, err := w.applyNextBatch(ctx); err != nil {
+				return err
+			}
+			continue
+		}
 		if !w.poppable() {
 			applied, err := w.applyNextBatch(ctx)
 			if err != nil {
@@ -128,6 +134,7 @@ func (w *world) scheduleOne(ctx context.Context, podInfo *framework.QueuedPodInf
 		return nil
 	}
 	ps.attempts++
+	w.attempts++
 	if w.trace != nil {
 		fmt.Fprintf(w.trace, "attempt %d: %s (priority %d, queue attempts %d)\n", ps.attempts, key(pod), corev1helpers.PodPriority(pod), podInfo.Attempts)
 	}

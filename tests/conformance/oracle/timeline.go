@@ -8,7 +8,10 @@ package main
 // whenever Pop would block: the queue's clock moves to the batch's instant
 // (advanceClock), its deletions go through the API (the informer handlers
 // then run), then its pods are created as the pod informer's add handler
-// queues them.
+// queues them. A built-in workload's churn op (schedkit-perf records the
+// ticks its own run met) comes as batches with afterAttempts, applied before
+// the attempt that follows that many, and may create and delete nodes, held
+// back from the cluster file like the pods.
 
 import (
 	"context"
@@ -22,14 +25,23 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	fwk "k8s.io/kube-scheduler/framework"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
 type timelineBatch struct {
-	At     float64  `json:"at"`
-	Delete []string `json:"delete"`
-	Create []string `json:"create"`
+	At float64 `json:"at"`
+	// Set for a churn tick of a built-in workload (schedkit-perf replays its
+	// own run): the batch comes before the scheduling attempt that follows
+	// this many attempts, or earlier if Pop would block.
+	AfterAttempts *int     `json:"afterAttempts,omitempty"`
+	Delete        []string `json:"delete"`
+	Create        []string `json:"create"`
+	// Nodes by name; a created node is held back from the cluster file
+	// until its batch.
+	DeleteNodes []string `json:"deleteNodes"`
+	CreateNodes []string `json:"createNodes"`
 }
 
 type timeline struct {
@@ -52,18 +64,46 @@ func loadTimeline(path string) (*timeline, error) {
 				return nil, badInput("--timeline %s: batches[%d]: %q is not namespace/name", path, i, k)
 			}
 		}
+		for _, n := range append(append([]string{}, b.DeleteNodes...), b.CreateNodes...) {
+			if n == "" || strings.Contains(n, "/") {
+				return nil, badInput("--timeline %s: batches[%d]: %q is not a node name", path, i, n)
+			}
+		}
+		if b.AfterAttempts != nil && *b.AfterAttempts < 0 {
+			return nil, badInput("--timeline %s: batches[%d].afterAttempts: %d is negative", path, i, *b.AfterAttempts)
+		}
 	}
 	return &t, nil
 }
 
+// due reports whether the next batch asks to come before the attempt that
+// follows `attempts` scheduling attempts.
+func (t *timeline) due(attempts int) bool {
+	if t == nil || t.next == len(t.Batches) {
+		return false
+	}
+	after := t.Batches[t.next].AfterAttempts
+	return after != nil && attempts >= *after
+}
+
 // created lists the pods the timeline creates, by namespace/name.
 func (t *timeline) created() map[string]bool {
+	return t.collect(func(b timelineBatch) []string { return b.Create })
+}
+
+// createdNodes lists the nodes the timeline creates, by name.
+func (t *timeline) createdNodes() map[string]bool {
+	return t.collect(func(b timelineBatch) []string { return b.CreateNodes })
+}
+
+// collect gathers one list of every batch into a set.
+func (t *timeline) collect(list func(timelineBatch) []string) map[string]bool {
 	out := map[string]bool{}
 	if t == nil {
 		return out
 	}
 	for _, b := range t.Batches {
-		for _, k := range b.Create {
+		for _, k := range list(b) {
 			out[k] = true
 		}
 	}
@@ -116,6 +156,23 @@ func (w *world) applyNextBatch(ctx context.Context) (bool, error) {
 	b := t.Batches[t.next]
 	t.next++
 	w.advanceClock(clockStart.Add(time.Duration(b.At * float64(time.Second))))
+	// Nodes as the node informer's handlers deliver them (upstream's
+	// deleteNodeFromCache and addNodeToCache; with queueing hints on, a new
+	// node's pre-check is nil).
+	for _, name := range b.DeleteNodes {
+		n := w.liveNodes[name]
+		if n == nil {
+			return false, badInput("timeline: node %s is not in the cluster", name)
+		}
+		delete(w.liveNodes, name)
+		if err := w.cs.CoreV1().Nodes().Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+			return false, fmt.Errorf("timeline: delete node %s: %w", name, err)
+		}
+		w.queue.MoveAllToActiveOrBackoffQueue(w.logger, fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Delete}, n, nil, nil)
+		if err := w.cache.RemoveNode(w.logger, n); err != nil {
+			return false, fmt.Errorf("timeline: delete node %s: %w", name, err)
+		}
+	}
 	for _, k := range b.Delete {
 		ns, name, _ := strings.Cut(k, "/")
 		// A preemption victim is gone already.
@@ -125,6 +182,19 @@ func (w *world) applyNextBatch(ctx context.Context) (bool, error) {
 	}
 	if err := w.sync(); err != nil {
 		return false, err
+	}
+	for _, name := range b.CreateNodes {
+		n := w.heldNodes[name]
+		if n == nil {
+			return false, badInput("timeline: node %s is not a held-back node of the cluster", name)
+		}
+		delete(w.heldNodes, name)
+		w.liveNodes[name] = n
+		if err := w.cs.Tracker().Add(n.DeepCopy()); err != nil {
+			return false, fmt.Errorf("timeline: create node %s: %w", name, err)
+		}
+		w.cache.AddNode(w.logger, n)
+		w.queue.MoveAllToActiveOrBackoffQueue(w.logger, fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add}, nil, n, nil)
 	}
 	for _, k := range b.Create {
 		ps := w.held[k]

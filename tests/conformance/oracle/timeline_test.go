@@ -86,6 +86,31 @@ func TestTimelineClockLeftover(t *testing.T) {
 	}
 }
 
+// A batch with afterAttempts comes before the next attempt once that many
+// have run, even with pods left to pop; nodes come and go with it. a (on
+// only) is tried first; then gone is deleted before c's attempt, or extra is
+// created before it.
+func TestTimelineAfterAttempts(t *testing.T) {
+	tl := writeTimeline(t, `{"batches": [{"at": 0.2, "afterAttempts": 1, "deleteNodes": ["gone"]}]}`)
+	out, _ := runJSON(t, "--throughput", "--cluster", "testdata/timeline/churn-delete.yaml", "--timeline", tl)
+	if got := podByName(t, out, "c"); got.Status != "Unschedulable" {
+		t.Errorf("node gone deleted after one attempt: c %s on %s, want Unschedulable", got.Status, deref(got.Node))
+	}
+	if out.Summary.Nodes != 2 {
+		t.Errorf("nodes = %d, want 2 at the start", out.Summary.Nodes)
+	}
+
+	tl = writeTimeline(t, `{"batches": [{"at": 0.2, "afterAttempts": 1, "createNodes": ["extra"]}]}`)
+	out, _ = runJSON(t, "--throughput", "--cluster", "testdata/timeline/churn-create.yaml", "--timeline", tl)
+	if got := podByName(t, out, "c"); got.Status != "Scheduled" || deref(got.Node) != "extra" {
+		t.Errorf("node extra created after one attempt: c %s on %s, want Scheduled on extra", got.Status, deref(got.Node))
+	}
+	// Created before c's first attempt, not after c failed for want of it.
+	if out.Summary.Attempts != 2 || out.Summary.Nodes != 1 {
+		t.Errorf("attempts = %d, nodes = %d; want 2 and 1 (extra held back)", out.Summary.Attempts, out.Summary.Nodes)
+	}
+}
+
 func TestTimelineBadInput(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -94,6 +119,10 @@ func TestTimelineBadInput(t *testing.T) {
 		{[]string{"--cluster", "testdata/timeline/cluster.yaml", "--timeline", "testdata/timeline/timeline.json"}, "--timeline needs --throughput"},
 		{[]string{"--throughput", "--cluster", "testdata/timeline/cluster.yaml", "--timeline", "testdata/timeline/absent.json"}, "absent.json"},
 		{[]string{"--throughput", "--cluster", "testdata/timeline/cluster.yaml", "--timeline", "testdata/timeline/cluster.yaml"}, "--timeline"},
+		{[]string{"--throughput", "--cluster", "testdata/timeline/cluster.yaml", "--timeline",
+			writeTimeline(t, `{"batches": [{"afterAttempts": -1}]}`)}, "batches[0].afterAttempts: -1 is negative"},
+		{[]string{"--throughput", "--cluster", "testdata/timeline/cluster.yaml", "--timeline",
+			writeTimeline(t, `{"batches": [{}, {"createNodes": ["a/b"]}]}`)}, `batches[1]: "a/b" is not a node name`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(c.args, &stdout, &stderr); code != 2 {

@@ -123,23 +123,29 @@ type world struct {
 	// created, by namespace/name.
 	timeline *timeline
 	held     map[string]*podState
+	// Nodes by name: in the cluster, and held back until a batch creates them.
+	liveNodes map[string]*v1.Node
+	heldNodes map[string]*v1.Node
+	// Scheduling attempts so far (the timeline's afterAttempts counts them).
+	attempts int
 	// Bindings the fake API server accepted.
 	binds int
 }
 
 func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cluster, explain, tieBreak, throughput bool, tl *timeline) (*world, error) {
 	w := &world{
-		ctx:      ctx,
-		logger:   klog.FromContext(ctx),
-		cfg:      cfg,
-		explain:  explain,
-		tieBreak: tieBreak,
-		podByUID: map[types.UID]*podState{},
-		timeline: tl,
-		held:     map[string]*podState{},
-		nodes:    c.nodes,
-		profiles: map[string]*profileFW{},
-		clock:    testingclock.NewFakeClock(clockStart),
+		ctx:       ctx,
+		logger:    klog.FromContext(ctx),
+		cfg:       cfg,
+		explain:   explain,
+		tieBreak:  tieBreak,
+		podByUID:  map[types.UID]*podState{},
+		timeline:  tl,
+		held:      map[string]*podState{},
+		liveNodes: map[string]*v1.Node{},
+		heldNodes: map[string]*v1.Node{},
+		profiles:  map[string]*profileFW{},
+		clock:     testingclock.NewFakeClock(clockStart),
 	}
 	if os.Getenv("SCHEDKIT_ORACLE_TRACE") != "" {
 		w.trace = os.Stderr
@@ -155,7 +161,15 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	for _, o := range c.priorityClass {
 		objs = append(objs, o.DeepCopy())
 	}
+	createdNodes := tl.createdNodes()
+	w.nodes = nil
 	for _, o := range c.nodes {
+		if createdNodes[o.Name] {
+			w.heldNodes[o.Name] = o // the timeline creates it
+			continue
+		}
+		w.nodes = append(w.nodes, o)
+		w.liveNodes[o.Name] = o
 		objs = append(objs, o.DeepCopy())
 	}
 	for i, p := range c.pods {
@@ -365,7 +379,7 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 
 	// Initial state, as the informer handlers would deliver it (nodes, then
 	// bound pods); pending pods are added to the queue by schedulingLoop.
-	for _, n := range c.nodes {
+	for _, n := range w.nodes {
 		w.cache.AddNode(w.logger, n)
 		w.queue.MoveAllToActiveOrBackoffQueue(w.logger, fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add}, nil, n, nil)
 	}
