@@ -8,9 +8,8 @@
 #   bench/perf/matrix.sh build -- --threads 2
 #   WORKLOADS="SchedulingBasic TopologySpreading" bench/perf/matrix.sh
 #
-# Needs the oracle (`make oracle`, or $SCHEDKIT_ORACLE). Workloads with a
-# churn op run without --vs-upstream: upstream's run cannot replay them.
-# One run per row; the runs go one after the other, so nothing competes.
+# Needs the oracle (`make oracle`, or $SCHEDKIT_ORACLE). One run per row;
+# the runs go one after the other, so nothing competes.
 set -euo pipefail
 build=${1:-build}
 shift || true
@@ -25,10 +24,8 @@ figure() { sed -n "s/^  $1 .*= \([0-9.]*\) pods\/s.*/\1/p" | head -1; }
 echo "| workload | pods | schedkit pods/s | attempt p50 / p99 ms | kube-scheduler pods/s | ratio |"
 echo "|---|---|---|---|---|---|"
 for w in $workloads; do
-  upstream=--vs-upstream
-  case $w in Unschedulable|SchedulingWithMixedChurn) upstream= ;; esac
   for variant in "" --no-memo --distinct-pods; do
-    out=$("$perf" --workload "$w" $variant $upstream "$@" 2>&1) || {
+    out=$("$perf" --workload "$w" $variant --vs-upstream "$@" 2>&1) || {
       echo "$0: $w $variant failed:" >&2
       echo "$out" >&2
       exit 1
