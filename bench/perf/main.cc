@@ -86,6 +86,8 @@ ABSL_FLAG(std::string, config, "", "a KubeSchedulerConfiguration for the schedul
 ABSL_FLAG(schedkit::perf::Output, output, schedkit::perf::Output::kTable, "table or json (upstream's DataItems)");
 ABSL_FLAG(int, threads, 2, "the scheduler's parallelism");
 ABSL_FLAG(int, stall_timeout, 120, "seconds without a bind after which a run counts as stalled");
+ABSL_FLAG(int, churn_every_ms, 0,
+          "the churn op's tick interval in ms (default 0: the workload's, upstream's 200 or 1000)");
 ABSL_FLAG(bool, progress, false, "print progress on stderr");
 ABSL_FLAG(bool, bind_on_pool, false, "run binding cycles on the executor's threads, not the scheduling thread");
 ABSL_FLAG(bool, no_memo, false, "turn off the reuse of per-node plugin outcomes across pods of one signature");
@@ -236,6 +238,9 @@ int Run(int argc, char** argv) {
   }
   options.config = Configuration(config_path);
   options.stall_timeout = absl::Seconds(AtLeast(FLAGS_stall_timeout, "--stall-timeout", 1));
+  if (absl::GetFlag(FLAGS_churn_every_ms) != 0) {
+    options.churn_every = absl::Milliseconds(AtLeast(FLAGS_churn_every_ms, "--churn-every-ms", 1));
+  }
   options.progress = absl::GetFlag(FLAGS_progress);
   options.bind_on_pool = absl::GetFlag(FLAGS_bind_on_pool);
   options.memoize = !absl::GetFlag(FLAGS_no_memo);

@@ -201,7 +201,7 @@ std::string Table(const Report& r) {
                                          " per init pod (resident set growth while loading them)"));
   if (r.upstream) {
     line("upstream     ", schedkit::StrCat("kube-scheduler v1.35 (schedkit-oracle --throughput), same cluster: ",
-                                           r.upstream->scheduled, "/", r.upstream->pods, " pods bound in ",
+                                           r.upstream->scheduled, "/", r.pods, " measured pods bound in ",
                                            Format("%.3f", r.upstream->seconds), " s = ",
                                            Format("%.1f", r.upstream->pods_per_second()), " pods/s, ",
                                            r.upstream->attempts, " scheduling attempts (schedkit: ",

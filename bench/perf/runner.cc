@@ -57,8 +57,8 @@ std::shared_ptr<const api::v1::Pod> NewPod(PodTemplate tmpl, const std::string& 
 // upstream meets the same objects at the same point of its run.
 class Churner {
  public:
-  Churner(const Workload& w, scheduler::Scheduler& sched, std::function<int64_t()> attempts)
-      : w_(w), sched_(sched), attempts_(std::move(attempts)) {}
+  Churner(const Workload& w, scheduler::Scheduler& sched, absl::Duration every, std::function<int64_t()> attempts)
+      : w_(w), sched_(sched), every_(every), attempts_(std::move(attempts)) {}
   ~Churner() { Stop(); }
 
   void Start() {
@@ -67,7 +67,7 @@ class Churner {
       case Churn::kNone:
         return;
       case Churn::kCreateUnschedulableEvery200ms:
-        ticker_.Start(std::chrono::milliseconds(200), [this] {
+        ticker_.Start(Interval(std::chrono::milliseconds(200)), [this] {
           nlohmann::ordered_json tick = BeginTick();
           auto pod = NewPod(PodTemplate::kHighPriorityLargeCpu, w_.churn_ns, pods_++);
           Created(tick, *pod);
@@ -78,7 +78,7 @@ class Churner {
       case Churn::kRecreateNodeAndPodEvery1s:
         // Mode recreate, number 1: one slot per template, created on one
         // tick and deleted on the next.
-        ticker_.Start(std::chrono::milliseconds(1000), [this] {
+        ticker_.Start(Interval(std::chrono::milliseconds(1000)), [this] {
           nlohmann::ordered_json tick = BeginTick();
           if (node_.empty()) {
             node_ = schedkit::StrCat("node-churn-", nodes_++);
@@ -122,6 +122,10 @@ class Churner {
   api::v1::Cluster TakeCreated() { return std::move(created_); }
 
  private:
+  std::chrono::milliseconds Interval(std::chrono::milliseconds upstream) const {
+    if (every_ == absl::ZeroDuration()) return upstream;
+    return std::chrono::milliseconds(absl::ToInt64Milliseconds(every_));
+  }
   // A timeline batch for this tick (null when not recording).
   nlohmann::ordered_json BeginTick() {
     nlohmann::ordered_json tick;
@@ -147,6 +151,7 @@ class Churner {
 
   const Workload& w_;
   scheduler::Scheduler& sched_;
+  const absl::Duration every_;
   const std::function<int64_t()> attempts_;
   Ticker ticker_;
   SteadyClock::time_point start_;
@@ -254,14 +259,15 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   result.rss_init_kb = ResidentKb();
 
   const bool for_upstream = result.complete() && !options.upstream_cluster_path.empty();
-  api::v1::Cluster init_placed;
+  api::v1::Cluster init_placed, churned;
+  std::string churn_timeline;
   if (for_upstream) init_placed = host.TakeInitPlacements();
 
   if (result.complete()) {
     // The measured createPods op, with the churn op already running.
     const int64_t attempts_before = loop.attempts();
     ThroughputSampler sampler([&] { return host.measured_bound(); });
-    Churner churner(w, *sched,
+    Churner churner(w, *sched, options.churn_every,
                     for_upstream ? std::function<int64_t()>([&] { return loop.attempts() - attempts_before; })
                                  : nullptr);
     sampler.Start();
@@ -282,26 +288,30 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
     result.churn_pods = churner.pods();
     result.churn_nodes = churner.nodes();
     result.churn_ticks = churner.ticks();
-    // After the measured phase, untimed: the churn ticks are known now.
-    if (for_upstream && result.complete()) {
-      if (absl::Status s = WriteUpstreamCluster(options.upstream_cluster_path, std::move(initial_for_upstream),
-                                                std::move(init_placed), w, options.pods, options.distinct_pods,
-                                                churner.TakeCreated());
-          !s.ok()) {
-        return s;
-      }
-      if (!options.upstream_timeline_path.empty()) {
-        if (absl::Status s = WriteText(options.upstream_timeline_path, churner.TimelineJson(), "the timeline");
-            !s.ok()) {
-          return s;
-        }
-      }
+    if (for_upstream) {
+      churned = churner.TakeCreated();
+      churn_timeline = churner.TimelineJson();
     }
   }
   loop.Stop();
   sched->Stop();
-
   TakeMeasuredCounts(host, loop, result);
+
+  // After the measured phase (the churn ticks are known now) and after the
+  // peak RSS was read, so that building the files counts in neither.
+  if (for_upstream && result.complete()) {
+    if (absl::Status s = WriteUpstreamCluster(options.upstream_cluster_path, std::move(initial_for_upstream),
+                                              std::move(init_placed), w, options.pods, options.distinct_pods,
+                                              std::move(churned));
+        !s.ok()) {
+      return s;
+    }
+    if (!options.upstream_timeline_path.empty()) {
+      if (absl::Status s = WriteText(options.upstream_timeline_path, churn_timeline, "the timeline"); !s.ok()) {
+        return s;
+      }
+    }
+  }
   return result;
 }
 

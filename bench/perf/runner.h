@@ -52,6 +52,8 @@ struct RunOptions {
   bool distinct_pods = false;
   // A phase fails when no pod of it is bound for this long.
   absl::Duration stall_timeout = absl::Seconds(120);
+  // The churn op's tick interval; zero for the workload's own (upstream's).
+  absl::Duration churn_every = absl::ZeroDuration();
   // Progress lines on stderr, about once a second.
   bool progress = false;
   // When set, the cluster as it stood after the init phase (nodes, init

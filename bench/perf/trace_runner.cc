@@ -196,6 +196,12 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
   sched->WaitForBindings();
   result.init_seconds = Seconds(SteadyClock::now() - init_start);
   result.init_scheduled = host.init_bound();
+  // Init pods that fit nowhere leave before measuring, so that the measured
+  // phase starts from the cluster the oracle gets (--vs-upstream): nodes and
+  // the init pods where they bound.
+  for (const framework::PodInfoPtr& p : sched->queue().PendingPods()) {
+    if (RoleOf(p->uid()) == PodRole::kInit) (void)sched->DeletePod(p->namespace_().str(), p->name().str());
+  }
   result.rss_init_kb = ResidentKb();
 
   if (result.complete() && !options.upstream_cluster_path.empty()) {

@@ -6,7 +6,8 @@
 //
 // Phases: the file's nodes and bound pods are the initial state; its init
 // pods are added and scheduled until every one is bound or the scheduler has
-// nothing left to try (a user's cluster may hold pods that fit nowhere);
+// nothing left to try (a user's cluster may hold pods that fit nowhere;
+// those are deleted, so that both schedulers measure from the same cluster);
 // then the measured timeline. The scheduling thread applies the next batch
 // (its deletions, then its arrivals) whenever no pod is ready, so a batch
 // meets the cluster its predecessors left, whatever the scheduler's speed,

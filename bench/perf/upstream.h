@@ -45,7 +45,7 @@ struct UpstreamOptions {
 };
 
 struct UpstreamResult {
-  int pods = 0;       // pending pods it was given (the measured pods)
+  int pods = 0;       // pending pods it was given (the measured pods, and a churn op's)
   int scheduled = 0;  // of them, bound
   int attempts = 0;   // its scheduling attempts of them, to set beside schedkit's
   double seconds = 0;

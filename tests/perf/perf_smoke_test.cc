@@ -283,18 +283,20 @@ TEST_CASE("vs-upstream with distinct pods: every measured pod has requests and a
 
 // --vs-upstream with a churn op: the oracle gets the churn's objects in the
 // cluster and its ticks as a timeline, each after as many attempts as
-// schedkit had made. How many ticks fall in the measured phase depends on
-// schedkit's speed (one per 200 ms or 1 s), so the test checks that the
-// files agree with the run's own counts, whatever they are; the oracle's
-// replay is tested in tests/conformance/oracle (TestTimelineAfterAttempts).
+// schedkit had made. --churn-every-ms 1 makes the ticks come within the
+// short measured phase (2,000 pods take milliseconds); the oracle's replay
+// is tested in tests/conformance/oracle (TestTimelineAfterAttempts).
 TEST_CASE("vs-upstream with a churn op: the oracle replays the ticks schedkit's run met", "[perf]") {
   const ScratchDir scratch;
   const std::filesystem::path& dir = scratch.path;
-  const std::string oracle = scratch.WriteCapturingOracle("{\"pendingPods\": 9999, \"binds\": 400, \"seconds\": 2.0}");
+  const std::string oracle =
+      scratch.WriteCapturingOracle("{\"pendingPods\": 9999, \"binds\": 2000, \"seconds\": 2.0}");
   for (const char* workload : {"Unschedulable", "SchedulingWithMixedChurn"}) {
     DYNAMIC_SECTION(workload) {
+      const bool recreate = std::string(workload) == "SchedulingWithMixedChurn";
       const Run r = Perf(std::string("--workload ") + workload +
-                             " --nodes 50 --init-pods 20 --pods 400 --threads 1 --output json --vs-upstream --oracle " +
+                             " --nodes 60 --init-pods 20 --pods 2000 --threads 1 --churn-every-ms 1 --output json"
+                             " --vs-upstream --oracle " +
                              oracle,
                          "CAPTURE=" + dir.string());
       INFO("stderr: " << r.err << "\nstdout: " << r.out);
@@ -303,6 +305,7 @@ TEST_CASE("vs-upstream with a churn op: the oracle replays the ticks schedkit's 
       const nlohmann::json* summary = ItemFor(j, "Summary");
       REQUIRE(summary != nullptr);
       const nlohmann::json& s = (*summary)["data"];
+      REQUIRE(s["ChurnTicks"].get<int>() >= 2);
 
       std::ifstream in(dir / "timeline.json");
       const nlohmann::json timeline = nlohmann::json::parse(in, nullptr, false);
@@ -317,15 +320,26 @@ TEST_CASE("vs-upstream with a churn op: the oracle replays the ticks schedkit's 
       }
       for (const auto& node : cluster->objects.nodes()) nodes.insert(node.metadata().name());
       // The measured pods and every churn pod, pending; the churn's nodes.
-      CHECK(pending.size() == 400u + s["ChurnPods"].get<size_t>());
-      CHECK(nodes.size() == 50u + s["ChurnNodes"].get<size_t>());
+      CHECK(pending.size() == 2000u + s["ChurnPods"].get<size_t>());
+      CHECK(nodes.size() == 60u + s["ChurnNodes"].get<size_t>());
       int64_t last = 0;
+      size_t created = 0, deleted = 0, created_nodes = 0, deleted_nodes = 0;
       for (const auto& b : batches) {
         CHECK(b["afterAttempts"].get<int64_t>() >= last);
         last = b["afterAttempts"].get<int64_t>();
         for (const auto& k : b["create"]) CHECK(pending.count(k.get<std::string>()) == 1);
         for (const auto& n : b["createNodes"]) CHECK(nodes.count(n.get<std::string>()) == 1);
+        created += b["create"].size();
+        deleted += b["delete"].size();
+        created_nodes += b["createNodes"].size();
+        deleted_nodes += b["deleteNodes"].size();
       }
+      CHECK(last <= s["Attempts"].get<int64_t>());
+      CHECK(created == s["ChurnPods"].get<size_t>());
+      CHECK(created_nodes == s["ChurnNodes"].get<size_t>());
+      // Unschedulable only creates; recreate alternates a create and a delete.
+      CHECK(deleted == (recreate ? batches.size() / 2 : 0u));
+      CHECK(deleted_nodes == (recreate ? batches.size() / 2 : 0u));
     }
   }
 }

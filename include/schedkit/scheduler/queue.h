@@ -58,8 +58,8 @@ struct SharedEventObjects {
   std::shared_ptr<const api::v1::Pod> old_pod = nullptr;
   std::shared_ptr<const api::v1::Pod> new_pod = nullptr;
   // In place of old_pod / new_pod: the queue makes their pods only when a
-  // waiting or in-flight pod may care, as a copy for the event, so an assumed
-  // pod (PodInfo::WithNodeName) never keeps a second API object for it.
+  // waiting or in-flight pod may care, as a copy for the event, so the queue
+  // never makes an assumed pod (PodInfo::WithNodeName) keep a second one.
   framework::PodInfoPtr old_pod_info = nullptr;
   framework::PodInfoPtr new_pod_info = nullptr;
 

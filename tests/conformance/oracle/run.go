@@ -37,9 +37,9 @@ const maxPops = 200000
 //   - The loop pops while Pop would not block: activeQ non-empty, or (with
 //     SchedulerPopFromBackoffQ, beta and on in v1.35) the backoffQ proper
 //     non-empty. Pods in the error backoff queue and in the unschedulable
-//     pool stay there until an event moves them: the queue's periodic
-//     flushes do not run (with --timeline, advanceClock does the
-//     unschedulable pool's between batches).
+//     pool stay there (the latter until an event moves them): the queue's
+//     periodic flushes do not run (with --timeline, advanceClock does both
+//     flushes' work between batches).
 //   - Each popped pod gets one ScheduleOne; its binding cycle runs right
 //     after its scheduling cycle, and every API change's informer event is
 //     handled (events.go) before the next pop.

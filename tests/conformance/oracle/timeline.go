@@ -122,9 +122,10 @@ const leftoverFlushPeriod = 30 * time.Second
 // from clockStart, as schedkit's timers count from its clock's start), the
 // pods that waited over five minutes in the unschedulable pool are moved.
 // Nothing is scheduled between ticks, so the last tick moves what earlier
-// ones would have. The 1-second backoff flush has nothing to move: Pop
-// drained backoffQ before the batch, and the error backoff queue only gets
-// pods whose binding failed, which the fake clientset never does.
+// ones would have. The 1-second backoff flush finds backoffQ proper empty
+// (Pop drained it before the batch); from the error backoff queue (pods
+// whose cycle ended in an error no plugin is blamed for) it takes those
+// whose backoff has ended, which Activate moves here.
 func (w *world) advanceClock(to time.Time) {
 	now := w.clock.Now()
 	if !to.After(now) {
@@ -145,6 +146,37 @@ func (w *world) advanceClock(to time.Time) {
 		}
 	}
 	w.clock.SetTime(to)
+	ended := map[string]*v1.Pod{}
+	window := to.Truncate(time.Second)
+	for _, p := range w.queue.PodsInBackoffQ() {
+		qpi, ok := w.queue.GetPod(p.Name, p.Namespace)
+		if ok && qpi.UnschedulablePlugins.Len() == 0 && qpi.PendingPlugins.Len() == 0 && w.backoffEnd(qpi).Before(window) {
+			ended[key(p)] = p
+		}
+	}
+	if len(ended) > 0 {
+		w.queue.Activate(w.logger, ended)
+	}
+}
+
+// backoffEnd is when a queued pod's backoff ends, in the queue's 1-second
+// windows (upstream's backoffQueue.getBackoffTime): the initial backoff
+// doubled per failed attempt (errors counted apart), at most the maximum.
+func (w *world) backoffEnd(qpi *framework.QueuedPodInfo) time.Time {
+	count := qpi.UnschedulableCount
+	if qpi.ConsecutiveErrorsCount > 0 {
+		count = qpi.ConsecutiveErrorsCount
+	}
+	if count == 0 {
+		return time.Time{}
+	}
+	initial := time.Duration(w.cfg.PodInitialBackoffSeconds) * time.Second
+	max := time.Duration(w.cfg.PodMaxBackoffSeconds) * time.Second
+	d := max
+	if shift := count - 1; shift < 32 && initial <= max>>shift {
+		d = initial << shift
+	}
+	return qpi.Timestamp.Add(d).Truncate(time.Second)
 }
 
 // applyNextBatch applies the next batch; false when none is left.

@@ -87,14 +87,19 @@ func TestTimelineClockLeftover(t *testing.T) {
 }
 
 // A batch with afterAttempts comes before the next attempt once that many
-// have run, even with pods left to pop; nodes come and go with it. a (on
-// only) is tried first; then gone is deleted before c's attempt, or extra is
-// created before it.
+// have run, even with pods left to pop, and not before; nodes come and go
+// with it. gone is deleted after c's attempt, which binds there (a batch
+// applied early would leave c nowhere to go); extra is created after a's,
+// so c binds there on its first attempt (a batch applied only when the
+// queue ran dry would cost c a failed attempt first).
 func TestTimelineAfterAttempts(t *testing.T) {
 	tl := writeTimeline(t, `{"batches": [{"at": 0.2, "afterAttempts": 1, "deleteNodes": ["gone"]}]}`)
 	out, _ := runJSON(t, "--throughput", "--cluster", "testdata/timeline/churn-delete.yaml", "--timeline", tl)
-	if got := podByName(t, out, "c"); got.Status != "Unschedulable" {
-		t.Errorf("node gone deleted after one attempt: c %s on %s, want Unschedulable", got.Status, deref(got.Node))
+	if got := podByName(t, out, "c"); got.Status != "Scheduled" || deref(got.Node) != "gone" {
+		t.Errorf("node gone deleted after one attempt: c %s on %s, want Scheduled on gone", got.Status, deref(got.Node))
+	}
+	if got := podByName(t, out, "a"); got.Status != "Scheduled" || deref(got.Node) != "only" {
+		t.Errorf("a %s on %s, want Scheduled on only", got.Status, deref(got.Node))
 	}
 	if out.Summary.Nodes != 2 {
 		t.Errorf("nodes = %d, want 2 at the start", out.Summary.Nodes)

@@ -128,8 +128,9 @@ type world struct {
 	heldNodes map[string]*v1.Node
 	// Scheduling attempts so far (the timeline's afterAttempts counts them).
 	attempts int
-	// Bindings the fake API server accepted.
-	binds int
+	// Bindings the fake API server accepted, and when the last one was.
+	binds    int
+	lastBind time.Time
 }
 
 func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cluster, explain, tieBreak, throughput bool, tl *timeline) (*world, error) {
@@ -504,6 +505,7 @@ func (w *world) bindingReactor(action clienttesting.Action) (bool, runtime.Objec
 		return true, nil, err
 	}
 	w.binds++
+	w.lastBind = time.Now()
 	return true, b, nil
 }
 
