@@ -40,6 +40,7 @@
 #include "absl/time/clock.h"
 #include "schedkit/scheduler/self_keyed_set.h"
 #include "scheduler/backoff.h"
+#include "scheduler/event_pods.h"
 #include "scheduler/in_flight_events.h"
 #include "scheduler/nominator.h"
 #include "scheduler/queue_entry.h"
@@ -69,29 +70,6 @@ constexpr char kPreEnqueueFallbackPlugin[] = "PreEnqueue";
 
 ClusterEvent WildcardEvent(const char* label) {
   return ClusterEvent{EventResource::kWildcard, framework::kActionAll, label};
-}
-
-// The pod as an event's hints must see it, spec.nodeName included. For an
-// assumed pod (PodInfo::WithNodeName) that is a copy made for this event:
-// PodInfo::pod() would keep it in the PodInfo, a second API object for the
-// rest of a bound pod's life (hosts that never send the bound pod back keep
-// the assumed PodInfo).
-std::shared_ptr<const api::v1::Pod> PodForEvent(const PodInfo& info) {
-  const api::v1::Pod& received = info.received_pod();
-  if (received.spec().node_name() == info.node_name().str()) return info.pod_ptr();
-  auto pod = std::make_shared<api::v1::Pod>(received);
-  pod->mutable_spec()->set_node_name(std::string(info.node_name().str()));
-  return pod;
-}
-
-// `objects` with the PodInfos it names replaced by their pods (PodForEvent).
-SharedEventObjects WithEventPods(const SharedEventObjects& objects) {
-  SharedEventObjects out = objects;
-  if (out.old_pod == nullptr && out.old_pod_info != nullptr) out.old_pod = PodForEvent(*out.old_pod_info);
-  if (out.new_pod == nullptr && out.new_pod_info != nullptr) out.new_pod = PodForEvent(*out.new_pod_info);
-  out.old_pod_info = nullptr;
-  out.new_pod_info = nullptr;
-  return out;
 }
 
 }  // namespace
