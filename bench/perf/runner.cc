@@ -24,15 +24,16 @@
 #include "schedkit/scheduler/scheduler.h"
 
 namespace schedkit::perf {
-namespace {
 
-absl::Status WriteText(const std::string& path, const std::string& text, const char* what) {
+absl::Status WriteUpstreamFile(const std::string& path, const std::string& text, const char* what) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
   if (!out) return absl::UnavailableError(schedkit::StrCat(path, ": cannot write ", what, " for the upstream run"));
   return absl::OkStatus();
 }
+
+namespace {
 
 // The --vs-upstream input: the initial objects, the init pods where schedkit
 // bound them, the measured pods as they will be created, and what the churn
@@ -43,7 +44,7 @@ absl::Status WriteUpstreamCluster(const std::string& path, api::v1::Cluster clus
   for (int i = 0; i < pods; ++i) *cluster.add_pods() = MakeMeasuredPod(w, i, distinct);
   for (api::v1::Pod& p : *churned.mutable_pods()) *cluster.add_pods() = std::move(p);
   for (api::v1::Node& n : *churned.mutable_nodes()) *cluster.add_nodes() = std::move(n);
-  return WriteText(path, api::EncodeClusterJson(cluster), "the cluster");
+  return WriteUpstreamFile(path, api::EncodeClusterJson(cluster), "the cluster");
 }
 
 std::shared_ptr<const api::v1::Pod> NewPod(PodTemplate tmpl, const std::string& ns, int index) {
@@ -307,7 +308,7 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
       return s;
     }
     if (!options.upstream_timeline_path.empty()) {
-      if (absl::Status s = WriteText(options.upstream_timeline_path, churn_timeline, "the timeline"); !s.ok()) {
+      if (absl::Status s = WriteUpstreamFile(options.upstream_timeline_path, churn_timeline, "the timeline"); !s.ok()) {
         return s;
       }
     }

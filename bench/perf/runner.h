@@ -132,6 +132,10 @@ void TakeMeasuredCounts(const PerfHost& host, SchedulingLoop& loop, RunResult& r
 // objects); a run that does not finish is a RunResult with `error` set.
 absl::StatusOr<RunResult> RunWorkload(const RunOptions& options);
 
+// Writes one of --vs-upstream's input files (the cluster, the timeline);
+// `what` names it in the error.
+absl::Status WriteUpstreamFile(const std::string& path, const std::string& text, const char* what);
+
 }  // namespace schedkit::perf
 
 #endif  // SCHEDKIT_BENCH_PERF_RUNNER_H_

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string_view>
 #include <thread>
@@ -30,14 +29,6 @@ PodRole RoleOf(std::string_view uid) {
   if (HasPrefix(uid, kMeasuredUidPrefix)) return PodRole::kMeasured;
   if (HasPrefix(uid, kInitUidPrefix)) return PodRole::kInit;
   return PodRole::kOther;
-}
-
-absl::Status WriteFile(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return absl::UnavailableError(schedkit::StrCat(path, ": cannot write ", what));
-  return absl::OkStatus();
 }
 
 // Feeds the measured timeline from the scheduling thread: each call, made
@@ -209,11 +200,11 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
     api::v1::Cluster placed = host.TakeInitPlacements();
     for (api::v1::Pod& p : *placed.mutable_pods()) *cluster.add_pods() = std::move(p);
     for (const auto& p : trace.measured) *cluster.add_pods() = *p;
-    if (absl::Status s = WriteFile(options.upstream_cluster_path, api::EncodeClusterJson(cluster), "the cluster");
+    if (absl::Status s = WriteUpstreamFile(options.upstream_cluster_path, api::EncodeClusterJson(cluster), "the cluster");
         !s.ok()) {
       return s;
     }
-    if (absl::Status s = WriteFile(options.upstream_timeline_path, TimelineJson(trace, instants), "the timeline");
+    if (absl::Status s = WriteUpstreamFile(options.upstream_timeline_path, TimelineJson(trace, instants), "the timeline");
         !s.ok()) {
       return s;
     }
