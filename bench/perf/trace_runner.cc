@@ -113,8 +113,8 @@ std::vector<double> ClockInstants(const Trace& trace, int64_t pod_max_backoff_se
 
 std::string TimelineJson(const Trace& trace, std::span<const double> instants) {
   nlohmann::ordered_json batches = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < trace.batches.size(); ++i) {
-    const TraceBatch& b = trace.batches[i];
+  for (size_t bi = 0; bi < trace.batches.size(); ++bi) {
+    const TraceBatch& b = trace.batches[bi];
     nlohmann::ordered_json del = nlohmann::ordered_json::array();
     for (const auto& [ns, name] : b.deletions) del.push_back(ns + "/" + name);
     nlohmann::ordered_json create = nlohmann::ordered_json::array();
@@ -122,7 +122,7 @@ std::string TimelineJson(const Trace& trace, std::span<const double> instants) {
       const api::v1::ObjectMeta& m = trace.measured[static_cast<size_t>(i)]->metadata();
       create.push_back(m.namespace_() + "/" + m.name());
     }
-    batches.push_back({{"at", instants[i]}, {"delete", std::move(del)}, {"create", std::move(create)}});
+    batches.push_back({{"at", instants[bi]}, {"delete", std::move(del)}, {"create", std::move(create)}});
   }
   return nlohmann::ordered_json{{"batches", std::move(batches)}}.dump() + "\n";
 }
