@@ -5,7 +5,7 @@
 //   ./build/bench/framework_benchmark --benchmark_filter=BM_NoopCycle
 #include <benchmark/benchmark.h>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/minimal_plugins.h"

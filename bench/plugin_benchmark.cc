@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/testing/builders.h"

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/testing/builders.h"

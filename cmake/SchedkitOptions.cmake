@@ -22,5 +22,8 @@ endif()
 function(schedkit_warnings target)
   # GCC 12 reports bogus -Wrestrict on inlined std::string code at -O3 (GCC PR
   # 105329) and bogus -Wmaybe-uninitialized inside absl::InlinedVector.
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror -Wno-restrict -Wno-maybe-uninitialized)
+  # A dropped [[nodiscard]] result (a Status, a plugin's Result) is an error
+  # by name, so a toolchain that demotes the warning still stops it.
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror -Werror=unused-result -Wno-restrict
+    -Wno-maybe-uninitialized)
 endfunction()

@@ -16,8 +16,8 @@
 #include "kube/pod_watch.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/encode.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/kube/api_client.h"
 #include "schedkit/kube/client_config.h"
 #include "summary.h"
@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 constexpr int kCreateThreads = 8;
 
 // The objects of `cluster` as the API takes them.
-std::vector<json> Items(const api::v1::Cluster& cluster) {
+std::vector<json> Items(const api::ObjectSet& cluster) {
   json list = json::parse(api::EncodeClusterJson(cluster), nullptr, /*allow_exceptions=*/false);
   std::vector<json> out;
   if (list.is_object() && list.contains("items")) {
@@ -142,17 +142,17 @@ struct Cluster {
 
 Cluster MakeCluster(const RunSpec& spec) {
   const perf::Workload& w = *spec.workload;
-  api::v1::Cluster nodes, init, measured;
+  api::ObjectSet nodes, init, measured;
   for (int i = 0; i < spec.nodes; ++i) {
     const std::string zone = w.zones.empty() ? "" : w.zones[static_cast<size_t>(i) % w.zones.size()];
-    *nodes.add_nodes() = perf::MakeDefaultNode(schedkit::StrCat("scheduler-perf-", i), zone);
+    nodes.Add(perf::MakeDefaultNode(schedkit::StrCat("scheduler-perf-", i), zone));
   }
   Cluster c;
   std::vector<std::string> ns_names = {w.measured.ns};
   for (size_t op = 0; op < w.init_ops.size(); ++op) {
     const perf::PodOp& o = w.init_ops[op];
     for (int i = 0; i < spec.init_pods; ++i) {
-      *init.add_pods() = perf::MakePod(o.tmpl, o.ns, schedkit::StrCat(perf::GenerateName(o.tmpl), op, "-", i));
+      init.Add(perf::MakePod(o.tmpl, o.ns, schedkit::StrCat(perf::GenerateName(o.tmpl), op, "-", i)));
     }
     auto it = std::find_if(c.init_want.begin(), c.init_want.end(), [&](const auto& p) { return p.first == o.ns; });
     if (it == c.init_want.end()) {
@@ -163,8 +163,8 @@ Cluster MakeCluster(const RunSpec& spec) {
     ns_names.push_back(o.ns);
   }
   for (int i = 0; i < spec.pods; ++i) {
-    *measured.add_pods() =
-        perf::MakePod(w.measured.tmpl, w.measured.ns, schedkit::StrCat(perf::GenerateName(w.measured.tmpl), i));
+    measured.Add(
+        perf::MakePod(w.measured.tmpl, w.measured.ns, schedkit::StrCat(perf::GenerateName(w.measured.tmpl), i)));
   }
   std::sort(ns_names.begin(), ns_names.end());
   ns_names.erase(std::unique(ns_names.begin(), ns_names.end()), ns_names.end());

@@ -26,7 +26,7 @@
 
 #include "absl/strings/numbers.h"
 #include "kube/bench_run.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "workloads.h"
 
 namespace {

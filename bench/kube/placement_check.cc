@@ -6,8 +6,8 @@
 
 #include "nlohmann/json.hpp"
 #include "schedkit/api/quantity.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::bench {
 namespace {

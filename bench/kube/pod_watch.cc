@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::bench {
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <utility>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::perf {
 
@@ -32,9 +32,9 @@ absl::Status PerfHost::Bind(const api::v1::Pod& pod, std::string_view node) {
     case PodRole::kInit:
       if (record_init_) {
         std::lock_guard<std::mutex> lock(init_mu_);
-        api::v1::Pod& bound = *init_placed_.add_pods();
-        bound = pod;
+        api::v1::Pod bound = pod;
         bound.mutable_spec()->set_node_name(std::string(node));
+        init_placed_.Add(std::move(bound));
       }
       init_bound_.fetch_add(1);
       break;
@@ -49,7 +49,7 @@ absl::Status PerfHost::Evict(const api::v1::Pod& victim, const api::v1::Pod&, st
   return sched_->DeletePod(victim.metadata().namespace_(), victim.metadata().name());
 }
 
-api::v1::Cluster PerfHost::TakeInitPlacements() {
+api::ObjectSet PerfHost::TakeInitPlacements() {
   std::lock_guard<std::mutex> lock(init_mu_);
   return std::move(init_placed_);
 }

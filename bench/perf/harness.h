@@ -56,7 +56,7 @@ class PerfHost : public scheduler::Host {
   // any pod is added.
   void RecordInitPlacements() { record_init_ = true; }
   // The init pods bound so far, with spec.nodeName set.
-  api::v1::Cluster TakeInitPlacements();
+  api::ObjectSet TakeInitPlacements();
 
   int measured_bound() const { return measured_bound_.load(); }
   int init_bound() const { return init_bound_.load(); }
@@ -72,7 +72,7 @@ class PerfHost : public scheduler::Host {
   std::atomic<int64_t> last_measured_bind_nanos_{0};
   bool record_init_ = false;
   std::mutex init_mu_;
-  api::v1::Cluster init_placed_ ABSL_GUARDED_BY(init_mu_);
+  api::ObjectSet init_placed_ ABSL_GUARDED_BY(init_mu_);
 };
 
 // A thread that runs `tick` every `interval` (as Go's time.Ticker: the first

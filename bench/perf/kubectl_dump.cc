@@ -9,7 +9,11 @@
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
 #include "schedkit/api/encode.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/api/v1/namespace.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
+#include "schedkit/api/v1/priority_class.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::perf {
 namespace {
@@ -17,7 +21,7 @@ namespace {
 constexpr char kMirrorAnnotation[] = "kubernetes.io/config.mirror";
 
 // The items of EncodeClusterJson(cluster): each object as kubectl prints it.
-nlohmann::ordered_json Items(const api::v1::Cluster& cluster) {
+nlohmann::ordered_json Items(const api::ObjectSet& cluster) {
   return nlohmann::ordered_json::parse(api::EncodeClusterJson(cluster))["items"];
 }
 
@@ -32,15 +36,15 @@ absl::StatusOr<std::string> WorkloadFromKubectl(const std::vector<std::string>& 
                                                 const KubectlDumpOptions& options) {
   auto loaded = api::LoadPaths(paths);
   if (!loaded.ok()) return loaded.status();
-  const api::v1::Cluster& in = loaded->objects;
-  if (in.nodes().empty()) return absl::InvalidArgumentError("the dump has no nodes (kubectl get nodes,pods -A -o yaml)");
+  const api::ObjectSet& in = loaded->objects;
+  if (in.Of<api::v1::Node>().empty()) return absl::InvalidArgumentError("the dump has no nodes (kubectl get nodes,pods -A -o yaml)");
 
   // Pods that stay where they are, and pods replayed with their arrival.
-  api::v1::Cluster staying, replayed;
+  api::ObjectSet staying, replayed;
   std::vector<double> arrivals;
   std::optional<absl::Time> earliest;
   std::vector<std::pair<absl::Time, const api::v1::Pod*>> replay;
-  for (const api::v1::Pod& pod : in.pods()) {
+  for (const api::v1::Pod& pod : in.Of<api::v1::Pod>()) {
     if (Terminal(pod)) continue;
     const bool ours = std::find(options.scheduler_names.begin(), options.scheduler_names.end(),
                                 pod.spec().scheduler_name().empty() ? "default-scheduler"
@@ -48,7 +52,7 @@ absl::StatusOr<std::string> WorkloadFromKubectl(const std::vector<std::string>& 
                       options.scheduler_names.end();
     const bool bound = !pod.spec().node_name().empty();
     if (bound && (!ours || pod.metadata().annotations().contains(kMirrorAnnotation) || options.keep_bound)) {
-      *staying.add_pods() = pod;
+      staying.Add(pod);
       continue;
     }
     if (!ours) continue;  // pending for another scheduler: not ours to place
@@ -65,25 +69,27 @@ absl::StatusOr<std::string> WorkloadFromKubectl(const std::vector<std::string>& 
   }
   std::stable_sort(replay.begin(), replay.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [created, pod] : replay) {
-    api::v1::Pod& p = *replayed.add_pods();
-    p = *pod;
+    api::v1::Pod p = *pod;
     p.mutable_spec()->clear_node_name();
     p.clear_status();
     p.mutable_metadata()->clear_uid();
     p.mutable_metadata()->clear_resource_version();
+    replayed.Add(std::move(p));
     arrivals.push_back(absl::ToDoubleSeconds(created - *earliest));
   }
 
-  api::v1::Cluster cluster_objects;
-  *cluster_objects.mutable_nodes() = in.nodes();
-  *cluster_objects.mutable_namespaces() = in.namespaces();
-  *cluster_objects.mutable_priority_classes() = in.priority_classes();
+  api::ObjectSet cluster_objects;
+  for (const api::Kind* kind : {&api::KindOf<api::v1::Node>(), &api::KindOf<api::v1::Namespace>(),
+                                &api::KindOf<api::v1::PriorityClass>()}) {
+    for (const api::AnyObject& o : in.List(*kind)) cluster_objects.Add(*kind, o);
+  }
   nlohmann::ordered_json out;
   out["apiVersion"] = "perf.schedkit.io/v1";
   out["kind"] = "Workload";
   out["name"] = options.name;
-  out["description"] = schedkit::StrCat("from kubectl: ", in.nodes_size(), " nodes, ", staying.pods_size(),
-                                        " pods staying, ", replayed.pods_size(), " pods replayed");
+  out["description"] = schedkit::StrCat("from kubectl: ", in.Of<api::v1::Node>().size(), " nodes, ",
+                                        staying.Of<api::v1::Pod>().size(), " pods staying, ",
+                                        replayed.Of<api::v1::Pod>().size(), " pods replayed");
   nlohmann::ordered_json namespaces = nlohmann::ordered_json::array(), classes = nlohmann::ordered_json::array(),
                          nodes = nlohmann::ordered_json::array();
   for (auto& item : Items(cluster_objects)) {
@@ -94,12 +100,12 @@ absl::StatusOr<std::string> WorkloadFromKubectl(const std::vector<std::string>& 
   if (!classes.empty()) out["priorityClasses"] = std::move(classes);
   out["nodes"] = std::move(nodes);
   nlohmann::ordered_json groups = nlohmann::ordered_json::array();
-  if (!staying.pods().empty()) {
+  if (!staying.Of<api::v1::Pod>().empty()) {
     nlohmann::ordered_json pods = nlohmann::ordered_json::array();
     for (auto& item : Items(staying)) pods.push_back({{"pod", std::move(item)}});
     groups.push_back({{"name", "staying"}, {"pods", std::move(pods)}});
   }
-  if (!replayed.pods().empty()) {
+  if (!replayed.Of<api::v1::Pod>().empty()) {
     nlohmann::ordered_json pods = nlohmann::ordered_json::array();
     size_t i = 0;
     for (auto& item : Items(replayed)) pods.push_back({{"at", arrivals[i++]}, {"pod", std::move(item)}});

@@ -47,7 +47,7 @@
 #include "trace_runner.h"
 #include "upstream.h"
 #include "workload_file.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/framework.h"
 #include "workloads.h"

@@ -18,8 +18,8 @@
 #include "nlohmann/json.hpp"
 #include "schedkit/api/encode.h"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/scheduler/scheduler.h"
 
@@ -38,12 +38,11 @@ namespace {
 // The --vs-upstream input: the initial objects, the init pods where schedkit
 // bound them, the measured pods as they will be created, and what the churn
 // op created (held back by the timeline until its tick).
-absl::Status WriteUpstreamCluster(const std::string& path, api::v1::Cluster cluster, api::v1::Cluster init_placed,
-                                  const Workload& w, int pods, bool distinct, api::v1::Cluster churned) {
-  for (api::v1::Pod& p : *init_placed.mutable_pods()) *cluster.add_pods() = std::move(p);
-  for (int i = 0; i < pods; ++i) *cluster.add_pods() = MakeMeasuredPod(w, i, distinct);
-  for (api::v1::Pod& p : *churned.mutable_pods()) *cluster.add_pods() = std::move(p);
-  for (api::v1::Node& n : *churned.mutable_nodes()) *cluster.add_nodes() = std::move(n);
+absl::Status WriteUpstreamCluster(const std::string& path, api::ObjectSet cluster, const api::ObjectSet& init_placed,
+                                  const Workload& w, int pods, bool distinct, const api::ObjectSet& churned) {
+  cluster.Append(init_placed);
+  for (int i = 0; i < pods; ++i) cluster.Add(MakeMeasuredPod(w, i, distinct));
+  cluster.Append(churned);
   return WriteUpstreamFile(path, api::EncodeClusterJson(cluster), "the cluster");
 }
 
@@ -85,7 +84,7 @@ class Churner {
             node_ = schedkit::StrCat("node-churn-", nodes_++);
             auto node = std::make_shared<const api::v1::Node>(MakeChurnNode(node_));
             if (attempts_) {
-              *created_.add_nodes() = *node;
+              created_.Add(node);
               tick["createNodes"].push_back(node_);
             }
             (void)sched_.AddNode(std::move(node));
@@ -120,7 +119,7 @@ class Churner {
   std::string TimelineJson() const {
     return nlohmann::ordered_json{{"batches", batches_}}.dump() + "\n";
   }
-  api::v1::Cluster TakeCreated() { return std::move(created_); }
+  api::ObjectSet TakeCreated() { return std::move(created_); }
 
  private:
   std::chrono::milliseconds Interval(std::chrono::milliseconds upstream) const {
@@ -142,7 +141,7 @@ class Churner {
   }
   void Created(nlohmann::ordered_json& tick, const api::v1::Pod& pod) {
     if (!attempts_) return;
-    *created_.add_pods() = pod;
+    created_.Add(pod);
     tick["create"].push_back(w_.churn_ns + "/" + pod.metadata().name());
   }
   void EndTick(nlohmann::ordered_json tick) {
@@ -163,7 +162,7 @@ class Churner {
   std::string node_;
   std::string pod_;
   nlohmann::ordered_json batches_ = nlohmann::ordered_json::array();
-  api::v1::Cluster created_;
+  api::ObjectSet created_;
 };
 
 }  // namespace
@@ -189,16 +188,15 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   result.rss_start_kb = ResidentKb();
 
   // createNodes (and the namespaces createPods would create): the initial
-  // state. The Cluster message is dropped once the lister holds the objects,
-  // unless --vs-upstream needs it again.
+  // state. The lister and --vs-upstream share the objects.
   std::unique_ptr<api::StaticClusterLister> lister;
-  api::v1::Cluster initial_for_upstream;
+  api::ObjectSet initial_for_upstream;
   {
-    api::v1::Cluster cluster;
-    if (w.named_node) *cluster.add_nodes() = MakeNamedNode();
+    api::ObjectSet cluster;
+    if (w.named_node) cluster.Add(MakeNamedNode());
     for (int i = 0; i < options.nodes; ++i) {
       const std::string zone = w.zones.empty() ? "" : w.zones[static_cast<size_t>(i) % w.zones.size()];
-      *cluster.add_nodes() = MakeDefaultNode(schedkit::StrCat("scheduler-perf-", i), zone);
+      cluster.Add(MakeDefaultNode(schedkit::StrCat("scheduler-perf-", i), zone));
     }
     std::vector<std::string> namespaces = {w.measured.ns};
     for (const PodOp& op : w.init_ops) namespaces.push_back(op.ns);
@@ -206,14 +204,15 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
     std::sort(namespaces.begin(), namespaces.end());
     namespaces.erase(std::unique(namespaces.begin(), namespaces.end()), namespaces.end());
     for (const std::string& ns : namespaces) {
-      api::v1::Namespace* n = cluster.add_namespaces();
-      n->set_api_version("v1");
-      n->set_kind("Namespace");
-      n->mutable_metadata()->set_name(ns);
+      api::v1::Namespace n;
+      n.set_api_version("v1");
+      n.set_kind("Namespace");
+      n.mutable_metadata()->set_name(ns);
+      cluster.Add(std::move(n));
     }
-    result.nodes = cluster.nodes_size();
-    lister = std::make_unique<api::StaticClusterLister>(cluster);
-    if (!options.upstream_cluster_path.empty()) initial_for_upstream = std::move(cluster);
+    result.nodes = static_cast<int>(cluster.Of<api::v1::Node>().size());
+    if (!options.upstream_cluster_path.empty()) initial_for_upstream = cluster;
+    lister = std::make_unique<api::StaticClusterLister>(std::move(cluster));
   }
 
   absl::flat_hash_set<std::string> init_namespaces;
@@ -260,7 +259,7 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
   result.rss_init_kb = ResidentKb();
 
   const bool for_upstream = result.complete() && !options.upstream_cluster_path.empty();
-  api::v1::Cluster init_placed, churned;
+  api::ObjectSet init_placed, churned;
   std::string churn_timeline;
   if (for_upstream) init_placed = host.TakeInitPlacements();
 

@@ -15,7 +15,7 @@
 #include "nlohmann/json.hpp"
 #include "schedkit/api/encode.h"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/scheduler/scheduler.h"
@@ -133,7 +133,7 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
   result.trace = true;
   result.init_pods = static_cast<int>(trace.init_pods.size());
   result.measured_pods = static_cast<int>(trace.measured.size());
-  result.nodes = trace.initial.nodes_size();
+  result.nodes = static_cast<int>(trace.initial.Of<api::v1::Node>().size());
   result.rss_start_kb = ResidentKb();
 
   auto lister = std::make_unique<api::StaticClusterLister>(trace.initial);
@@ -196,10 +196,9 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
   result.rss_init_kb = ResidentKb();
 
   if (result.complete() && !options.upstream_cluster_path.empty()) {
-    api::v1::Cluster cluster = trace.initial;
-    api::v1::Cluster placed = host.TakeInitPlacements();
-    for (api::v1::Pod& p : *placed.mutable_pods()) *cluster.add_pods() = std::move(p);
-    for (const auto& p : trace.measured) *cluster.add_pods() = *p;
+    api::ObjectSet cluster = trace.initial;
+    cluster.Append(host.TakeInitPlacements());
+    for (const auto& p : trace.measured) cluster.Add(p);
     if (absl::Status s = WriteUpstreamFile(options.upstream_cluster_path, api::EncodeClusterJson(cluster), "the cluster");
         !s.ok()) {
       return s;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::perf {
 namespace {

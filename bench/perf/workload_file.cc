@@ -16,8 +16,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "schedkit/api/decode.h"
 #include "schedkit/api/quantity.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::perf {
 namespace {
@@ -84,21 +84,23 @@ absl::StatusOr<std::vector<std::string>> Strings(const YAML::Node& n, const Wher
   return out;
 }
 
-// Decodes a Kubernetes object written inline (the `kind` is given, and set
+// Decodes a Kubernetes object written inline (its apiVersion and kind set
 // when missing) with schedkit's own decoder, which validates every field.
 template <typename T>
-absl::StatusOr<T> DecodeObject(const YAML::Node& n, const Where& at, const char* kind,
-                               const google::protobuf::RepeatedPtrField<T>& (api::v1::Cluster::*list)() const) {
-  if (!n.IsMap()) return at.Bad(schedkit::StrCat("must be a ", kind, " object"));
+absl::StatusOr<T> DecodeObject(const YAML::Node& n, const Where& at) {
+  const api::Kind& kind = api::KindOf<T>();
+  if (!n.IsMap()) return at.Bad(schedkit::StrCat("must be a ", kind.kind(), " object"));
   YAML::Node copy = YAML::Clone(n);
-  if (!copy["apiVersion"]) copy["apiVersion"] = std::string(kind) == "PriorityClass" ? "scheduling.k8s.io/v1" : "v1";
-  if (!copy["kind"]) copy["kind"] = kind;
+  if (!copy["apiVersion"]) copy["apiVersion"] = kind.api_version();
+  if (!copy["kind"]) copy["kind"] = std::string(kind.kind());
   YAML::Emitter out;
   out << YAML::DoubleQuoted << copy;  // quoted scalars stay strings ("8" cpu, "true" labels)
   auto decoded = api::Decode(out.c_str(), at.Text());
   if (!decoded.ok()) return decoded.status();
-  const auto& objects = ((decoded->objects).*list)();
-  if (objects.size() != 1) return at.Bad(schedkit::StrCat("must be a ", kind, " object"));
+  const api::ObjectsOf<T> objects = decoded->objects.Of<T>();
+  if (objects.size() != 1 || decoded->objects.size() != 1) {
+    return at.Bad(schedkit::StrCat("must be a ", kind.kind(), " object"));
+  }
   return objects[0];
 }
 
@@ -186,10 +188,9 @@ class Loader {
     if (const YAML::Node& list = root["namespaces"]) {
       if (!list.IsSequence()) return at["namespaces"].Bad("must be a list of Namespace objects");
       for (size_t i = 0; i < list.size(); ++i) {
-        SCHEDKIT_ASSIGN_OR_RETURN(api::v1::Namespace ns, DecodeObject(list[i], at["namespaces"][i], "Namespace",
-                                                                      &api::v1::Cluster::namespaces));
+        SCHEDKIT_ASSIGN_OR_RETURN(api::v1::Namespace ns, DecodeObject<api::v1::Namespace>(list[i], at["namespaces"][i]));
         namespaces_.insert(ns.metadata().name());
-        *trace_.initial.add_namespaces() = std::move(ns);
+        trace_.initial.Add(std::move(ns));
       }
     }
     if (const YAML::Node& list = root["priorityClasses"]) {
@@ -197,9 +198,9 @@ class Loader {
       for (size_t i = 0; i < list.size(); ++i) {
         SCHEDKIT_ASSIGN_OR_RETURN(
             api::v1::PriorityClass pc,
-            DecodeObject(list[i], at["priorityClasses"][i], "PriorityClass", &api::v1::Cluster::priority_classes));
+            DecodeObject<api::v1::PriorityClass>(list[i], at["priorityClasses"][i]));
         priorities_[pc.metadata().name()] = pc.value();
-        *trace_.initial.add_priority_classes() = std::move(pc);
+        trace_.initial.Add(std::move(pc));
       }
     }
     if (const YAML::Node& groups = root["nodeGroups"]) {
@@ -210,11 +211,11 @@ class Loader {
       if (!list.IsSequence()) return at["nodes"].Bad("must be a list of Node objects");
       for (size_t i = 0; i < list.size(); ++i) {
         SCHEDKIT_ASSIGN_OR_RETURN(api::v1::Node node,
-                                  DecodeObject(list[i], at["nodes"][i], "Node", &api::v1::Cluster::nodes));
+                                  DecodeObject<api::v1::Node>(list[i], at["nodes"][i]));
         SCHEDKIT_RETURN_IF_ERROR(AddNode(std::move(node), at["nodes"][i]));
       }
     }
-    if (trace_.initial.nodes().empty()) return at.Bad("no nodes: give nodeGroups or nodes");
+    if (trace_.initial.Of<api::v1::Node>().empty()) return at.Bad("no nodes: give nodeGroups or nodes");
     if (const YAML::Node& groups = root["podGroups"]) {
       if (!groups.IsSequence()) return at["podGroups"].Bad("must be a list");
       for (size_t i = 0; i < groups.size(); ++i) SCHEDKIT_RETURN_IF_ERROR(PodGroup(groups[i], at["podGroups"][i]));
@@ -222,10 +223,11 @@ class Loader {
     if (trace_.measured.empty()) return at["podGroups"].Bad("no measured pods");
     for (const std::string& ns : pod_namespaces_) {
       if (namespaces_.contains(ns)) continue;
-      api::v1::Namespace* n = trace_.initial.add_namespaces();
-      n->set_api_version("v1");
-      n->set_kind("Namespace");
-      n->mutable_metadata()->set_name(ns);
+      api::v1::Namespace n;
+      n.set_api_version("v1");
+      n.set_kind("Namespace");
+      n.mutable_metadata()->set_name(ns);
+      trace_.initial.Add(std::move(n));
     }
     return BuildBatches();
   }
@@ -238,7 +240,7 @@ class Loader {
     if (!node_names_.insert(node.metadata().name()).second) {
       return at.Bad(schedkit::StrCat("node \"", node.metadata().name(), "\" is defined twice"));
     }
-    *trace_.initial.add_nodes() = std::move(node);
+    trace_.initial.Add(std::move(node));
     return absl::OkStatus();
   }
 
@@ -265,7 +267,7 @@ class Loader {
     ready["type"] = "Ready";
     ready["status"] = "True";
     object["status"]["conditions"].push_back(ready);
-    SCHEDKIT_ASSIGN_OR_RETURN(const api::v1::Node tmpl, DecodeObject(object, at, "Node", &api::v1::Cluster::nodes));
+    SCHEDKIT_ASSIGN_OR_RETURN(const api::v1::Node tmpl, DecodeObject<api::v1::Node>(object, at));
     const int64_t n = Scaled(count);
     for (int64_t i = 0; i < n; ++i) {
       api::v1::Node node = tmpl;
@@ -316,7 +318,7 @@ class Loader {
   absl::Status Place(api::v1::Pod pod, bool init, Timed t, const Where& at) {
     SCHEDKIT_RETURN_IF_ERROR(Admit(pod, init, at));
     if (!pod.spec().node_name().empty()) {
-      *trace_.initial.add_pods() = std::move(pod);  // already bound: part of the cluster
+      trace_.initial.Add(std::move(pod));  // already bound: part of the cluster
       return absl::OkStatus();
     }
     auto shared = std::make_shared<const api::v1::Pod>(std::move(pod));
@@ -379,7 +381,7 @@ class Loader {
     object["metadata"]["name"] = name + "-template";
     object["metadata"]["namespace"] = ns;
     SCHEDKIT_ASSIGN_OR_RETURN(const api::v1::Pod tmpl,
-                              DecodeObject(object, at["template"], "Pod", &api::v1::Cluster::pods));
+                              DecodeObject<api::v1::Pod>(object, at["template"]));
     if (!tmpl.spec().node_name().empty()) return at["template"]["spec"]["nodeName"].Bad("a template is not bound");
     if (!vary.empty() && tmpl.spec().containers().empty()) return at["vary"].Bad("the template has no container");
     const int64_t n = Scaled(count);
@@ -411,7 +413,7 @@ class Loader {
       if (e["deleteAt"]) {
         SCHEDKIT_ASSIGN_OR_RETURN(t.delete_at, Number(e["deleteAt"], at[i]["deleteAt"], 0));
       }
-      SCHEDKIT_ASSIGN_OR_RETURN(api::v1::Pod pod, DecodeObject(e["pod"], at[i]["pod"], "Pod", &api::v1::Cluster::pods));
+      SCHEDKIT_ASSIGN_OR_RETURN(api::v1::Pod pod, DecodeObject<api::v1::Pod>(e["pod"], at[i]["pod"]));
       SCHEDKIT_RETURN_IF_ERROR(Place(std::move(pod), init, t, at[i]));
     }
     return absl::OkStatus();

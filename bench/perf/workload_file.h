@@ -24,7 +24,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/object_set.h"
+#include "schedkit/api/v1/namespace.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
+#include "schedkit/api/v1/priority_class.h"
 
 namespace schedkit::perf {
 
@@ -43,7 +47,7 @@ struct Trace {
   std::string path;
   // Nodes, namespaces (every namespace a pod names), priority classes and
   // the pods the file places on nodes itself (spec.nodeName set).
-  api::v1::Cluster initial;
+  api::ObjectSet initial;
   // Pods of groups with `phase: init`: scheduled before measuring.
   std::vector<std::shared_ptr<const api::v1::Pod>> init_pods;
   // Measured pods, pending, in the order of their arrival.

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::perf {
 namespace {

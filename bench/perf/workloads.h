@@ -19,7 +19,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/object_set.h"
+#include "schedkit/api/v1/namespace.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
+#include "schedkit/api/v1/priority_class.h"
 
 namespace schedkit::perf {
 

@@ -68,7 +68,7 @@ int main() {
   config.profiles[0].plugins.score.enabled.push_back({"PreferNodeA", 5});
 
   // 3. Cluster state through a lister (a real host would list its informers).
-  schedkit::api::v1::Cluster cluster = schedkit::testing::MakeCluster(
+  schedkit::api::ObjectSet cluster = schedkit::testing::MakeCluster(
       {MakeNode().Name("node-b").Capacity({{"cpu", "4"}, {"memory", "8Gi"}}).Obj(),
        MakeNode().Name("node-a").Capacity({{"cpu", "2"}, {"memory", "8Gi"}}).Obj()},
       {MakePod().Name("web-1").Req({{"cpu", "1"}}).Obj(), MakePod().Name("web-2").Req({{"cpu", "1"}}).Obj(),

@@ -23,7 +23,7 @@
 #include "demo_cluster.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "simulation.h"
 

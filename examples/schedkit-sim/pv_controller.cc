@@ -7,7 +7,7 @@
 
 #include "schedkit/api/quantity.h"
 #include "schedkit/api/selector.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::sim {
 namespace {
@@ -51,7 +51,7 @@ bool BoundTo(const api::v1::PersistentVolume& pv, const api::v1::PersistentVolum
 // The PV controller's choice for a new claim (FindMatchingVolume without a
 // node): the volume pre-bound to it, else the smallest Available one of its
 // class that holds it. Access modes are not compared on this path.
-api::v1::PersistentVolume* MatchVolume(api::v1::Cluster& cluster, const api::v1::PersistentVolumeClaim& claim) {
+api::v1::PersistentVolume* MatchVolume(api::ObjectSet& cluster, const api::v1::PersistentVolumeClaim& claim) {
   const std::string& class_name = ClassOf(claim);
   const int64_t request = StorageBytes(claim.spec().resources().requests());
   std::optional<api::LabelSelector> selector;
@@ -62,8 +62,8 @@ api::v1::PersistentVolume* MatchVolume(api::v1::Cluster& cluster, const api::v1:
   }
   auto mode = [](bool has, const std::string& m) { return has ? m : std::string("Filesystem"); };
   std::vector<api::v1::PersistentVolume*> pvs;
-  for (auto& pv : *cluster.mutable_persistent_volumes()) {
-    if (VolumeClassOf(pv) == class_name) pvs.push_back(&pv);
+  for (api::v1::PersistentVolume* pv : cluster.MutableAll<api::v1::PersistentVolume>()) {
+    if (VolumeClassOf(*pv) == class_name) pvs.push_back(pv);
   }
   std::sort(pvs.begin(), pvs.end(), [](auto* a, auto* b) { return a->metadata().name() < b->metadata().name(); });
   api::v1::PersistentVolume* best = nullptr;
@@ -138,15 +138,15 @@ bool CanProvision(const api::v1::StorageClass& sc) {
 
 }  // namespace
 
-void PvController::BindNewClaims(api::v1::Cluster& cluster, const std::vector<std::string>& new_claims) {
+void PvController::BindNewClaims(api::ObjectSet& cluster, const std::vector<std::string>& new_claims) {
   for (const std::string& key : new_claims) {
     api::v1::PersistentVolumeClaim* claim = nullptr;
-    for (auto& c : *cluster.mutable_persistent_volume_claims()) {
-      if (Key(c.metadata().namespace_(), c.metadata().name()) == key) claim = &c;
+    for (api::v1::PersistentVolumeClaim* c : cluster.MutableAll<api::v1::PersistentVolumeClaim>()) {
+      if (Key(c->metadata().namespace_(), c->metadata().name()) == key) claim = c;
     }
     if (claim == nullptr || !claim->spec().volume_name().empty()) continue;
     const api::v1::StorageClass* sc = nullptr;
-    for (const auto& c : cluster.storage_classes()) {
+    for (const auto& c : cluster.Of<api::v1::StorageClass>()) {
       if (c.metadata().name() == ClassOf(*claim)) sc = &c;
     }
     if (!ClassOf(*claim).empty() && sc == nullptr) continue;
@@ -176,16 +176,16 @@ void PvController::BindNewClaims(api::v1::Cluster& cluster, const std::vector<st
       }
     }
     MarkBound(*claim, pv);
-    *cluster.add_persistent_volumes() = std::move(pv);
+    cluster.Add(std::move(pv));
   }
 }
 
-PvController::PvController(const api::v1::Cluster& cluster, const std::vector<std::string>& new_claims) {
+PvController::PvController(const api::ObjectSet& cluster, const std::vector<std::string>& new_claims) {
   std::lock_guard<std::mutex> lock(mu_);
-  for (const auto& n : cluster.nodes()) nodes_[n.metadata().name()] = &n;
-  for (const auto& c : cluster.storage_classes()) classes_[c.metadata().name()] = &c;
-  for (const auto& c : cluster.csi_nodes()) csi_nodes_[c.metadata().name()] = &c;
-  for (const auto& c : cluster.persistent_volume_claims()) {
+  for (const auto& n : cluster.Of<api::v1::Node>()) nodes_[n.metadata().name()] = &n;
+  for (const auto& c : cluster.Of<api::v1::StorageClass>()) classes_[c.metadata().name()] = &c;
+  for (const auto& c : cluster.Of<api::v1::CSINode>()) csi_nodes_[c.metadata().name()] = &c;
+  for (const auto& c : cluster.Of<api::v1::PersistentVolumeClaim>()) {
     const std::string key = Key(c.metadata().namespace_(), c.metadata().name());
     claims_[key] = std::make_shared<const api::v1::PersistentVolumeClaim>(c);
     unbound_at_start_[key] = c.spec().volume_name().empty();

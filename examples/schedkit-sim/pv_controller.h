@@ -38,7 +38,12 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/object_set.h"
+#include "schedkit/api/v1/csi_node.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/api/v1/storage_class.h"
 
 namespace schedkit::sim {
 
@@ -62,10 +67,10 @@ class PvController {
 
   // Binds `new_claims` ("namespace/name", in order) of `cluster` as the
   // controller binds claims it has just seen, before any scheduling.
-  static void BindNewClaims(api::v1::Cluster& cluster, const std::vector<std::string>& new_claims);
+  static void BindNewClaims(api::ObjectSet& cluster, const std::vector<std::string>& new_claims);
 
   // `new_claims` count as unbound at the start (they were, before BindNewClaims).
-  PvController(const api::v1::Cluster& cluster, const std::vector<std::string>& new_claims);
+  PvController(const api::ObjectSet& cluster, const std::vector<std::string>& new_claims);
 
   // The scheduler's write of `pv`, then the controller's.
   std::vector<Write> VolumeWritten(const api::v1::PersistentVolume& pv);

@@ -13,7 +13,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/api/v1/priority_class.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/plugins/in_tree.h"
@@ -25,15 +26,15 @@ namespace {
 std::string Key(const api::v1::Pod& p) { return schedkit::StrCat(p.metadata().namespace_(), "/", p.metadata().name()); }
 
 // What the Priority admission plugin would have written into the pod.
-void AdmitPriorities(api::v1::Cluster& cluster) {
+void AdmitPriorities(api::ObjectSet& cluster) {
   absl::flat_hash_map<std::string, const api::v1::PriorityClass*> classes;
   const api::v1::PriorityClass* global_default = nullptr;
-  for (const auto& pc : cluster.priority_classes()) {
+  for (const auto& pc : cluster.Of<api::v1::PriorityClass>()) {
     classes[pc.metadata().name()] = &pc;
     if (pc.global_default()) global_default = &pc;
   }
-  for (auto& pod : *cluster.mutable_pods()) {
-    auto* spec = pod.mutable_spec();
+  for (api::v1::Pod* pod : cluster.MutableAll<api::v1::Pod>()) {
+    auto* spec = pod->mutable_spec();
     const api::v1::PriorityClass* pc = nullptr;
     if (auto it = classes.find(spec->priority_class_name()); it != classes.end()) {
       pc = it->second;
@@ -78,12 +79,16 @@ class SimHost : public scheduler::Host {
   }
   // VolumeBinding's writes: the stand-in PV controller completes them at
   // once, and every write is reported back as a watch would.
-  absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(const api::v1::PersistentVolume& pv) override {
-    return Report(volumes->VolumeWritten(pv), pv);
-  }
-  absl::StatusOr<api::v1::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
-      const api::v1::PersistentVolumeClaim& claim) override {
-    return Report(volumes->ClaimWritten(claim), claim);
+  absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind, const google::protobuf::Message& object) override {
+    if (&kind == &api::KindOf<api::v1::PersistentVolume>()) {
+      const auto& pv = static_cast<const api::v1::PersistentVolume&>(object);
+      return Report(volumes->VolumeWritten(pv), pv);
+    }
+    if (&kind == &api::KindOf<api::v1::PersistentVolumeClaim>()) {
+      const auto& claim = static_cast<const api::v1::PersistentVolumeClaim&>(object);
+      return Report(volumes->ClaimWritten(claim), claim);
+    }
+    return scheduler::Host::UpdateObject(kind, object);
   }
 
   void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override {
@@ -119,12 +124,12 @@ class SimHost : public scheduler::Host {
 
  private:
   template <typename T>
-  absl::StatusOr<T> Report(const std::vector<PvController::Write>& writes, const T& written) {
+  absl::StatusOr<api::AnyObject> Report(const std::vector<PvController::Write>& writes, const T& written) {
     for (const PvController::Write& w : writes) {
-      absl::Status s = w.pv != nullptr ? sched->AddPersistentVolume(w.pv) : sched->AddPersistentVolumeClaim(w.claim);
+      absl::Status s = w.pv != nullptr ? sched->Upsert(w.pv) : sched->Upsert(w.claim);
       if (!s.ok()) return s;
     }
-    return written;
+    return api::AnyObject(std::make_shared<const T>(written));
   }
 
   mutable std::mutex mu_;
@@ -154,20 +159,20 @@ std::vector<NodeUsage> Usage(const scheduler::Scheduler& sched) {
 
 }  // namespace
 
-absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::SchedulerConfiguration& config,
+absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::SchedulerConfiguration& config,
                                 const Options& options) {
-  api::v1::Cluster cluster = input;
+  api::ObjectSet cluster = input;
   const std::vector<std::string> new_claims = AddWorkloadPods(cluster);
   AdmitPriorities(cluster);
   // Every pod needs a uid for the cache; kubectl output has one, hand-written files may not.
-  for (auto& pod : *cluster.mutable_pods()) {
-    if (pod.metadata().uid().empty()) pod.mutable_metadata()->set_uid(schedkit::StrCat("uid-", Key(pod)));
+  for (api::v1::Pod* pod : cluster.MutableAll<api::v1::Pod>()) {
+    if (pod->metadata().uid().empty()) pod->mutable_metadata()->set_uid(schedkit::StrCat("uid-", Key(*pod)));
   }
   // Claims too: a volume is bound to a claim's uid.
-  for (auto& claim : *cluster.mutable_persistent_volume_claims()) {
-    if (claim.metadata().uid().empty()) {
-      claim.mutable_metadata()->set_uid(
-          schedkit::StrCat("uid-", claim.metadata().namespace_(), "-", claim.metadata().name()));
+  for (api::v1::PersistentVolumeClaim* claim : cluster.MutableAll<api::v1::PersistentVolumeClaim>()) {
+    if (claim->metadata().uid().empty()) {
+      claim->mutable_metadata()->set_uid(
+          schedkit::StrCat("uid-", claim->metadata().namespace_(), "-", claim->metadata().name()));
     }
   }
 
@@ -184,15 +189,13 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
   so.seed = options.seed;
   so.trace_cycles = options.explain;
   // One at a time: the scheduler starts with the running pods only.
-  api::v1::Cluster initial = cluster;
+  api::ObjectSet initial = cluster;
   if (options.one_at_a_time) {
-    initial.clear_pods();
-    for (const auto& p : cluster.pods()) {
-      if (!p.spec().node_name().empty()) *initial.add_pods() = p;
-    }
+    initial.RemoveIf<api::v1::Pod>([](const api::v1::Pod& p) { return p.spec().node_name().empty(); });
   }
   api::StaticClusterLister lister(initial);
   framework::Registry registry = plugins::NewInTreeRegistry();
+  for (const api::Kind* kind : input.kinds()) registry.AddKind(*kind);
   auto sched = scheduler::Scheduler::Create(config, registry, host, lister, so);
   if (!sched.ok()) return sched.status();
   host.sched = sched->get();
@@ -204,7 +207,7 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
   absl::flat_hash_map<std::string, int> attempts;
   int total_attempts = 0;
   int pending = 0;
-  for (const auto& p : cluster.pods()) pending += p.spec().node_name().empty() ? 1 : 0;
+  for (const auto& p : cluster.Of<api::v1::Pod>()) pending += p.spec().node_name().empty() ? 1 : 0;
   auto start = std::chrono::steady_clock::now();
   auto last_progress = start;
   (*sched)->SetCycleObserver([&](const scheduler::CycleReport& r) {
@@ -222,7 +225,7 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
   if (!options.one_at_a_time) {
     (*sched)->RunUntilIdle();
   } else {
-    for (const auto& p : cluster.pods()) {
+    for (const auto& p : cluster.Of<api::v1::Pod>()) {
       if (!p.spec().node_name().empty()) continue;
       if (absl::Status s = (*sched)->AddPod(std::make_shared<const api::v1::Pod>(p)); !s.ok()) return s;
       (*sched)->RunUntilIdle();
@@ -245,7 +248,7 @@ absl::StatusOr<Result> Simulate(const api::v1::Cluster& input, const config::Sch
   }
   result.num_nodes = static_cast<int>(result.nodes.size());
 
-  for (const auto& p : cluster.pods()) {
+  for (const auto& p : cluster.Of<api::v1::Pod>()) {
     if (!p.spec().node_name().empty()) continue;
     const std::string key = Key(p);
     PodResult r;

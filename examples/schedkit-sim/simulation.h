@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/object_set.h"
 #include "schedkit/config/configuration.h"
 #include "pv_controller.h"
 #include "schedkit/framework/framework.h"
@@ -77,7 +77,7 @@ struct Result {
   double seconds = 0;
 };
 
-absl::StatusOr<Result> Simulate(const api::v1::Cluster& cluster, const config::SchedulerConfiguration& config,
+absl::StatusOr<Result> Simulate(const api::ObjectSet& cluster, const config::SchedulerConfiguration& config,
                                 const Options& options);
 
 }  // namespace schedkit::sim

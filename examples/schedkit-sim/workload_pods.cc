@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "absl/container/flat_hash_set.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::sim {
 namespace {
@@ -61,8 +61,8 @@ std::string Suffix(std::string_view owner, int n) {
   return out;
 }
 
-std::string DefaultClass(const api::v1::Cluster& cluster) {
-  for (const auto& sc : cluster.storage_classes()) {
+std::string DefaultClass(const api::ObjectSet& cluster) {
+  for (const auto& sc : cluster.Of<api::v1::StorageClass>()) {
     const auto& a = sc.metadata().annotations();
     auto it = a.find("storageclass.kubernetes.io/is-default-class");
     if (it != a.end() && it->second == "true") return sc.metadata().name();
@@ -72,39 +72,41 @@ std::string DefaultClass(const api::v1::Cluster& cluster) {
 
 // Pods for a ReplicaSet or ReplicationController: replicas minus the pods it controls.
 template <typename Set>
-void AddReplicas(const Set& set, std::string_view api_version, std::string_view kind, api::v1::Cluster& cluster,
+void AddReplicas(const Set& set, std::string_view api_version, std::string_view kind, api::ObjectSet& cluster,
                  absl::flat_hash_set<std::string>& names) {
   const auto& spec = set.spec();
   if (!spec.has_template_() || spec.template_().spec().containers().empty()) return;
   const int want = spec.has_replicas() ? spec.replicas() : 1;
   int have = 0;
-  for (const auto& pod : cluster.pods()) have += ControlledBy(pod, kind, set.metadata()) ? 1 : 0;
+  for (const auto& pod : cluster.Of<api::v1::Pod>()) have += ControlledBy(pod, kind, set.metadata()) ? 1 : 0;
   for (int n = 0; have < want; ++n) {
     const std::string name = schedkit::StrCat(set.metadata().name(), "-", Suffix(set.metadata().name(), n));
     if (!names.insert(Key(set.metadata().namespace_(), name)).second) continue;
-    *cluster.add_pods() = FromTemplate(spec.template_(), set.metadata(), api_version, kind, name);
+    cluster.Add(FromTemplate(spec.template_(), set.metadata(), api_version, kind, name));
     ++have;
   }
 }
 
 }  // namespace
 
-std::vector<std::string> AddWorkloadPods(api::v1::Cluster& cluster) {
+std::vector<std::string> AddWorkloadPods(api::ObjectSet& cluster) {
   absl::flat_hash_set<std::string> names;
-  for (const auto& pod : cluster.pods()) names.insert(Key(pod.metadata().namespace_(), pod.metadata().name()));
+  for (const auto& pod : cluster.Of<api::v1::Pod>()) names.insert(Key(pod.metadata().namespace_(), pod.metadata().name()));
   absl::flat_hash_set<std::string> claims;
-  for (const auto& c : cluster.persistent_volume_claims()) claims.insert(Key(c.metadata().namespace_(), c.metadata().name()));
+  for (const auto& c : cluster.Of<api::v1::PersistentVolumeClaim>()) claims.insert(Key(c.metadata().namespace_(), c.metadata().name()));
   const std::string default_class = DefaultClass(cluster);
   std::vector<std::string> new_claims;
 
-  // Copies: adding pods may move the repeated fields' elements.
-  const auto replica_sets = cluster.replica_sets();
-  for (const auto& rs : replica_sets) AddReplicas(rs, "apps/v1", "ReplicaSet", cluster, names);
-  const auto controllers = cluster.replication_controllers();
-  for (const auto& rc : controllers) AddReplicas(rc, "v1", "ReplicationController", cluster, names);
+  // Copies of the lists: adding pods does not change the sets, but the
+  // copies keep the loops independent of the set's growth.
+  const auto replica_sets = cluster.Of<api::v1::ReplicaSet>().Shared();
+  for (const auto& rs : replica_sets) AddReplicas(*rs, "apps/v1", "ReplicaSet", cluster, names);
+  const auto controllers = cluster.Of<api::v1::ReplicationController>().Shared();
+  for (const auto& rc : controllers) AddReplicas(*rc, "v1", "ReplicationController", cluster, names);
 
-  const auto stateful_sets = cluster.stateful_sets();
-  for (const auto& ss : stateful_sets) {
+  const auto stateful_sets = cluster.Of<api::v1::StatefulSet>().Shared();
+  for (const auto& ss_ptr : stateful_sets) {
+    const api::v1::StatefulSet& ss = *ss_ptr;
     const auto& spec = ss.spec();
     if (!spec.has_template_() || spec.template_().spec().containers().empty()) continue;
     const std::string& ns = ss.metadata().namespace_();
@@ -140,10 +142,10 @@ std::vector<std::string> AddWorkloadPods(api::v1::Cluster& cluster) {
           claim.mutable_spec()->set_storage_class_name(default_class);
         }
         claim.mutable_status()->set_phase("Pending");
-        *cluster.add_persistent_volume_claims() = std::move(claim);
+        cluster.Add(std::move(claim));
         new_claims.push_back(Key(ns, claim_name));
       }
-      *cluster.add_pods() = std::move(pod);
+      cluster.Add(std::move(pod));
     }
   }
   return new_claims;

@@ -23,13 +23,19 @@
 #include <string>
 #include <vector>
 
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/object_set.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/api/v1/pod.h"
+#include "schedkit/api/v1/replica_set.h"
+#include "schedkit/api/v1/replication_controller.h"
+#include "schedkit/api/v1/stateful_set.h"
+#include "schedkit/api/v1/storage_class.h"
 
 namespace schedkit::sim {
 
 // Adds the missing pods (after the cluster's own, workload by workload) and
 // their new claims to `cluster`. Returns the new claims' "namespace/name".
-std::vector<std::string> AddWorkloadPods(api::v1::Cluster& cluster);
+std::vector<std::string> AddWorkloadPods(api::ObjectSet& cluster);
 
 }  // namespace schedkit::sim
 

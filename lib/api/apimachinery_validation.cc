@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::api::internal {
 namespace {

@@ -8,11 +8,16 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "api/json_documents.h"
+#include "api/object_json.h"
 #include "api/proto_json.h"
-#include "api/validate.h"
-#include "schedkit/api/status_macros.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/api/v1/pod.h"
+#include "schedkit/api/v1/stateful_set.h"
+#include "schedkit/api/v1/storage_class.h"
+#include "schedkit/base/status_macros.h"
 
 namespace schedkit::api {
 namespace {
@@ -41,16 +46,9 @@ std::string Describe(const Origin& o, std::string_view kind, const json& obj) {
   return out;
 }
 
-template <typename T>
-absl::Status DecodeAs(const json& obj, T& msg, absl::Status (*validate)(const T&)) {
-  SCHEDKIT_RETURN_IF_ERROR(internal::JsonToMessage(obj, msg));
-  if constexpr (requires { internal::ApplyDefaults(msg); }) internal::ApplyDefaults(msg);
-  return validate(msg);
-}
-
 // `item_kind` is the kind implied by a typed list ("NodeList" → "Node"),
 // used when an item omits its own, as the API server's lists do.
-absl::Status DecodeObject(const json& obj, const Origin& origin, std::string_view item_kind,
+absl::Status DecodeObject(const json& obj, const Origin& origin, std::string_view item_kind, const KindSet& kinds,
                           DecodedCluster& out) {
   if (!obj.is_object()) {
     return absl::InvalidArgumentError(schedkit::StrCat(
@@ -68,44 +66,16 @@ absl::Status DecodeObject(const json& obj, const Origin& origin, std::string_vie
     return absl::InvalidArgumentError(
         schedkit::StrCat(Describe(origin, "", obj), ": kind: required string field missing"));
   }
-  v1::Cluster& c = out.objects;
-  absl::Status s;
-  if (kind == "Node") {
-    s = DecodeAs(obj, *c.add_nodes(), internal::ValidateNode);
-  } else if (kind == "Pod") {
-    s = DecodeAs(obj, *c.add_pods(), internal::ValidatePod);
-  } else if (kind == "PodDisruptionBudget") {
-    s = DecodeAs(obj, *c.add_pod_disruption_budgets(), internal::ValidatePodDisruptionBudget);
-  } else if (kind == "PriorityClass") {
-    s = DecodeAs(obj, *c.add_priority_classes(), internal::ValidatePriorityClass);
-  } else if (kind == "Namespace") {
-    s = DecodeAs(obj, *c.add_namespaces(), internal::ValidateNamespace);
-  } else if (kind == "Service") {
-    s = DecodeAs(obj, *c.add_services(), internal::ValidateService);
-  } else if (kind == "ReplicationController") {
-    s = DecodeAs(obj, *c.add_replication_controllers(), internal::ValidateReplicationController);
-  } else if (kind == "ReplicaSet") {
-    s = DecodeAs(obj, *c.add_replica_sets(), internal::ValidateReplicaSet);
-  } else if (kind == "StatefulSet") {
-    s = DecodeAs(obj, *c.add_stateful_sets(), internal::ValidateStatefulSet);
-  } else if (kind == "PersistentVolume") {
-    s = DecodeAs(obj, *c.add_persistent_volumes(), internal::ValidatePersistentVolume);
-  } else if (kind == "PersistentVolumeClaim") {
-    s = DecodeAs(obj, *c.add_persistent_volume_claims(), internal::ValidatePersistentVolumeClaim);
-  } else if (kind == "StorageClass") {
-    s = DecodeAs(obj, *c.add_storage_classes(), internal::ValidateStorageClass);
-  } else if (kind == "CSINode") {
-    s = DecodeAs(obj, *c.add_csi_nodes(), internal::ValidateCSINode);
-  } else if (kind == "CSIDriver") {
-    s = DecodeAs(obj, *c.add_csi_drivers(), internal::ValidateCSIDriver);
-  } else if (kind == "CSIStorageCapacity") {
-    s = DecodeAs(obj, *c.add_csi_storage_capacities(), internal::ValidateCSIStorageCapacity);
-  } else if (kind == "VolumeAttachment") {
-    s = DecodeAs(obj, *c.add_volume_attachments(), internal::ValidateVolumeAttachment);
-  } else {
+  std::string api_version;
+  if (auto v = obj.find("apiVersion"); v != obj.end() && v->is_string()) api_version = v->get<std::string>();
+  const Kind* found = kinds.Find(kind, api_version);
+  if (found == nullptr) {
     ++out.skipped_kinds[kind];
     return absl::OkStatus();
   }
+  absl::StatusOr<AnyObject> decoded = internal::DecodeObjectJson(*found, obj);
+  absl::Status s = decoded.status();
+  if (s.ok()) out.objects.Add(*found, *std::move(decoded));
   if (s.ok()) {
     // Where the object came from, for the whole-cluster checks' errors.
     std::string name, ns;
@@ -146,7 +116,8 @@ std::string PodKey(const v1::Pod& p) {
 
 }  // namespace
 
-absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedCluster& out) {
+absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedCluster& out,
+                        const KindSet& kinds) {
   SCHEDKIT_ASSIGN_OR_RETURN(std::vector<json> docs, internal::ParseDocuments(text, source));
   for (size_t d = 0; d < docs.size(); ++d) {
     const json& doc = docs[d];
@@ -165,22 +136,22 @@ absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedC
         if (list_kind != "List") item_kind = list_kind.substr(0, list_kind.size() - 4);
       }
       for (size_t i = 0; i < items.size(); ++i) {
-        SCHEDKIT_RETURN_IF_ERROR(DecodeObject(items[i], Origin{source, d + 1, i}, item_kind, out));
+        SCHEDKIT_RETURN_IF_ERROR(DecodeObject(items[i], Origin{source, d + 1, i}, item_kind, kinds, out));
       }
     } else {
-      SCHEDKIT_RETURN_IF_ERROR(DecodeObject(doc, Origin{source, d + 1, std::nullopt}, "", out));
+      SCHEDKIT_RETURN_IF_ERROR(DecodeObject(doc, Origin{source, d + 1, std::nullopt}, "", kinds, out));
     }
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<DecodedCluster> Decode(std::string_view text, std::string_view source) {
+absl::StatusOr<DecodedCluster> Decode(std::string_view text, std::string_view source, const KindSet& kinds) {
   DecodedCluster out;
-  SCHEDKIT_RETURN_IF_ERROR(DecodeInto(text, source, out));
+  SCHEDKIT_RETURN_IF_ERROR(DecodeInto(text, source, out, kinds));
   return out;
 }
 
-absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths) {
+absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths, const KindSet& kinds) {
   namespace fs = std::filesystem;
   DecodedCluster out;
   for (const std::string& p : paths) {
@@ -206,7 +177,7 @@ absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths) 
     }
     for (const fs::path& f : files) {
       SCHEDKIT_ASSIGN_OR_RETURN(std::string text, ReadFile(f));
-      SCHEDKIT_RETURN_IF_ERROR(DecodeInto(text, f.string(), out));
+      SCHEDKIT_RETURN_IF_ERROR(DecodeInto(text, f.string(), out, kinds));
     }
   }
   absl::Status checked = ValidateCluster(out.objects);
@@ -227,17 +198,17 @@ absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths) 
 
 namespace {
 
-// Namespaced objects of one kind have distinct namespace/name keys.
-template <typename Repeated>
-absl::Status CheckUniqueNames(std::string_view kind, std::string_view plural, const Repeated& objects) {
-  absl::flat_hash_map<std::string, int> seen;
-  for (int i = 0; i < objects.size(); ++i) {
-    const v1::ObjectMeta& m = objects[i].metadata();
+// The objects of one kind have distinct namespace/name keys.
+absl::Status CheckUniqueNames(const Kind& kind, const AnyObjectList& objects) {
+  absl::flat_hash_map<std::string, size_t> seen;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const v1::ObjectMeta& m = kind.Meta(*objects[i]);
     const std::string key = m.namespace_().empty() ? m.name() : schedkit::StrCat(m.namespace_(), "/", m.name());
     auto [it, inserted] = seen.emplace(key, i);
     if (!inserted) {
-      return absl::InvalidArgumentError(schedkit::StrCat(kind, " ", key, ": duplicate name (", plural, " #",
-                                                         it->second + 1, " and #", i + 1, " in load order)"));
+      return absl::InvalidArgumentError(schedkit::StrCat(kind.kind(), " ", key, ": duplicate name (",
+                                                         kind.resource(), " #", it->second + 1, " and #", i + 1,
+                                                         " in load order)"));
     }
   }
   return absl::OkStatus();
@@ -245,19 +216,19 @@ absl::Status CheckUniqueNames(std::string_view kind, std::string_view plural, co
 
 // A claim (or a pod's ephemeral volume template) that names a storage class
 // names one the cluster holds: a dump without it cannot be simulated.
-absl::Status CheckClaimClasses(const v1::Cluster& cluster) {
+absl::Status CheckClaimClasses(const ObjectSet& objects) {
   absl::flat_hash_set<std::string> classes;
-  for (const v1::StorageClass& sc : cluster.storage_classes()) classes.insert(sc.metadata().name());
+  for (const v1::StorageClass& sc : objects.Of<v1::StorageClass>()) classes.insert(sc.metadata().name());
   auto missing = [&](const v1::PersistentVolumeClaimSpec& spec) {
     return !spec.storage_class_name().empty() && !classes.contains(spec.storage_class_name());
   };
-  for (const v1::PersistentVolumeClaim& pvc : cluster.persistent_volume_claims()) {
+  for (const v1::PersistentVolumeClaim& pvc : objects.Of<v1::PersistentVolumeClaim>()) {
     if (!missing(pvc.spec())) continue;
     return absl::InvalidArgumentError(schedkit::StrCat(
         "PersistentVolumeClaim ", pvc.metadata().namespace_(), "/", pvc.metadata().name(),
         ": spec.storageClassName: StorageClass \"", pvc.spec().storage_class_name(), "\" not found"));
   }
-  for (const v1::StatefulSet& ss : cluster.stateful_sets()) {
+  for (const v1::StatefulSet& ss : objects.Of<v1::StatefulSet>()) {
     for (int i = 0; i < ss.spec().volume_claim_templates_size(); ++i) {
       const v1::PersistentVolumeClaimSpec& spec = ss.spec().volume_claim_templates(i).spec();
       if (!missing(spec)) continue;
@@ -266,7 +237,7 @@ absl::Status CheckClaimClasses(const v1::Cluster& cluster) {
           "].spec.storageClassName: StorageClass \"", spec.storage_class_name(), "\" not found"));
     }
   }
-  for (const v1::Pod& pod : cluster.pods()) {
+  for (const v1::Pod& pod : objects.Of<v1::Pod>()) {
     for (int i = 0; i < pod.spec().volumes_size(); ++i) {
       const v1::Volume& v = pod.spec().volumes(i);
       if (!v.has_ephemeral() || !missing(v.ephemeral().volume_claim_template().spec())) continue;
@@ -281,46 +252,18 @@ absl::Status CheckClaimClasses(const v1::Cluster& cluster) {
 
 }  // namespace
 
-absl::Status ValidateCluster(const v1::Cluster& cluster) {
-  absl::flat_hash_map<std::string_view, int> nodes;
-  for (int i = 0; i < cluster.nodes_size(); ++i) {
-    const std::string& name = cluster.nodes(i).metadata().name();
-    auto [it, inserted] = nodes.emplace(name, i);
-    if (!inserted) {
-      return absl::InvalidArgumentError(schedkit::StrCat("Node ", name, ": duplicate name (nodes #",
-                                                         it->second + 1, " and #", i + 1, " in load order)"));
-    }
-  }
-  absl::flat_hash_map<std::string, int> pods;
-  for (int i = 0; i < cluster.pods_size(); ++i) {
-    const v1::Pod& pod = cluster.pods(i);
-    auto [it, inserted] = pods.emplace(PodKey(pod), i);
-    if (!inserted) {
-      return absl::InvalidArgumentError(schedkit::StrCat("Pod ", PodKey(pod), ": duplicate name (pods #",
-                                                         it->second + 1, " and #", i + 1, " in load order)"));
-    }
+absl::Status ValidateCluster(const ObjectSet& objects) {
+  for (const Kind* kind : objects.kinds()) SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames(*kind, objects.List(*kind)));
+  absl::flat_hash_set<std::string_view> nodes;
+  for (const v1::Node& node : objects.Of<v1::Node>()) nodes.insert(node.metadata().name());
+  for (const v1::Pod& pod : objects.Of<v1::Pod>()) {
     const std::string& node = pod.spec().node_name();
     if (!node.empty() && !nodes.contains(node)) {
       return absl::InvalidArgumentError(schedkit::StrCat("Pod ", PodKey(pod), ": spec.nodeName: unknown Node \"",
-                                                     node, "\""));
+                                                         node, "\""));
     }
   }
-  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("Service", "services", cluster.services()));
-  SCHEDKIT_RETURN_IF_ERROR(
-      CheckUniqueNames("ReplicationController", "replication controllers", cluster.replication_controllers()));
-  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("ReplicaSet", "replica sets", cluster.replica_sets()));
-  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("StatefulSet", "stateful sets", cluster.stateful_sets()));
-  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("PersistentVolume", "persistent volumes", cluster.persistent_volumes()));
-  SCHEDKIT_RETURN_IF_ERROR(
-      CheckUniqueNames("PersistentVolumeClaim", "persistent volume claims", cluster.persistent_volume_claims()));
-  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("StorageClass", "storage classes", cluster.storage_classes()));
-  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("CSINode", "CSI nodes", cluster.csi_nodes()));
-  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("CSIDriver", "CSI drivers", cluster.csi_drivers()));
-  SCHEDKIT_RETURN_IF_ERROR(
-      CheckUniqueNames("CSIStorageCapacity", "CSI storage capacities", cluster.csi_storage_capacities()));
-  SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames("VolumeAttachment", "volume attachments", cluster.volume_attachments()));
-  SCHEDKIT_RETURN_IF_ERROR(CheckClaimClasses(cluster));
-  return absl::OkStatus();
+  return CheckClaimClasses(objects);
 }
 
 }  // namespace schedkit::api

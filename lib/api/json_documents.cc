@@ -3,7 +3,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "yaml-cpp/yaml.h"
 
 namespace schedkit::api::internal {

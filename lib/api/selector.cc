@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::api {
 namespace {

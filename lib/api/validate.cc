@@ -1,4 +1,13 @@
 #include "api/validate.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
+#include "schedkit/api/v1/namespace.h"
+#include "schedkit/api/v1/pod_disruption_budget.h"
+#include "schedkit/api/v1/priority_class.h"
+#include "schedkit/api/v1/service.h"
+#include "schedkit/api/v1/replication_controller.h"
+#include "schedkit/api/v1/replica_set.h"
+#include "schedkit/api/v1/stateful_set.h"
 
 #include "api/validate_fields.h"
 
@@ -7,10 +16,10 @@
 
 #include "absl/strings/escaping.h"
 #include "api/apimachinery_validation.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/api/quantity.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/symbol.h"
 
 namespace schedkit::api::internal {
 
@@ -208,21 +217,19 @@ absl::StatusOr<absl::Time> ParseTimestamp(std::string_view text) {
   return t;
 }
 
-void ApplyDefaults(v1::Pod& pod) {
-  if (pod.metadata().namespace_().empty()) pod.mutable_metadata()->set_namespace_("default");
-  if (pod.spec().scheduler_name().empty()) pod.mutable_spec()->set_scheduler_name("default-scheduler");
-}
+}  // namespace schedkit::api::internal
 
-void ApplyDefaults(v1::PodDisruptionBudget& pdb) {
-  if (pdb.metadata().namespace_().empty()) pdb.mutable_metadata()->set_namespace_("default");
+namespace schedkit::api {
+
+// The per-kind checks are the kinds' traits; the field helpers stay internal.
+using namespace internal;  // NOLINT(build/namespaces)
+
+void KindTraits<v1::Pod>::ApplyDefaults(v1::Pod& pod) {
+  if (pod.spec().scheduler_name().empty()) pod.mutable_spec()->set_scheduler_name("default-scheduler");
 }
 
 namespace {
 
-template <typename Workload>
-void DefaultNamespace(Workload& w) {
-  if (w.metadata().namespace_().empty()) w.mutable_metadata()->set_namespace_("default");
-}
 
 // The API server defaults a template's pod spec as a pod's.
 template <typename Workload>
@@ -254,43 +261,39 @@ absl::Status ValidateTemplate(bool has_template, const v1::PodTemplateSpec& t) {
   // Templates leave the name to the controller.
   if (pod.metadata().name().empty()) pod.mutable_metadata()->set_name("template");
   *pod.mutable_spec() = t.spec();
-  absl::Status s = ValidatePod(pod);
+  absl::Status s = KindTraits<v1::Pod>::Validate(pod);
   if (s.ok()) return s;
   return absl::Status(s.code(), schedkit::StrCat("spec.template.", s.message()));
 }
 
 }  // namespace
 
-void ApplyDefaults(v1::Service& service) { DefaultNamespace(service); }
-void ApplyDefaults(v1::ReplicationController& rc) {
-  DefaultNamespace(rc);
+void KindTraits<v1::ReplicationController>::ApplyDefaults(v1::ReplicationController& rc) {
   DefaultTemplate(rc);
 }
-void ApplyDefaults(v1::ReplicaSet& rs) {
-  DefaultNamespace(rs);
+void KindTraits<v1::ReplicaSet>::ApplyDefaults(v1::ReplicaSet& rs) {
   DefaultTemplate(rs);
 }
-void ApplyDefaults(v1::StatefulSet& ss) {
-  DefaultNamespace(ss);
+void KindTraits<v1::StatefulSet>::ApplyDefaults(v1::StatefulSet& ss) {
   DefaultTemplate(ss);
 }
 
-absl::Status ValidateService(const v1::Service& service) { return ValidateMeta("metadata", service.metadata()); }
+absl::Status KindTraits<v1::Service>::Validate(const v1::Service& service) { return ValidateMeta("metadata", service.metadata()); }
 
-absl::Status ValidateReplicationController(const v1::ReplicationController& rc) {
+absl::Status KindTraits<v1::ReplicationController>::Validate(const v1::ReplicationController& rc) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", rc.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateTemplate(rc.spec().has_template_(), rc.spec().template_()));
   return ValidateReplicas(rc.spec().has_replicas(), rc.spec().replicas());
 }
 
-absl::Status ValidateReplicaSet(const v1::ReplicaSet& rs) {
+absl::Status KindTraits<v1::ReplicaSet>::Validate(const v1::ReplicaSet& rs) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", rs.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateReplicas(rs.spec().has_replicas(), rs.spec().replicas()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateTemplate(rs.spec().has_template_(), rs.spec().template_()));
   return ValidateRequiredSelector(rs.spec().has_selector(), rs.spec().selector());
 }
 
-absl::Status ValidateStatefulSet(const v1::StatefulSet& ss) {
+absl::Status KindTraits<v1::StatefulSet>::Validate(const v1::StatefulSet& ss) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", ss.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateReplicas(ss.spec().has_replicas(), ss.spec().replicas()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateTemplate(ss.spec().has_template_(), ss.spec().template_()));
@@ -303,7 +306,7 @@ absl::Status ValidateStatefulSet(const v1::StatefulSet& ss) {
   return ValidateRequiredSelector(ss.spec().has_selector(), ss.spec().selector());
 }
 
-absl::Status ValidateNode(const v1::Node& node) {
+absl::Status KindTraits<v1::Node>::Validate(const v1::Node& node) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", node.metadata()));
   for (int i = 0; i < node.spec().taints_size(); ++i) {
     const auto& t = node.spec().taints(i);
@@ -321,7 +324,7 @@ absl::Status ValidateNode(const v1::Node& node) {
   return absl::OkStatus();
 }
 
-absl::Status ValidatePod(const v1::Pod& pod) {
+absl::Status KindTraits<v1::Pod>::Validate(const v1::Pod& pod) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pod.metadata()));
   const v1::PodSpec& spec = pod.spec();
   SCHEDKIT_RETURN_IF_ERROR(ValidateContainers("spec.containers", spec.containers(), false));
@@ -369,7 +372,7 @@ absl::Status ValidatePod(const v1::Pod& pod) {
   return absl::OkStatus();
 }
 
-absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb) {
+absl::Status KindTraits<v1::PodDisruptionBudget>::Validate(const v1::PodDisruptionBudget& pdb) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pdb.metadata()));
   if (pdb.spec().has_selector()) SCHEDKIT_RETURN_IF_ERROR(ValidateLabelSelector("spec.selector", pdb.spec().selector()));
   auto int_or_percent = [](std::string_view path, const std::string& v) -> absl::Status {
@@ -385,7 +388,7 @@ absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb) {
   return absl::OkStatus();
 }
 
-absl::Status ValidatePriorityClass(const v1::PriorityClass& pc) {
+absl::Status KindTraits<v1::PriorityClass>::Validate(const v1::PriorityClass& pc) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pc.metadata()));
   if (pc.has_preemption_policy()) {
     SCHEDKIT_RETURN_IF_ERROR(OneOf("preemptionPolicy", pc.preemption_policy(), {"PreemptLowerPriority", "Never"}));
@@ -393,6 +396,6 @@ absl::Status ValidatePriorityClass(const v1::PriorityClass& pc) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateNamespace(const v1::Namespace& ns) { return ValidateMeta("metadata", ns.metadata()); }
+absl::Status KindTraits<v1::Namespace>::Validate(const v1::Namespace& ns) { return ValidateMeta("metadata", ns.metadata()); }
 
-}  // namespace schedkit::api::internal
+}  // namespace schedkit::api

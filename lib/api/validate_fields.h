@@ -10,9 +10,9 @@
 
 #include "absl/status/status.h"
 #include "schedkit/api/quantity.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/api/v1/meta.pb.h"
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/api/v1/pod.h"
 
 namespace schedkit::api::internal {
 

@@ -3,17 +3,20 @@
 #include <string>
 
 #include "api/validate.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/api/v1/storage_class.h"
+#include "schedkit/api/v1/csi_node.h"
+#include "schedkit/api/v1/csi_driver.h"
+#include "schedkit/api/v1/csi_storage_capacity.h"
+#include "schedkit/api/v1/volume_attachment.h"
 #include "api/validate_fields.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::api::internal {
 namespace {
 
-template <typename Object>
-void DefaultNamespace(Object& o) {
-  if (o.metadata().namespace_().empty()) o.mutable_metadata()->set_namespace_("default");
-}
 
 template <typename Repeated>
 absl::Status ValidateAccessModes(std::string_view path, const Repeated& modes) {
@@ -99,16 +102,21 @@ absl::Status ValidatePodVolumes(const google::protobuf::RepeatedPtrField<v1::Vol
   return absl::OkStatus();
 }
 
-void ApplyDefaults(v1::PersistentVolumeClaim& pvc) { DefaultNamespace(pvc); }
-void ApplyDefaults(v1::CSIStorageCapacity& capacity) { DefaultNamespace(capacity); }
+
+}  // namespace schedkit::api::internal
+
+namespace schedkit::api {
+
+// The per-kind checks are the kinds' traits; the field helpers stay internal.
+using namespace internal;  // NOLINT(build/namespaces)
 
 // The API server's defaults, which the volume plugins read as given.
-void ApplyDefaults(v1::StorageClass& sc) {
+void KindTraits<v1::StorageClass>::ApplyDefaults(v1::StorageClass& sc) {
   if (!sc.has_volume_binding_mode()) sc.set_volume_binding_mode("Immediate");
   if (!sc.has_reclaim_policy()) sc.set_reclaim_policy("Delete");
 }
 
-absl::Status ValidatePersistentVolume(const v1::PersistentVolume& pv) {
+absl::Status KindTraits<v1::PersistentVolume>::Validate(const v1::PersistentVolume& pv) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pv.metadata()));
   const v1::PersistentVolumeSpec& spec = pv.spec();
   SCHEDKIT_RETURN_IF_ERROR(ValidateStorageSize("spec.capacity", spec.capacity()));
@@ -139,13 +147,13 @@ absl::Status ValidatePersistentVolume(const v1::PersistentVolume& pv) {
   return OneOf("status.phase", pv.status().phase(), {"", "Pending", "Available", "Bound", "Released", "Failed"});
 }
 
-absl::Status ValidatePersistentVolumeClaim(const v1::PersistentVolumeClaim& pvc) {
+absl::Status KindTraits<v1::PersistentVolumeClaim>::Validate(const v1::PersistentVolumeClaim& pvc) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pvc.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateClaimSpec("spec", pvc.spec()));
   return OneOf("status.phase", pvc.status().phase(), {"", "Pending", "Bound", "Lost"});
 }
 
-absl::Status ValidateStorageClass(const v1::StorageClass& sc) {
+absl::Status KindTraits<v1::StorageClass>::Validate(const v1::StorageClass& sc) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", sc.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(Required("provisioner", sc.provisioner()));
   if (sc.has_reclaim_policy()) SCHEDKIT_RETURN_IF_ERROR(OneOf("reclaimPolicy", sc.reclaim_policy(), {"Delete", "Retain"}));
@@ -165,7 +173,7 @@ absl::Status ValidateStorageClass(const v1::StorageClass& sc) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateCSINode(const v1::CSINode& node) {
+absl::Status KindTraits<v1::CSINode>::Validate(const v1::CSINode& node) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", node.metadata()));
   for (int i = 0; i < node.spec().drivers_size(); ++i) {
     const v1::CSINodeDriver& d = node.spec().drivers(i);
@@ -179,9 +187,9 @@ absl::Status ValidateCSINode(const v1::CSINode& node) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateCSIDriver(const v1::CSIDriver& driver) { return ValidateMeta("metadata", driver.metadata()); }
+absl::Status KindTraits<v1::CSIDriver>::Validate(const v1::CSIDriver& driver) { return ValidateMeta("metadata", driver.metadata()); }
 
-absl::Status ValidateCSIStorageCapacity(const v1::CSIStorageCapacity& c) {
+absl::Status KindTraits<v1::CSIStorageCapacity>::Validate(const v1::CSIStorageCapacity& c) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", c.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(Required("storageClassName", c.storage_class_name()));
   if (c.has_node_topology()) SCHEDKIT_RETURN_IF_ERROR(ValidateLabelSelector("nodeTopology", c.node_topology()));
@@ -189,10 +197,10 @@ absl::Status ValidateCSIStorageCapacity(const v1::CSIStorageCapacity& c) {
   return ValidateOptionalQuantity("maximumVolumeSize", c.has_maximum_volume_size(), c.maximum_volume_size());
 }
 
-absl::Status ValidateVolumeAttachment(const v1::VolumeAttachment& va) {
+absl::Status KindTraits<v1::VolumeAttachment>::Validate(const v1::VolumeAttachment& va) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", va.metadata()));
   SCHEDKIT_RETURN_IF_ERROR(Required("spec.attacher", va.spec().attacher()));
   return Required("spec.nodeName", va.spec().node_name());
 }
 
-}  // namespace schedkit::api::internal
+}  // namespace schedkit::api

@@ -13,8 +13,8 @@
 #include "api/json_documents.h"
 #include "config/decode.h"
 #include "config/typed_yaml.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::config {
 namespace {

@@ -19,8 +19,8 @@
 #include "absl/time/time.h"
 #include "api/json_documents.h"
 #include "config/default_plugins.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/plugin_names.h"
 
 namespace schedkit::config::internal {

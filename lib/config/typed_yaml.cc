@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::config::internal {
 namespace {

@@ -20,7 +20,7 @@
 #include "api/go_format.h"
 #include "config/decode.h"
 #include "config/default_plugins.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 
 namespace schedkit::config {

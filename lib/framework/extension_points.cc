@@ -12,7 +12,7 @@
 
 #include "api/go_format.h"
 #include "framework/framework_impl.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 
 namespace schedkit::framework {

@@ -30,7 +30,7 @@
 
 #include "absl/base/attributes.h"
 #include "framework/framework_impl.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 
 namespace schedkit::framework {

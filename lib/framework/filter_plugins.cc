@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "framework/framework_impl.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 
 namespace schedkit::framework {

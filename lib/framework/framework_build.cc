@@ -10,7 +10,7 @@
 
 #include "framework/framework_impl.h"
 #include "framework/records_nothing.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 
 namespace schedkit::framework {
@@ -51,6 +51,10 @@ Framework::Framework(FrameworkOptions options) : options_(std::move(options)), i
     metrics_ = options_.metrics;
   }
   if (options_.clock == nullptr) options_.clock = &Clock::Real();
+  if (options_.objects == nullptr) {
+    static const api::EmptyObjectLister kNoObjects;
+    options_.objects = &kNoObjects;
+  }
 }
 
 Framework::~Framework() = default;
@@ -225,7 +229,7 @@ absl::Status Framework::Build(const Registry& registry, const Profile& profile) 
     if (auto* ext = dynamic_cast<EnqueueExtensions*>(p)) {
       pe.events = ext->EventsToRegister();
     } else {
-      pe.events.push_back(ClusterEventWithHint{ClusterEvent{EventResource::kWildcard, kActionAll, "*"}, {}});
+      pe.events.push_back(ClusterEventWithHint{ClusterEvent{EventResource::Wildcard(), kActionAll, "*"}, {}});
     }
     enqueue_events_.push_back(std::move(pe));
   }

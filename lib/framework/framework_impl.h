@@ -138,7 +138,7 @@ struct Framework::Impl {
   // This cycle's entry, between PreFilter and the end of SchedulePod.
   OutcomeMemo::Entry* cycle_memo = nullptr;
 
-  WaitingPods waiting;
+  WaitingPodMap waiting;
 
   // ---- cycle scratch, kept between cycles so the hot loops do not allocate
   std::vector<Status> node_status;

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/pod_info.h"
 
 namespace schedkit::framework {

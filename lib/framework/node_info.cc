@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <limits>
 
-#include "schedkit/api/str_cat.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/well_known.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/well_known.h"
 
 namespace schedkit::framework {
 namespace {
@@ -48,7 +48,7 @@ void HostPortSet::Remove(const HostPort& p) {
 
 bool HostPortSet::Conflicts(const HostPort& p) const {
   if (p.port <= 0) return false;
-  const Symbol any = names::IpAny();
+  const Symbol any = well_known::IpAny();
   for (const HostPort& used : ports_) {
     if (used.port != p.port || used.protocol != p.protocol) continue;
     if (p.ip == any || used.ip == any || used.ip == p.ip) return true;
@@ -76,7 +76,7 @@ absl::Status NodeInfo::SetNode(std::shared_ptr<const api::v1::Node> node) {
   hot_.name = Symbol::Intern(n.metadata().name());
   allocatable_ = *std::move(alloc);
   labels_ = api::LabelSet::FromMap(n.metadata().labels());
-  const Symbol* zone = labels_.Find(names::LabelTopologyZone());
+  const Symbol* zone = labels_.Find(well_known::LabelTopologyZone());
   hot_.has_zone_label = zone != nullptr;
   hot_.zone_label = zone != nullptr ? *zone : Symbol();
   hot_.unschedulable = n.spec().unschedulable();

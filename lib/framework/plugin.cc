@@ -32,9 +32,9 @@ Status ScorePlugin::ScoreNodes(const CycleState& state, const PodInfo& pod, std:
 bool ClusterEvent::Matches(const ClusterEvent& incoming) const {
   if (IsWildcard()) return true;
   const bool resource_matches =
-      resource == EventResource::kWildcard || resource == incoming.resource ||
-      (resource == EventResource::kPod &&
-       (incoming.resource == EventResource::kAssignedPod || incoming.resource == EventResource::kUnscheduledPod));
+      resource.IsWildcard() || resource == incoming.resource ||
+      (resource == EventResource::Pod() &&
+       (incoming.resource == EventResource::AssignedPod() || incoming.resource == EventResource::UnscheduledPod()));
   // An incoming event matches only registrations at least as broad as it: a
   // plain Update (no specific change found) must not wake a plugin that
   // registered only for, say, UpdatePodToleration.

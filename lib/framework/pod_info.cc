@@ -10,9 +10,9 @@
 #include "api/validate.h"
 #include "framework/affinity_label_keys.h"
 #include "framework/host_ports.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
-#include "schedkit/api/well_known.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/base/well_known.h"
 
 namespace schedkit::framework {
 namespace {
@@ -142,7 +142,7 @@ std::vector<HostPort> HostPortsOf(const api::v1::Pod& pod) {
   auto add_ports = [&](const api::v1::Container& c) {
     for (const auto& p : c.ports()) {
       if (p.host_port() <= 0) continue;
-      out.push_back(HostPort{p.host_ip().empty() ? names::IpAny() : Symbol::Intern(p.host_ip()),
+      out.push_back(HostPort{p.host_ip().empty() ? well_known::IpAny() : Symbol::Intern(p.host_ip()),
                              ParseProtocol(p.protocol()), p.host_port()});
     }
   };

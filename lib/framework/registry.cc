@@ -1,6 +1,6 @@
 #include "schedkit/framework/registry.h"
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::framework {
 
@@ -17,6 +17,7 @@ absl::Status Registry::Merge(const Registry& other) {
     absl::Status s = Add(name, factory);
     if (!s.ok()) return s;
   }
+  kinds_.Merge(other.kinds_);
   return absl::OkStatus();
 }
 

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/api/quantity.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/well_known.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/well_known.h"
 
 namespace schedkit::framework {
 namespace {

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "framework/vector_clones.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::framework {
 namespace {

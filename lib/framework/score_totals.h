@@ -18,7 +18,7 @@
 #include <span>
 #include <vector>
 
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/status.h"

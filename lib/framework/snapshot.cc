@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <atomic>
 
-#include "schedkit/api/str_cat.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/well_known.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/api/v1/namespace.h"
+#include "schedkit/base/well_known.h"
 
 namespace schedkit::framework {
 
@@ -63,10 +64,10 @@ class ClusterState::NodeTree {
 };
 
 std::string ZoneKey(const api::LabelSet& labels) {
-  auto zone = labels.Get(names::LabelTopologyZone());
-  if (!zone) zone = labels.Get(names::LabelFailureDomainZone());
-  auto region = labels.Get(names::LabelTopologyRegion());
-  if (!region) region = labels.Get(names::LabelFailureDomainRegion());
+  auto zone = labels.Get(well_known::LabelTopologyZone());
+  if (!zone) zone = labels.Get(well_known::LabelFailureDomainZone());
+  auto region = labels.Get(well_known::LabelTopologyRegion());
+  if (!region) region = labels.Get(well_known::LabelFailureDomainRegion());
   const std::string_view z = zone ? zone->str() : "";
   const std::string_view r = region ? region->str() : "";
   if (z.empty() && r.empty()) return "";
@@ -210,11 +211,11 @@ ClusterState::~ClusterState() = default;
 
 absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::FromLister(const api::ClusterLister& lister) {
   auto state = std::make_unique<ClusterState>();
-  SCHEDKIT_ASSIGN_OR_RETURN(auto nodes, lister.ListNodes());
+  SCHEDKIT_ASSIGN_OR_RETURN(auto nodes, lister.List<api::v1::Node>());
   for (auto& n : nodes) SCHEDKIT_RETURN_IF_ERROR(state->AddNode(n));
-  SCHEDKIT_ASSIGN_OR_RETURN(auto namespaces, lister.ListNamespaces());
+  SCHEDKIT_ASSIGN_OR_RETURN(auto namespaces, lister.List<api::v1::Namespace>());
   for (auto& ns : namespaces) state->SetNamespace(*ns);
-  SCHEDKIT_ASSIGN_OR_RETURN(auto pods, lister.ListPods());
+  SCHEDKIT_ASSIGN_OR_RETURN(auto pods, lister.List<api::v1::Pod>());
   for (auto& p : pods) {
     if (p->spec().node_name().empty()) continue;
     SCHEDKIT_ASSIGN_OR_RETURN(PodInfoPtr info, PodInfo::Create(p));

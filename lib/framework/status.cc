@@ -1,6 +1,6 @@
 #include "schedkit/framework/status.h"
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::framework {
 

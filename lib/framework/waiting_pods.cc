@@ -1,7 +1,7 @@
 #include "framework/waiting_pods.h"
 
 #include "framework/framework_impl.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 
 namespace schedkit::framework {
@@ -61,7 +61,7 @@ Status WaitingPodImpl::Wait() {
   return *result_;
 }
 
-void WaitingPods::Park(const PodInfoPtr& pod, Symbol node,
+void WaitingPodMap::Park(const PodInfoPtr& pod, Symbol node,
                        const std::vector<std::pair<Symbol, absl::Duration>>& waits, Clock& clock) {
   auto wp = std::make_shared<WaitingPodImpl>(pod, node);
   std::weak_ptr<WaitingPodImpl> weak = wp;
@@ -78,18 +78,18 @@ void WaitingPods::Park(const PodInfoPtr& pod, Symbol node,
   pods_[pod->uid()] = std::move(wp);
 }
 
-std::shared_ptr<WaitingPodImpl> WaitingPods::Get(std::string_view uid) const {
+std::shared_ptr<WaitingPodImpl> WaitingPodMap::Get(std::string_view uid) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = pods_.find(absl::string_view(uid.data(), uid.size()));
   return it == pods_.end() ? nullptr : it->second;
 }
 
-void WaitingPods::Remove(std::string_view uid) {
+void WaitingPodMap::Remove(std::string_view uid) {
   std::lock_guard<std::mutex> lock(mu_);
   pods_.erase(absl::string_view(uid.data(), uid.size()));
 }
 
-void WaitingPods::ForEach(const std::function<void(WaitingPod&)>& fn) const {
+void WaitingPodMap::ForEach(const std::function<void(WaitingPod&)>& fn) const {
   std::vector<std::shared_ptr<WaitingPodImpl>> pods;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -62,7 +62,7 @@ class WaitingPodImpl : public WaitingPod {
 };
 
 // The parked pods of one framework, by uid.
-class WaitingPods {
+class WaitingPodMap {
  public:
   // Parks `pod` on `node` for the plugins of `waits`; each plugin's timer
   // rejects the pod after its timeout, with upstream's message.

@@ -11,7 +11,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube {
 namespace {

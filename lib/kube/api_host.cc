@@ -2,11 +2,13 @@
 
 #include "absl/time/clock.h"
 #include "api/proto_json.h"
-#include "kube/decode_object.h"
+#include "api/object_json.h"
 #include "kube/log.h"
 #include "kube/status_patch.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 namespace {
@@ -26,13 +28,11 @@ std::string PodPath(const api::v1::Pod& pod) {
 bool Retriable(const absl::Status& s) { return absl::IsUnavailable(s) || absl::IsAborted(s); }
 
 // The stored object of a write's reply.
-template <typename T>
-absl::StatusOr<T> StoredObject(const absl::StatusOr<std::string>& reply, absl::Status (*validate)(const T&)) {
+absl::StatusOr<api::AnyObject> StoredObject(const api::Kind& kind, const absl::StatusOr<std::string>& reply) {
   if (!reply.ok()) return reply.status();
   json object = json::parse(*reply, nullptr, /*allow_exceptions=*/false);
   if (object.is_discarded()) return absl::InternalError("the API's reply to a write is not JSON");
-  SCHEDKIT_ASSIGN_OR_RETURN(auto decoded, DecodeObject<T>(object, validate));
-  return *decoded;
+  return api::internal::DecodeObjectJson(kind, object);
 }
 
 json MetadataPatch(const api::v1::ObjectMeta& meta) {
@@ -128,24 +128,20 @@ void ApiHost::OnEvent(const scheduler::PodEvent& event) {
   if (events_ != nullptr) events_->Record(event);
 }
 
-absl::StatusOr<api::v1::PersistentVolume> ApiHost::UpdatePersistentVolume(
-    const api::v1::PersistentVolume& pv) {
-  json patch = {{"metadata", MetadataPatch(pv.metadata())}};
-  patch["spec"]["claimRef"] =
-      pv.spec().has_claim_ref() ? api::internal::MessageToJson(pv.spec().claim_ref()) : json(nullptr);
-  auto reply = client_.Do("PATCH", schedkit::StrCat("/api/v1/persistentvolumes/", pv.metadata().name()),
-                          patch.dump(), kMergePatch);
-  return StoredObject<api::v1::PersistentVolume>(reply, api::internal::ValidatePersistentVolume);
-}
-
-absl::StatusOr<api::v1::PersistentVolumeClaim> ApiHost::UpdatePersistentVolumeClaim(
-    const api::v1::PersistentVolumeClaim& claim) {
-  const json patch = {{"metadata", MetadataPatch(claim.metadata())}};
-  auto reply = client_.Do("PATCH",
-                          schedkit::StrCat("/api/v1/namespaces/", claim.metadata().namespace_(),
-                                           "/persistentvolumeclaims/", claim.metadata().name()),
-                          patch.dump(), kMergePatch);
-  return StoredObject<api::v1::PersistentVolumeClaim>(reply, api::internal::ValidatePersistentVolumeClaim);
+absl::StatusOr<api::AnyObject> ApiHost::UpdateObject(const api::Kind& kind,
+                                                     const google::protobuf::Message& object) {
+  // A merge patch of what plugins change: the annotations, and a volume's
+  // claimRef (VolumeBinding's static binding), conditional on the version
+  // they read, as upstream's PUT is.
+  const api::v1::ObjectMeta& meta = kind.Meta(object);
+  json patch = {{"metadata", MetadataPatch(meta)}};
+  if (&kind == &api::KindOf<api::v1::PersistentVolume>()) {
+    const auto& pv = static_cast<const api::v1::PersistentVolume&>(object);
+    patch["spec"]["claimRef"] =
+        pv.spec().has_claim_ref() ? api::internal::MessageToJson(pv.spec().claim_ref()) : json(nullptr);
+  }
+  auto reply = client_.Do("PATCH", kind.ObjectPath(meta.namespace_(), meta.name()), patch.dump(), kMergePatch);
+  return StoredObject(kind, reply);
 }
 
 }  // namespace schedkit::kube::internal

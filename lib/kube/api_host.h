@@ -42,10 +42,10 @@ class ApiHost : public scheduler::Host {
   absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor,
                      std::string_view node) override;
   void OnEvent(const scheduler::PodEvent& event) override;
-  absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(
-      const api::v1::PersistentVolume& pv) override;
-  absl::StatusOr<api::v1::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
-      const api::v1::PersistentVolumeClaim& claim) override;
+  // A merge patch of the object's annotations (and a PersistentVolume's
+  // claimRef), conditional on its resourceVersion; the stored object back.
+  absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind,
+                                              const google::protobuf::Message& object) override;
 
   // Requests made, by kind (for tests and metrics).
   int64_t binds() const { return binds_.load(); }

@@ -17,8 +17,8 @@
 #include "absl/strings/str_split.h"
 #include "api/json_documents.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube {
 namespace {

@@ -7,7 +7,7 @@
 #include "kube/log.h"
 #include "kube/status_patch.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 namespace {

@@ -7,7 +7,7 @@
 #include "httplib.h"
 #include "kube/log.h"
 #include "kube/self_signed.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 namespace {

@@ -17,7 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube {
 namespace {

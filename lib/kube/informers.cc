@@ -3,10 +3,10 @@
 #include <functional>
 #include <utility>
 
-#include "kube/decode_object.h"
+#include "api/object_json.h"
 #include "kube/log.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 namespace {
@@ -22,34 +22,6 @@ std::string MetaField(const json& object, const char* field) {
 
 // A delete of something the scheduler never held is no news.
 absl::Status IgnoreNotFound(absl::Status s) { return absl::IsNotFound(s) ? absl::OkStatus() : s; }
-
-// Add-or-replace and delete for a kind the Scheduler keys by namespace and
-// name, whose Add replaces.
-template <typename T>
-std::pair<std::function<absl::Status(const json&)>, std::function<absl::Status(const json&)>> Namespaced(
-    absl::Status (*validate)(const T&), absl::Status (scheduler::Scheduler::*add)(std::shared_ptr<const T>),
-    absl::Status (scheduler::Scheduler::*remove)(std::string_view, std::string_view),
-    scheduler::Scheduler& s) {
-  return {[&s, validate, add](const json& o) -> absl::Status {
-            SCHEDKIT_ASSIGN_OR_RETURN(auto object, DecodeObject<T>(o, validate));
-            return (s.*add)(std::move(object));
-          },
-          [&s, remove](const json& o) {
-            return IgnoreNotFound((s.*remove)(MetaField(o, "namespace"), MetaField(o, "name")));
-          }};
-}
-
-// The same for a kind without a namespace.
-template <typename T>
-std::pair<std::function<absl::Status(const json&)>, std::function<absl::Status(const json&)>> ClusterScoped(
-    absl::Status (*validate)(const T&), absl::Status (scheduler::Scheduler::*add)(std::shared_ptr<const T>),
-    absl::Status (scheduler::Scheduler::*remove)(std::string_view), scheduler::Scheduler& s) {
-  return {[&s, validate, add](const json& o) -> absl::Status {
-            SCHEDKIT_ASSIGN_OR_RETURN(auto object, DecodeObject<T>(o, validate));
-            return (s.*add)(std::move(object));
-          },
-          [&s, remove](const json& o) { return IgnoreNotFound((s.*remove)(MetaField(o, "name"))); }};
-}
 
 }  // namespace
 
@@ -93,7 +65,8 @@ SchedulerInformers::SchedulerInformers(const ApiClient& client, scheduler::Sched
   // Pods: assigned ones for the cache, unassigned ones this scheduler is
   // responsible for; finished pods leave through the field selector.
   auto pod_put = [&s, profiles = std::move(profiles)](const json& o) -> absl::Status {
-    SCHEDKIT_ASSIGN_OR_RETURN(auto pod, DecodeObject<v1::Pod>(o, api::internal::ValidatePod));
+    SCHEDKIT_ASSIGN_OR_RETURN(api::AnyObject decoded, api::internal::DecodeObjectJson(api::KindOf<v1::Pod>(), o));
+    auto pod = std::static_pointer_cast<const v1::Pod>(std::move(decoded));
     if (pod->spec().node_name().empty() && !profiles.contains(pod->spec().scheduler_name())) {
       return absl::OkStatus();
     }
@@ -104,58 +77,30 @@ SchedulerInformers::SchedulerInformers(const ApiClient& client, scheduler::Sched
   auto pod_remove = [&s](const json& o) {
     return IgnoreNotFound(s.DeletePod(MetaField(o, "namespace"), MetaField(o, "name")));
   };
-  add("Pod", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", {pod_put, pod_remove});
+  add("Pod", api::KindOf<v1::Pod>().collection_path(), "status.phase!=Succeeded,status.phase!=Failed",
+      {pod_put, pod_remove});
 
   // Nodes: UpdateNode adds one it does not know.
-  add("Node", "/api/v1/nodes", "",
+  add("Node", api::KindOf<v1::Node>().collection_path(), "",
       {[&s](const json& o) -> absl::Status {
-         SCHEDKIT_ASSIGN_OR_RETURN(auto node, DecodeObject<v1::Node>(o, api::internal::ValidateNode));
-         return s.UpdateNode(std::move(node));
+         SCHEDKIT_ASSIGN_OR_RETURN(api::AnyObject node, api::internal::DecodeObjectJson(api::KindOf<v1::Node>(), o));
+         return s.UpdateNode(std::static_pointer_cast<const v1::Node>(std::move(node)));
        },
        [&s](const json& o) { return IgnoreNotFound(s.DeleteNode(MetaField(o, "name"))); }});
-  // Namespaces: only their labels matter (namespace selectors); the
-  // scheduler keeps a deleted namespace's labels, which no pod can use.
-  add("Namespace", "/api/v1/namespaces", "",
-      {[&s](const json& o) -> absl::Status {
-         SCHEDKIT_ASSIGN_OR_RETURN(auto ns, DecodeObject<v1::Namespace>(o, api::internal::ValidateNamespace));
-         s.SetNamespace(*ns);
-         return absl::OkStatus();
-       },
-       [](const json&) { return absl::OkStatus(); }});
 
-  using S = scheduler::Scheduler;
-  namespace in = api::internal;
-  add("PodDisruptionBudget", "/apis/policy/v1/poddisruptionbudgets", "",
-      Namespaced<v1::PodDisruptionBudget>(in::ValidatePodDisruptionBudget, &S::AddPodDisruptionBudget,
-                                          &S::DeletePodDisruptionBudget, s));
-  add("Service", "/api/v1/services", "",
-      Namespaced<v1::Service>(in::ValidateService, &S::AddService, &S::DeleteService, s));
-  add("ReplicationController", "/api/v1/replicationcontrollers", "",
-      Namespaced<v1::ReplicationController>(in::ValidateReplicationController, &S::AddReplicationController,
-                                            &S::DeleteReplicationController, s));
-  add("ReplicaSet", "/apis/apps/v1/replicasets", "",
-      Namespaced<v1::ReplicaSet>(in::ValidateReplicaSet, &S::AddReplicaSet, &S::DeleteReplicaSet, s));
-  add("StatefulSet", "/apis/apps/v1/statefulsets", "",
-      Namespaced<v1::StatefulSet>(in::ValidateStatefulSet, &S::AddStatefulSet, &S::DeleteStatefulSet, s));
-  add("PersistentVolume", "/api/v1/persistentvolumes", "",
-      ClusterScoped<v1::PersistentVolume>(in::ValidatePersistentVolume, &S::AddPersistentVolume,
-                                          &S::DeletePersistentVolume, s));
-  add("PersistentVolumeClaim", "/api/v1/persistentvolumeclaims", "",
-      Namespaced<v1::PersistentVolumeClaim>(in::ValidatePersistentVolumeClaim, &S::AddPersistentVolumeClaim,
-                                            &S::DeletePersistentVolumeClaim, s));
-  add("StorageClass", "/apis/storage.k8s.io/v1/storageclasses", "",
-      ClusterScoped<v1::StorageClass>(in::ValidateStorageClass, &S::AddStorageClass, &S::DeleteStorageClass,
-                                      s));
-  add("CSINode", "/apis/storage.k8s.io/v1/csinodes", "",
-      ClusterScoped<v1::CSINode>(in::ValidateCSINode, &S::AddCSINode, &S::DeleteCSINode, s));
-  add("CSIDriver", "/apis/storage.k8s.io/v1/csidrivers", "",
-      ClusterScoped<v1::CSIDriver>(in::ValidateCSIDriver, &S::AddCSIDriver, &S::DeleteCSIDriver, s));
-  add("CSIStorageCapacity", "/apis/storage.k8s.io/v1/csistoragecapacities", "",
-      Namespaced<v1::CSIStorageCapacity>(in::ValidateCSIStorageCapacity, &S::AddCSIStorageCapacity,
-                                         &S::DeleteCSIStorageCapacity, s));
-  add("VolumeAttachment", "/apis/storage.k8s.io/v1/volumeattachments", "",
-      ClusterScoped<v1::VolumeAttachment>(in::ValidateVolumeAttachment, &S::AddVolumeAttachment,
-                                          &S::DeleteVolumeAttachment, s));
+  // Every other kind the scheduler holds, built-in or a plugin's, one way.
+  // A deleted namespace's labels stay in the snapshot, where no pod can use
+  // them.
+  for (const api::Kind* kind : s.kinds()) {
+    add(std::string(kind->kind()), kind->collection_path(), "",
+        {[&s, kind](const json& o) -> absl::Status {
+           SCHEDKIT_ASSIGN_OR_RETURN(api::AnyObject object, api::internal::DecodeObjectJson(*kind, o));
+           return s.Upsert(*kind, std::move(object));
+         },
+         [&s, kind](const json& o) {
+           return IgnoreNotFound(s.Delete(*kind, MetaField(o, "namespace"), MetaField(o, "name")));
+         }});
+  }
 }
 
 SchedulerInformers::~SchedulerInformers() { Stop(); }

@@ -8,8 +8,8 @@
 #include "absl/time/clock.h"
 #include "kube/log.h"
 #include "kube/status_patch.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "kube/log.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 namespace {

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "absl/strings/numbers.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 namespace {

@@ -28,7 +28,7 @@
 #include "kube/log.h"
 #include "kube/scheduler_flags.h"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/metrics.h"
 #include "schedkit/kube/api_client.h"
@@ -141,7 +141,7 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   event_options.hostname = Hostname();
   internal::EventSink events(**events_client, event_options);
   internal::ApiHost host(**client, &events);
-  const api::StaticClusterLister empty(api::v1::Cluster{});
+  const api::StaticClusterLister empty;
   scheduler::SchedulerOptions options;
   options.metrics = &metrics;
   options.tie_break =

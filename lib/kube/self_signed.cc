@@ -5,7 +5,7 @@
 
 #include <ctime>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 

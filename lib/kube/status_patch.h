@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "absl/time/time.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/v1/pod.h"
 
 namespace schedkit::kube::internal {
 

@@ -1,6 +1,7 @@
 #include "schedkit/scheduler/cache.h"
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/api/v1/namespace.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::scheduler {
 

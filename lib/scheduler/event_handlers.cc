@@ -1,5 +1,6 @@
-// The informer-style event handlers (upstream's eventhandlers.go): nodes,
-// pods, PodDisruptionBudgets and namespaces as the host sees them change.
+// The informer-style event handlers (upstream's eventhandlers.go) for nodes
+// and pods as the host sees them change; every other kind goes through
+// object_events.cc.
 // Each updates the cache and the pod table, then tells the queue the cluster
 // event it amounts to, so that pods a plugin rejected for its lack may move.
 #include <algorithm>
@@ -55,8 +56,8 @@ absl::Status Scheduler::AddNode(std::shared_ptr<const api::v1::Node> node) {
     std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
     impl_->nodes[node->metadata().name()] = node;
   }
-  impl_->queue->OnClusterEventShared(ClusterEvent{EventResource::kNode, framework::kActionAdd, "NodeAdd"},
-                                     SharedEventObjects{.new_node = std::move(node)});
+  impl_->queue->OnClusterEventShared(ClusterEvent{EventResource::Node(), framework::kActionAdd, "NodeAdd"},
+                                     SharedEventObjects::Of<api::v1::Node>(nullptr, std::move(node)));
   return absl::OkStatus();
 }
 
@@ -72,8 +73,8 @@ absl::Status Scheduler::UpdateNode(std::shared_ptr<const api::v1::Node> node) {
   const framework::ActionType actions = old ? NodeUpdateActions(*old, *node) : framework::kActionAdd;
   if (actions != 0) {
     impl_->queue->OnClusterEventShared(
-        ClusterEvent{EventResource::kNode, actions, "NodeUpdate"},
-        SharedEventObjects{.old_node = std::move(old), .new_node = std::move(node)});
+        ClusterEvent{EventResource::Node(), actions, "NodeUpdate"},
+        SharedEventObjects::Of<api::v1::Node>(std::move(old), std::move(node)));
   }
   return absl::OkStatus();
 }
@@ -84,7 +85,7 @@ absl::Status Scheduler::DeleteNode(std::string_view name) {
     std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
     impl_->nodes.erase(std::string(name));
   }
-  impl_->queue->OnClusterEvent(ClusterEvent{EventResource::kNode, framework::kActionDelete, "NodeDelete"}, {});
+  impl_->queue->OnClusterEvent(ClusterEvent{EventResource::Node(), framework::kActionDelete, "NodeDelete"}, {});
   return absl::OkStatus();
 }
 
@@ -107,8 +108,8 @@ absl::Status Scheduler::AddPod(std::shared_ptr<const api::v1::Pod> pod) {
       return s;
     }
     impl_->queue->OnClusterEventShared(
-        ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
-        SharedEventObjects{.new_pod = p->pod_ptr()});
+        ClusterEvent{EventResource::AssignedPod(), framework::kActionAdd, "AssignedPodAdd"},
+        SharedEventObjects::Of<api::v1::Pod>(nullptr, p->pod_ptr()));
     return absl::OkStatus();
   }
   if (impl_->FrameworkForPod(*p) == nullptr) return absl::OkStatus();  // another scheduler's pod
@@ -139,15 +140,15 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
       }
       for (const ClusterEvent& event : PodUpdateEvents(*old, *p)) {
         impl_->queue->OnClusterEventShared(event,
-                                           SharedEventObjects{.old_pod = old->pod_ptr(), .new_pod = p->pod_ptr()});
+                                           SharedEventObjects::Of<api::v1::Pod>(old->pod_ptr(), p->pod_ptr()));
       }
     } else {
       // Bound by the host (or confirming our own bind).
       impl_->queue->Delete(*old);
       if (absl::Status s = impl_->cache.AddPod(p); !s.ok() && !absl::IsAlreadyExists(s)) return s;
       impl_->queue->OnClusterEventShared(
-          ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
-          SharedEventObjects{.new_pod = p->pod_ptr()});
+          ClusterEvent{EventResource::AssignedPod(), framework::kActionAdd, "AssignedPodAdd"},
+          SharedEventObjects::Of<api::v1::Pod>(nullptr, p->pod_ptr()));
     }
     return absl::OkStatus();
   }
@@ -183,84 +184,12 @@ absl::Status Scheduler::DeletePod(std::string_view namespace_name, std::string_v
       if (absl::Status s = impl_->cache.RemovePod(*cached); !s.ok()) return s;
     }
     impl_->queue->OnClusterEventShared(
-        ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
-        SharedEventObjects{.old_pod = cached->pod_ptr()});
+        ClusterEvent{EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"},
+        SharedEventObjects::Of<api::v1::Pod>(cached->pod_ptr(), nullptr));
     return absl::OkStatus();
   }
   impl_->queue->Delete(*old);
   return absl::OkStatus();
-}
-
-absl::Status Scheduler::AddPodDisruptionBudget(std::shared_ptr<const api::v1::PodDisruptionBudget> pdb) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  impl_->pdbs[PodKey(pdb->metadata().namespace_(), pdb->metadata().name())] = std::move(pdb);
-  return absl::OkStatus();
-}
-
-absl::Status Scheduler::DeletePodDisruptionBudget(std::string_view namespace_name, std::string_view name) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  if (impl_->pdbs.erase(PodKey(namespace_name, name)) == 0) {
-    return absl::NotFoundError(schedkit::StrCat("PodDisruptionBudget ", namespace_name, "/", name, " not found"));
-  }
-  return absl::OkStatus();
-}
-
-void Scheduler::SetNamespace(const api::v1::Namespace& ns) { impl_->cache.SetNamespace(ns); }
-
-namespace {
-
-// Delete for a workload kind: NotFound names the kind and the object.
-template <typename T>
-absl::Status EraseWorkload(NamespacedObjects<T>& objects, std::string_view kind, std::string_view namespace_name,
-                           std::string_view name) {
-  if (objects.Erase(namespace_name, name)) return absl::OkStatus();
-  return absl::NotFoundError(schedkit::StrCat(kind, " ", namespace_name, "/", name, " not found"));
-}
-
-}  // namespace
-
-absl::Status Scheduler::AddService(std::shared_ptr<const api::v1::Service> service) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  impl_->services.Put(std::move(service));
-  return absl::OkStatus();
-}
-
-absl::Status Scheduler::DeleteService(std::string_view namespace_name, std::string_view name) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  return EraseWorkload(impl_->services, "Service", namespace_name, name);
-}
-
-absl::Status Scheduler::AddReplicationController(std::shared_ptr<const api::v1::ReplicationController> rc) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  impl_->replication_controllers.Put(std::move(rc));
-  return absl::OkStatus();
-}
-
-absl::Status Scheduler::DeleteReplicationController(std::string_view namespace_name, std::string_view name) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  return EraseWorkload(impl_->replication_controllers, "ReplicationController", namespace_name, name);
-}
-
-absl::Status Scheduler::AddReplicaSet(std::shared_ptr<const api::v1::ReplicaSet> rs) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  impl_->replica_sets.Put(std::move(rs));
-  return absl::OkStatus();
-}
-
-absl::Status Scheduler::DeleteReplicaSet(std::string_view namespace_name, std::string_view name) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  return EraseWorkload(impl_->replica_sets, "ReplicaSet", namespace_name, name);
-}
-
-absl::Status Scheduler::AddStatefulSet(std::shared_ptr<const api::v1::StatefulSet> ss) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  impl_->stateful_sets.Put(std::move(ss));
-  return absl::OkStatus();
-}
-
-absl::Status Scheduler::DeleteStatefulSet(std::string_view namespace_name, std::string_view name) {
-  std::lock_guard<SpinningMutex> lock(impl_->pods_mu);
-  return EraseWorkload(impl_->stateful_sets, "StatefulSet", namespace_name, name);
 }
 
 }  // namespace schedkit::scheduler

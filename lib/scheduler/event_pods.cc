@@ -20,8 +20,8 @@ std::shared_ptr<const api::v1::Pod> PodForEvent(const framework::PodInfo& info) 
 
 SharedEventObjects WithEventPods(const SharedEventObjects& objects) {
   SharedEventObjects out = objects;
-  if (out.old_pod == nullptr && out.old_pod_info != nullptr) out.old_pod = PodForEvent(*out.old_pod_info);
-  if (out.new_pod == nullptr && out.new_pod_info != nullptr) out.new_pod = PodForEvent(*out.new_pod_info);
+  if (out.old_object == nullptr && out.old_pod_info != nullptr) out.old_object = PodForEvent(*out.old_pod_info);
+  if (out.new_object == nullptr && out.new_pod_info != nullptr) out.new_object = PodForEvent(*out.new_pod_info);
   out.old_pod_info = nullptr;
   out.new_pod_info = nullptr;
   return out;

@@ -16,15 +16,10 @@ absl::Status FencedHost::Evict(const api::v1::Pod& victim, const api::v1::Pod& p
   return host_.Evict(victim, preemptor, node);
 }
 
-absl::StatusOr<api::v1::PersistentVolume> FencedHost::UpdatePersistentVolume(const api::v1::PersistentVolume& pv) {
+absl::StatusOr<api::AnyObject> FencedHost::UpdateObject(const api::Kind& kind,
+                                                        const google::protobuf::Message& object) {
   if (!leader_.IsLeader()) return NotLeader();
-  return host_.UpdatePersistentVolume(pv);
-}
-
-absl::StatusOr<api::v1::PersistentVolumeClaim> FencedHost::UpdatePersistentVolumeClaim(
-    const api::v1::PersistentVolumeClaim& claim) {
-  if (!leader_.IsLeader()) return NotLeader();
-  return host_.UpdatePersistentVolumeClaim(claim);
+  return host_.UpdateObject(kind, object);
 }
 
 void FencedHost::OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) {

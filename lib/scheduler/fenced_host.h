@@ -19,9 +19,8 @@ class FencedHost : public Host {
   // FailedPrecondition when this replica is not the leader.
   absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override;
   absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor, std::string_view node) override;
-  absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(const api::v1::PersistentVolume& pv) override;
-  absl::StatusOr<api::v1::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
-      const api::v1::PersistentVolumeClaim& claim) override;
+  absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind,
+                                              const google::protobuf::Message& object) override;
   // Dropped when this replica is not the leader.
   void OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) override;
   void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override;

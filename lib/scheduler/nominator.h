@@ -23,7 +23,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/nominated_pods.h"
 #include "schedkit/framework/pod_info.h"
 #include "scheduler/spinning_mutex.h"

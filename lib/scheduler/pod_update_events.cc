@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::scheduler {
 namespace {
@@ -45,7 +45,7 @@ std::string ActionLabel(ActionType a) {
 std::vector<framework::ClusterEvent> PodUpdateEvents(const PodInfo& old_pod, const PodInfo& new_pod) {
   const bool assigned = !new_pod.node_name().empty();
   const framework::EventResource resource =
-      assigned ? framework::EventResource::kAssignedPod : framework::EventResource::kUnscheduledPod;
+      assigned ? framework::EventResource::AssignedPod() : framework::EventResource::UnscheduledPod();
   const char* resource_label = assigned ? "AssignedPod" : "UnscheduledPod";
 
   std::vector<ActionType> actions;

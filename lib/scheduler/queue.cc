@@ -69,7 +69,7 @@ constexpr char kEventUnschedulableTimeout[] = "UnschedulableTimeout";
 constexpr char kPreEnqueueFallbackPlugin[] = "PreEnqueue";
 
 ClusterEvent WildcardEvent(const char* label) {
-  return ClusterEvent{EventResource::kWildcard, framework::kActionAll, label};
+  return ClusterEvent{EventResource::Wildcard(), framework::kActionAll, label};
 }
 
 }  // namespace
@@ -261,7 +261,7 @@ struct SchedulingQueue::Impl {
   // Upstream moveToActiveQ is told the event label and nominates on the two
   // unscheduled-pod events only.
   static bool NominatesOn(const ClusterEvent& event) {
-    return event.resource == EventResource::kUnscheduledPod &&
+    return event.resource == EventResource::UnscheduledPod() &&
            (event.action == framework::kActionAdd || event.action == framework::kActionUpdate);
   }
 
@@ -442,8 +442,8 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
   const std::string uid = new_pod->uid();
   std::vector<ClusterEvent> events =
       PodUpdateEvents(old_pod != nullptr ? *old_pod : *new_pod, *new_pod);
-  const EventObjects objects{nullptr, nullptr, old_pod != nullptr ? &old_pod->pod() : nullptr,
-                             &new_pod->pod()};
+  const EventObjects objects =
+      EventObjects::Of<api::v1::Pod>(old_pod != nullptr ? &old_pod->pod() : nullptr, &new_pod->pod());
 
   // In flight: the pod comes back through AddUnschedulableIfNotPresent in its
   // latest version; remember the update for its rejectors to judge then.
@@ -451,8 +451,8 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
     for (const ClusterEvent& ev : events) {
       auto rec = std::make_shared<RecordedEvent>();
       rec->event = ev;
-      if (old_pod != nullptr) rec->owned.old_pod = old_pod->pod_ptr();
-      rec->owned.new_pod = new_pod->pod_ptr();
+      rec->owned = SharedEventObjects::Of<api::v1::Pod>(old_pod != nullptr ? old_pod->pod_ptr() : nullptr,
+                                                        new_pod->pod_ptr());
       im.in_flight.Record(std::move(rec));
     }
     return;
@@ -628,7 +628,7 @@ void SchedulingQueue::Activate(const std::vector<std::string>& uids) {
     if (PodInfoPtr in_flight = im.in_flight.Pod(uid)) {
       auto rec = std::make_shared<RecordedEvent>();
       rec->event = WildcardEvent(kEventForceActivate);
-      rec->owned.new_pod = in_flight->pod_ptr();
+      rec->owned = SharedEventObjects::Of<api::v1::Pod>(nullptr, in_flight->pod_ptr());
       im.in_flight.Record(std::move(rec));
     }
   }

@@ -35,13 +35,13 @@ QueueingHints::ProfileHints QueueingHints::Build(const framework::Framework& fw)
     bool node_add = false;
     bool node_taint = false;
     for (const ClusterEventWithHint& e : pe.events) {
-      if (e.event.resource != EventResource::kNode) continue;
+      if (e.event.resource != EventResource::Node()) continue;
       node_add |= (e.event.action & framework::kActionAdd) != 0;
       node_taint |= (e.event.action & framework::kActionUpdateNodeTaint) != 0;
     }
     if (node_add && !node_taint) {
       ph.events.push_back(ClusterEventWithHint{
-          ClusterEvent{EventResource::kNode, framework::kActionUpdateNodeTaint, "NodeUpdateNodeTaint"}, {}});
+          ClusterEvent{EventResource::Node(), framework::kActionUpdateNodeTaint, "NodeUpdateNodeTaint"}, {}});
     }
     out.push_back(std::move(ph));
   }
@@ -89,10 +89,10 @@ Strategy QueueingHints::IsPodWorthRequeuing(const framework::Framework* fw, cons
   if (event.IsWildcard()) {
     // A wildcard event that carries an object targets that pod only
     // (ForceActivate of an in-flight pod).
-    if (objects.new_pod != nullptr) {
-      return objects.new_pod->metadata().uid() == info.pod->uid() ? Strategy::kAfterBackoff : Strategy::kSkip;
+    if (const api::v1::Pod* pod = objects.New<api::v1::Pod>(); pod != nullptr) {
+      return pod->metadata().uid() == info.pod->uid() ? Strategy::kAfterBackoff : Strategy::kSkip;
     }
-    if (objects.new_node != nullptr) return Strategy::kSkip;
+    if (objects.New<api::v1::Node>() != nullptr) return Strategy::kSkip;
     return Strategy::kAfterBackoff;
   }
   const ProfileHints* plugins = For(fw);

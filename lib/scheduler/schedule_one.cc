@@ -135,8 +135,8 @@ void Scheduler::Impl::ApplyPendingPodUpdate(const PodInfoPtr& old_pod, PodInfoPt
     // pods may fit there now.
     const int32_t priority = old_pod->priority();
     queue->OnClusterEventShared(
-        ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
-        SharedEventObjects{.old_pod = old_pod->pod_ptr()},
+        ClusterEvent{EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"},
+        SharedEventObjects::Of<api::v1::Pod>(old_pod->pod_ptr(), nullptr),
         [priority](const PodInfo& p) { return p.priority() <= priority; });
   }
 }
@@ -182,8 +182,8 @@ void Scheduler::Impl::BindingCycle(framework::Framework* fw, std::shared_ptr<Cyc
       // What the host's informer would deliver next: the pod is now
       // assigned; pods rejected for lack of it may fit now.
       queue->OnClusterEventShared(
-          ClusterEvent{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"},
-          SharedEventObjects{.new_pod_info = assumed});
+          ClusterEvent{EventResource::AssignedPod(), framework::kActionAdd, "AssignedPodAdd"},
+          SharedEventObjects::OfPodInfos(nullptr, assumed));
     }
     CallHostVoid([&] { host->OnScheduled(assumed->received_pod(), node.str()); });
     fw->events()->Event(*assumed, nullptr, "Normal", "Scheduled", "Binding",
@@ -202,8 +202,8 @@ void Scheduler::Impl::BindingCycle(framework::Framework* fw, std::shared_ptr<Cyc
     fw->RunReservePluginsUnreserve(*state, *assumed, node);
     (void)cache.ForgetPod(*assumed);
     queue->OnClusterEventShared(
-        ClusterEvent{EventResource::kAssignedPod, framework::kActionDelete, "AssignedPodDelete"},
-        SharedEventObjects{.old_pod_info = assumed});
+        ClusterEvent{EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"},
+        SharedEventObjects::OfPodInfos(assumed, nullptr));
     CycleReport report;
     report.pod = qpi.pod;
     report.profile = std::string(fw->profile_name());

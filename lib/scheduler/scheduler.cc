@@ -12,7 +12,7 @@
 
 #include "absl/time/clock.h"
 #include "framework/records_nothing.h"
-#include "schedkit/api/status_macros.h"
+#include "schedkit/base/status_macros.h"
 #include "scheduler/scheduler_impl.h"
 #include "scheduler/thread_pool_executor.h"
 
@@ -20,19 +20,6 @@ namespace schedkit::scheduler {
 
 using framework::PodInfo;
 using framework::PodInfoPtr;
-
-namespace {
-
-// Adds each listed object with `add`; the first error (the listing's or an
-// add's) stops it.
-template <typename T, typename Add>
-absl::Status AddAll(const absl::StatusOr<api::ObjectList<T>>& listed, Add&& add) {
-  if (!listed.ok()) return listed.status();
-  for (const std::shared_ptr<const T>& object : *listed) SCHEDKIT_RETURN_IF_ERROR(add(object));
-  return absl::OkStatus();
-}
-
-}  // namespace
 
 // ---- ClusterClient
 
@@ -52,37 +39,6 @@ absl::Status Scheduler::Impl::ClearNominatedNodeName(const PodInfo& pod) {
     ApplyPendingPodUpdate(current, current->WithNominatedNodeName(""));
   }
   return absl::OkStatus();
-}
-
-std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> Scheduler::Impl::ListPodDisruptionBudgets() const {
-  std::lock_guard<SpinningMutex> lock(pods_mu);
-  std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> out;
-  for (const auto& [k, v] : pdbs) out.push_back(v);
-  return out;
-}
-
-std::vector<std::shared_ptr<const api::v1::Service>> Scheduler::Impl::ListServices(
-    std::string_view namespace_name) const {
-  std::lock_guard<SpinningMutex> lock(pods_mu);
-  return services.List(namespace_name);
-}
-
-std::shared_ptr<const api::v1::ReplicationController> Scheduler::Impl::GetReplicationController(
-    std::string_view namespace_name, std::string_view name) const {
-  std::lock_guard<SpinningMutex> lock(pods_mu);
-  return replication_controllers.Get(namespace_name, name);
-}
-
-std::shared_ptr<const api::v1::ReplicaSet> Scheduler::Impl::GetReplicaSet(std::string_view namespace_name,
-                                                                          std::string_view name) const {
-  std::lock_guard<SpinningMutex> lock(pods_mu);
-  return replica_sets.Get(namespace_name, name);
-}
-
-std::shared_ptr<const api::v1::StatefulSet> Scheduler::Impl::GetStatefulSet(std::string_view namespace_name,
-                                                                            std::string_view name) const {
-  std::lock_guard<SpinningMutex> lock(pods_mu);
-  return stateful_sets.Get(namespace_name, name);
 }
 
 // ---- the Scheduler
@@ -122,6 +78,16 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
   im.selection.rng.seed(options.seed != 0 ? options.seed : std::random_device{}());
   im.parallelizer = std::make_shared<framework::Parallelizer>(config.parallelism);
 
+  // Every kind the registry knows that kube-scheduler reads; nodes and pods
+  // have tables of their own.
+  api::KindSet held;
+  for (const api::Kind* kind : registry.kinds()) {
+    if (kind->scheduler_reads() && kind != &api::KindOf<api::v1::Node>() && kind != &api::KindOf<api::v1::Pod>()) {
+      held.Add(*kind);
+    }
+  }
+  im.objects = std::make_unique<api::ObjectStore>(held);
+
   QueueOptions qo;
   qo.clock = im.clock;
   qo.metrics = im.metrics;
@@ -135,6 +101,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
     fo.clock = im.clock;
     fo.metrics = im.metrics;
     fo.client = &im;
+    fo.objects = im.objects.get();
     im.event_recorders.push_back(std::make_unique<HostEvents>(*im.host, profile.scheduler_name));
     fo.events = im.event_recorders.back().get();
     fo.memoize_per_node_outcomes = options.memoize_per_node_outcomes;
@@ -147,41 +114,38 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
   // also the nominator every framework's two-pass filter consults.
   qo.less = &im.frameworks.front()->queue_sort();
   im.queue = std::make_unique<SchedulingQueue>(qo);
-  for (auto& fw : im.frameworks) fw->SetPodNominator(im.queue.get());
+  for (auto& fw : im.frameworks) {
+    fw->SetPodNominator(im.queue.get());
+    fw->SetPodActivator(im.queue.get());
+    // As upstream's informer handlers: a kind's changes reach the queue
+    // only when some plugin registered for its events.
+    for (const framework::Framework::PluginEvents& registered : fw->enqueue_events()) {
+      for (const framework::ClusterEventWithHint& e : registered.events) {
+        for (const api::Kind* kind : held) {
+          if (e.event.resource == framework::EventResource::Of(*kind)) {
+            im.raised_events.emplace(kind, e.event.resource);
+          }
+        }
+      }
+    }
+  }
 
   std::unique_ptr<Scheduler> sched(new Scheduler(std::move(impl)));
-  // Initial state: nodes, namespaces, PDBs, then pods (bound ones first so
+  // Initial state: nodes, the other kinds, then pods (bound ones first so
   // pending pods see them).
-  auto nodes = lister.ListNodes();
+  auto nodes = lister.List<api::v1::Node>();
   if (!nodes.ok()) return nodes.status();
   for (auto& n : *nodes) {
     if (absl::Status s = sched->impl_->cache.AddNode(n); !s.ok()) return s;
   }
-  auto namespaces = lister.ListNamespaces();
-  if (!namespaces.ok()) return namespaces.status();
-  for (auto& ns : *namespaces) sched->impl_->cache.SetNamespace(*ns);
-  SCHEDKIT_RETURN_IF_ERROR(
-      AddAll(lister.ListPodDisruptionBudgets(), [&](auto& o) { return sched->AddPodDisruptionBudget(o); }));
-  // Workloads before pods, so that the first cycles see them.
-  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListServices(), [&](auto& o) { return sched->AddService(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(
-      AddAll(lister.ListReplicationControllers(), [&](auto& o) { return sched->AddReplicationController(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListReplicaSets(), [&](auto& o) { return sched->AddReplicaSet(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListStatefulSets(), [&](auto& o) { return sched->AddStatefulSet(o); }));
-  // Storage before pods too: a pod's claims must be there for its first cycle.
-  SCHEDKIT_RETURN_IF_ERROR(
-      AddAll(lister.ListStorageClasses(), [&](auto& o) { return sched->AddStorageClass(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(
-      AddAll(lister.ListPersistentVolumes(), [&](auto& o) { return sched->AddPersistentVolume(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(
-      AddAll(lister.ListPersistentVolumeClaims(), [&](auto& o) { return sched->AddPersistentVolumeClaim(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListCSINodes(), [&](auto& o) { return sched->AddCSINode(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(AddAll(lister.ListCSIDrivers(), [&](auto& o) { return sched->AddCSIDriver(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(
-      AddAll(lister.ListCSIStorageCapacities(), [&](auto& o) { return sched->AddCSIStorageCapacity(o); }));
-  SCHEDKIT_RETURN_IF_ERROR(
-      AddAll(lister.ListVolumeAttachments(), [&](auto& o) { return sched->AddVolumeAttachment(o); }));
-  auto pods = lister.ListPods();
+  // Every other kind before pods, so that the first cycles see what pods
+  // refer to (claims, namespaces, workloads).
+  for (const api::Kind* kind : held) {
+    absl::StatusOr<api::AnyObjectList> listed = lister.List(*kind);
+    if (!listed.ok()) return listed.status();
+    for (api::AnyObject& object : *listed) SCHEDKIT_RETURN_IF_ERROR(sched->Upsert(*kind, std::move(object)));
+  }
+  auto pods = lister.List<api::v1::Pod>();
   if (!pods.ok()) return pods.status();
   for (int pass = 0; pass < 2; ++pass) {
     for (auto& p : *pods) {
@@ -227,7 +191,7 @@ void Scheduler::Stop() {
   impl_->stopping = true;
   impl_->timers.Stop();
   impl_->queue->Close();
-  impl_->CancelStorageWaits();
+  impl_->objects->CancelWaits();
   if (impl_->loop.joinable()) impl_->loop.join();
   impl_->WaitForBindings();
 }
@@ -241,7 +205,8 @@ void Scheduler::SetCycleObserver(std::function<void(const CycleReport&)> observe
 
 SchedulingQueue& Scheduler::queue() { return *impl_->queue; }
 const Cache& Scheduler::cache() const { return impl_->cache; }
-const framework::ClusterClient& Scheduler::cluster_client() const { return *impl_; }
+const api::ObjectLister& Scheduler::objects() const { return *impl_->objects; }
+const api::KindSet& Scheduler::kinds() const { return impl_->objects->kinds(); }
 
 framework::Framework* Scheduler::FrameworkFor(std::string_view scheduler_name) const {
   auto it = impl_->by_profile.find(std::string(scheduler_name));

@@ -6,9 +6,9 @@
 //
 // Threads: one scheduling cycle at a time (the Run loop, or the caller of
 // ScheduleOne); binding cycles on the executor; event handlers on any thread.
-// What they share is guarded: the pod table by pods_mu, the binding count by
-// bind_mu, the observer by observer_mu; the queue and the cache lock
-// themselves. The snapshot and the selection state are the scheduling
+// What they share is guarded: the pod and node tables by pods_mu, the
+// binding count by bind_mu, the observer by observer_mu; the object store,
+// the queue and the cache lock themselves. The snapshot and the selection state are the scheduling
 // thread's alone.
 #ifndef SCHEDKIT_LIB_SCHEDULER_SCHEDULER_IMPL_H_
 #define SCHEDKIT_LIB_SCHEDULER_SCHEDULER_IMPL_H_
@@ -25,13 +25,13 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/api/object_store.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/scheduler/scheduler.h"
 #include "schedkit/scheduler/self_keyed_set.h"
 #include "scheduler/fenced_host.h"
 #include "scheduler/host_events.h"
-#include "scheduler/namespaced_objects.h"
 #include "scheduler/periodic_timers.h"
 #include "scheduler/spinning_mutex.h"
 
@@ -69,27 +69,14 @@ struct Scheduler::Impl : public framework::ClusterClient {
   };
   mutable SpinningMutex pods_mu;
   SelfKeyedSet<framework::PodInfoPtr, KeyOf> pods ABSL_GUARDED_BY(pods_mu);
-  absl::flat_hash_map<std::string, std::shared_ptr<const api::v1::PodDisruptionBudget>> pdbs
-      ABSL_GUARDED_BY(pods_mu);
   absl::flat_hash_map<std::string, std::shared_ptr<const api::v1::Node>> nodes ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::Service> services ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::ReplicationController> replication_controllers ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::ReplicaSet> replica_sets ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::StatefulSet> stateful_sets ABSL_GUARDED_BY(pods_mu);
-  // Storage; cluster-scoped kinds under namespace "".
-  NamespacedObjects<api::v1::PersistentVolume> pvs ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::PersistentVolumeClaim> pvcs ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::StorageClass> storage_classes ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::CSINode> csi_nodes ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::CSIDriver> csi_drivers ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::CSIStorageCapacity> csi_storage_capacities ABSL_GUARDED_BY(pods_mu);
-  NamespacedObjects<api::v1::VolumeAttachment> volume_attachments ABSL_GUARDED_BY(pods_mu);
-
-  // StorageGeneration and its waiters (VolumeBinding's PreBind).
-  mutable std::mutex storage_mu;
-  mutable std::condition_variable storage_cv;
-  uint64_t storage_generation ABSL_GUARDED_BY(storage_mu) = 0;
-  bool storage_waits_cancelled ABSL_GUARDED_BY(storage_mu) = false;
+  // Every other kind the scheduler holds (the registry's kinds that
+  // kube-scheduler reads, but nodes and pods); it locks itself.
+  std::unique_ptr<api::ObjectStore> objects;
+  // The kinds some profile's plugin registered events for, with their event
+  // resource: as upstream, only these kinds' changes reach the queue. Set
+  // by Create, then read.
+  absl::flat_hash_map<const api::Kind*, framework::EventResource> raised_events;
 
   std::mutex bind_mu;
   std::condition_variable bind_cv;
@@ -107,33 +94,9 @@ struct Scheduler::Impl : public framework::ClusterClient {
   absl::Status Bind(const framework::PodInfo& pod, Symbol node) override;
   absl::Status Evict(const framework::PodInfo& victim, const framework::PodInfo& preemptor, Symbol node) override;
   absl::Status ClearNominatedNodeName(const framework::PodInfo& pod) override;
-  std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override;
-  std::vector<std::shared_ptr<const api::v1::Service>> ListServices(std::string_view namespace_name) const override;
-  std::shared_ptr<const api::v1::ReplicationController> GetReplicationController(
-      std::string_view namespace_name, std::string_view name) const override;
-  std::shared_ptr<const api::v1::ReplicaSet> GetReplicaSet(std::string_view namespace_name,
-                                                           std::string_view name) const override;
-  std::shared_ptr<const api::v1::StatefulSet> GetStatefulSet(std::string_view namespace_name,
-                                                             std::string_view name) const override;
-  std::shared_ptr<const api::v1::PersistentVolumeClaim> GetPersistentVolumeClaim(
-      std::string_view namespace_name, std::string_view name) const override;
-  std::shared_ptr<const api::v1::PersistentVolume> GetPersistentVolume(std::string_view name) const override;
-  std::vector<std::shared_ptr<const api::v1::PersistentVolume>> ListPersistentVolumes() const override;
-  std::shared_ptr<const api::v1::StorageClass> GetStorageClass(std::string_view name) const override;
-  std::shared_ptr<const api::v1::CSINode> GetCSINode(std::string_view name) const override;
-  std::shared_ptr<const api::v1::CSIDriver> GetCSIDriver(std::string_view name) const override;
-  std::vector<std::shared_ptr<const api::v1::CSIStorageCapacity>> ListCSIStorageCapacities() const override;
-  std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> ListVolumeAttachments() const override;
-  absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> UpdatePersistentVolume(
-      const api::v1::PersistentVolume& pv) override;
-  absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> UpdatePersistentVolumeClaim(
-      const api::v1::PersistentVolumeClaim& claim) override;
-  uint64_t StorageGeneration() const override;
-  absl::StatusOr<uint64_t> WaitForStorageChange(uint64_t generation, absl::Time deadline) const override;
-  // Counts a storage change and wakes WaitForStorageChange (storage_handlers.cc).
-  void StorageChanged();
-  // Wakes every WaitForStorageChange with Cancelled (Stop).
-  void CancelStorageWaits();
+  // (object_events.cc)
+  absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind,
+                                              const google::protobuf::Message& object) override;
 
   // ---- the cycles (schedule_one.cc)
   // Pops the next pod and schedules it; false when none was ready.

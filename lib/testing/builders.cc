@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::testing {
 namespace {
@@ -300,10 +300,10 @@ framework::NodeInfo NodeBuilder::Info(const std::vector<api::v1::Pod>& pods) con
   return *std::move(info);
 }
 
-api::v1::Cluster MakeCluster(const std::vector<api::v1::Node>& nodes, const std::vector<api::v1::Pod>& pods) {
-  api::v1::Cluster c;
-  for (const auto& n : nodes) *c.add_nodes() = n;
-  for (const auto& p : pods) *c.add_pods() = p;
+api::ObjectSet MakeCluster(const std::vector<api::v1::Node>& nodes, const std::vector<api::v1::Pod>& pods) {
+  api::ObjectSet c;
+  for (const auto& n : nodes) c.Add(n);
+  for (const auto& p : pods) c.Add(p);
   return c;
 }
 

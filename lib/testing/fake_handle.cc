@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "schedkit/api/builtin_kinds.h"
 #include "schedkit/framework/pod_info.h"
 
 namespace schedkit::testing {
@@ -18,7 +19,9 @@ namespace {
 FakeHandle::FakeHandle(int parallelism)
     : state_(std::make_unique<framework::ClusterState>()),
       parallelizer_(std::make_unique<framework::Parallelizer>(parallelism)),
-      metrics_(std::make_unique<framework::NoopMetricsRecorder>()) {}
+      metrics_(std::make_unique<framework::NoopMetricsRecorder>()),
+      store_(std::make_unique<api::ObjectStore>(api::BuiltinKinds())),
+      objects_(store_.get()) {}
 
 FakeHandle::~FakeHandle() = default;
 

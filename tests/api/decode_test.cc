@@ -3,6 +3,8 @@
 // fixture text, decoding from strings, error messages for bad inputs, and a
 // mutation fuzz loop that must never crash or hang.
 #include "schedkit/api/decode.h"
+#include "schedkit/api/v1/kinds.h"
+#include "testing/object_set_differences.h"
 
 #include <catch2/catch.hpp>
 
@@ -51,15 +53,6 @@ api::DecodedCluster MustDecode(std::string_view text, std::string_view source = 
   return *std::move(decoded);
 }
 
-// The differences between two messages, in MessageDifferencer's words.
-std::string Differences(const google::protobuf::Message& a, const google::protobuf::Message& b) {
-  std::string report;
-  MessageDifferencer differencer;
-  differencer.ReportDifferencesToString(&report);
-  differencer.Compare(a, b);
-  return report;
-}
-
 // Loads a bad fixture and returns the error message; fails if it loaded.
 std::string LoadError(std::string_view file) {
   absl::StatusOr<api::DecodedCluster> loaded = api::LoadPaths({TestData(file)});
@@ -92,23 +85,20 @@ TEST_CASE("cluster.json and cluster.yaml decode to identical objects", "[decode]
   const api::DecodedCluster from_json = MustLoad(TestData("cluster.json"));
   const api::DecodedCluster from_yaml = MustLoad(TestData("cluster.yaml"));
 
-  CHECK(from_json.objects.nodes_size() == 3);
-  CHECK(from_json.objects.pods_size() == 10);
-  CHECK(from_json.objects.pod_disruption_budgets_size() == 2);
-  CHECK(from_json.objects.priority_classes_size() == 1);
-  CHECK(from_json.objects.namespaces_size() == 2);
+  CHECK(from_json.objects.Of<api::v1::Node>().size() == 3);
+  CHECK(from_json.objects.Of<api::v1::Pod>().size() == 10);
+  CHECK(from_json.objects.Of<api::v1::PodDisruptionBudget>().size() == 2);
+  CHECK(from_json.objects.Of<api::v1::PriorityClass>().size() == 1);
+  CHECK(from_json.objects.Of<api::v1::Namespace>().size() == 2);
 
-  INFO("differences (json vs yaml):\n" << Differences(from_json.objects, from_yaml.objects));
-  CHECK(MessageDifferencer::Equals(from_json.objects, from_yaml.objects));
+  CHECK(schedkit::testing::ObjectSetDifferences(from_json.objects, from_yaml.objects).empty());
   CHECK(from_json.skipped_kinds == from_yaml.skipped_kinds);
 
   SECTION("Decode on the file text gives what LoadPaths gives") {
     const api::DecodedCluster json_text = MustDecode(ReadFile(TestData("cluster.json")), "cluster.json");
     const api::DecodedCluster yaml_text = MustDecode(ReadFile(TestData("cluster.yaml")), "cluster.yaml");
-    INFO("differences (LoadPaths json vs Decode json):\n" << Differences(from_json.objects, json_text.objects));
-    CHECK(MessageDifferencer::Equals(from_json.objects, json_text.objects));
-    INFO("differences (LoadPaths yaml vs Decode yaml):\n" << Differences(from_yaml.objects, yaml_text.objects));
-    CHECK(MessageDifferencer::Equals(from_yaml.objects, yaml_text.objects));
+    CHECK(schedkit::testing::ObjectSetDifferences(from_json.objects, json_text.objects).empty());
+    CHECK(schedkit::testing::ObjectSetDifferences(from_yaml.objects, yaml_text.objects).empty());
     CHECK(json_text.skipped_kinds == from_json.skipped_kinds);
     CHECK(yaml_text.skipped_kinds == from_yaml.skipped_kinds);
   }
@@ -127,20 +117,20 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   const std::string file = GENERATE(as<std::string>{}, "cluster.json", "cluster.yaml");
   INFO("fixture " << file);
   const api::DecodedCluster decoded = MustLoad(TestData(file));
-  const v1::Cluster& c = decoded.objects;
-  REQUIRE(c.nodes_size() == 3);
-  REQUIRE(c.pods_size() == 10);
-  REQUIRE(c.pod_disruption_budgets_size() == 2);
-  REQUIRE(c.priority_classes_size() == 1);
-  REQUIRE(c.namespaces_size() == 2);
+  const api::ObjectSet& c = decoded.objects;
+  REQUIRE(c.Of<api::v1::Node>().size() == 3);
+  REQUIRE(c.Of<api::v1::Pod>().size() == 10);
+  REQUIRE(c.Of<api::v1::PodDisruptionBudget>().size() == 2);
+  REQUIRE(c.Of<api::v1::PriorityClass>().size() == 1);
+  REQUIRE(c.Of<api::v1::Namespace>().size() == 2);
 
   SECTION("object order and skipped kinds") {
     Strings nodes, pods, pdbs, pcs, nss;
-    for (const auto& n : c.nodes()) nodes.push_back(n.metadata().name());
-    for (const auto& p : c.pods()) pods.push_back(p.metadata().namespace_() + "/" + p.metadata().name());
-    for (const auto& p : c.pod_disruption_budgets()) pdbs.push_back(p.metadata().namespace_() + "/" + p.metadata().name());
-    for (const auto& p : c.priority_classes()) pcs.push_back(p.metadata().name());
-    for (const auto& n : c.namespaces()) nss.push_back(n.metadata().name());
+    for (const auto& n : c.Of<api::v1::Node>()) nodes.push_back(n.metadata().name());
+    for (const auto& p : c.Of<api::v1::Pod>()) pods.push_back(p.metadata().namespace_() + "/" + p.metadata().name());
+    for (const auto& p : c.Of<api::v1::PodDisruptionBudget>()) pdbs.push_back(p.metadata().namespace_() + "/" + p.metadata().name());
+    for (const auto& p : c.Of<api::v1::PriorityClass>()) pcs.push_back(p.metadata().name());
+    for (const auto& n : c.Of<api::v1::Namespace>()) nss.push_back(n.metadata().name());
     CHECK(nodes == Strings{"cp-1", "worker-1", "worker-2"});
     CHECK(pods == Strings{"kube-system/etcd-cp-1", "kube-system/coredns-5d78c9869d-7xk2p",
                           "default/web-6f7b9d4c8-abcde", "default/web-6f7b9d4c8-fghij",
@@ -150,15 +140,15 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
     CHECK(pcs == Strings{"batch-nonpreempting"});
     CHECK(nss == Strings{"default", "ml"});
     // The kubernetes Service selects no pod (no spec.selector).
-    REQUIRE(c.services_size() == 1);
-    CHECK(c.services(0).metadata().name() == "kubernetes");
-    CHECK(c.services(0).spec().selector().empty());
+    REQUIRE(c.Of<api::v1::Service>().size() == 1);
+    CHECK(c.Of<api::v1::Service>()[0].metadata().name() == "kubernetes");
+    CHECK(c.Of<api::v1::Service>()[0].spec().selector().empty());
     CHECK(decoded.skipped_kinds.empty());
   }
 
   SECTION("Node") {
     // cp-1: control plane, dual-stack, NoSchedule taint without value.
-    const v1::Node& cp = c.nodes(0);
+    const v1::Node& cp = c.Of<api::v1::Node>()[0];
     CHECK(cp.api_version() == "v1");
     CHECK(cp.kind() == "Node");
     const v1::ObjectMeta& m = cp.metadata();
@@ -224,7 +214,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
     CHECK(s.conditions(1).last_transition_time() == "2024-03-11T09:13:05Z");
 
     // worker-1: label values that look like a number and a boolean stay text.
-    const v1::Node& w1 = c.nodes(1);
+    const v1::Node& w1 = c.Of<api::v1::Node>()[1];
     CHECK(w1.metadata().name() == "worker-1");
     CHECK(w1.metadata().uid() == "7c2e9f04-1b3d-4a5e-8f6a-3d2c1b0a9e88");
     CHECK(w1.metadata().labels().at("example.com/rack") == "12");
@@ -247,7 +237,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
     CHECK(w1.status().images(0).size_bytes() == 148213556);
 
     // worker-2: cordoned GPU node with all three taint effects.
-    const v1::Node& w2 = c.nodes(2);
+    const v1::Node& w2 = c.Of<api::v1::Node>()[2];
     CHECK(w2.metadata().name() == "worker-2");
     CHECK(w2.metadata().creation_timestamp() == "2024-04-20T16:03:19Z");
     CHECK(w2.metadata().labels().at("nvidia.com/gpu.count") == "4");
@@ -286,7 +276,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: static control-plane pod (etcd-cp-1)") {
-    const v1::Pod& p = c.pods(0);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[0];
     CHECK(p.api_version() == "v1");
     CHECK(p.kind() == "Pod");
     const v1::ObjectMeta& m = p.metadata();
@@ -354,7 +344,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: coredns (ReplicaSet owner, anti-affinity preferred, ports, tolerations)") {
-    const v1::Pod& p = c.pods(1);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[1];
     const v1::ObjectMeta& m = p.metadata();
     CHECK(m.name() == "coredns-5d78c9869d-7xk2p");
     CHECK(m.generate_name() == "coredns-5d78c9869d-");
@@ -434,7 +424,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: web (anti-affinity required, init sidecar, host port, spread, PVC)") {
-    const v1::Pod& p = c.pods(2);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[2];
     CHECK(p.metadata().name() == "web-6f7b9d4c8-abcde");
     CHECK(p.metadata().namespace_() == "default");
     CHECK(p.metadata().annotations().at("kubectl.kubernetes.io/restartedAt") == "2024-04-30T08:00:00Z");
@@ -537,7 +527,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: pending web replica with a nominated node") {
-    const v1::Pod& p = c.pods(3);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[3];
     CHECK(p.metadata().name() == "web-6f7b9d4c8-fghij");
     CHECK(p.spec().node_name().empty());
     CHECK_FALSE(p.spec().has_affinity());
@@ -565,7 +555,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: Job pod that never preempts") {
-    const v1::Pod& p = c.pods(4);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[4];
     CHECK(p.metadata().name() == "report-28574310-q8k2m");
     CHECK(p.metadata().generate_name() == "report-28574310-");
     CHECK(p.metadata().labels().at("batch.kubernetes.io/job-name") == "report-28574310");
@@ -593,7 +583,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: trainer-0 (node affinity with every operator, GPUs, overhead, runtime class)") {
-    const v1::Pod& p = c.pods(5);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[5];
     CHECK(p.metadata().name() == "trainer-0");
     CHECK(p.metadata().namespace_() == "ml");
     CHECK(p.metadata().labels().at("apps.kubernetes.io/pod-index") == "0");
@@ -684,7 +674,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: trainer-1 (gated, pod affinity with namespaces and namespace selectors)") {
-    const v1::Pod& p = c.pods(6);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[6];
     CHECK(p.metadata().name() == "trainer-1");
     const v1::PodSpec& s = p.spec();
     CHECK(s.node_name().empty());
@@ -744,7 +734,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: cache-0 (pod-level resources, SCTP host port, no owner)") {
-    const v1::Pod& p = c.pods(7);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[7];
     CHECK(p.metadata().name() == "cache-0");
     CHECK(p.metadata().owner_references_size() == 0);
     CHECK(p.metadata().generate_name().empty());
@@ -776,7 +766,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: terminating pod with a catch-all toleration") {
-    const v1::Pod& p = c.pods(8);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[8];
     CHECK(p.metadata().name() == "legacy-etl-5kq9z");
     CHECK(p.metadata().deletion_timestamp() == "2024-05-02T11:42:10Z");
     CHECK(p.metadata().creation_timestamp() == "2024-04-25T09:00:00Z");
@@ -790,7 +780,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Pod: hand-written pod without admission defaults") {
-    const v1::Pod& p = c.pods(9);
+    const v1::Pod& p = c.Of<api::v1::Pod>()[9];
     CHECK(p.metadata().name() == "scratch");
     CHECK(p.metadata().deletion_timestamp().empty());
     const v1::PodSpec& s = p.spec();
@@ -808,7 +798,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("PodDisruptionBudget") {
-    const v1::PodDisruptionBudget& web = c.pod_disruption_budgets(0);
+    const v1::PodDisruptionBudget& web = c.Of<api::v1::PodDisruptionBudget>()[0];
     CHECK(web.api_version() == "policy/v1");
     CHECK(web.kind() == "PodDisruptionBudget");
     CHECK(web.metadata().name() == "web-pdb");
@@ -833,7 +823,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
     CHECK(web.status().observed_generation() == 1);
     CHECK(web.status().disrupted_pods_size() == 0);
 
-    const v1::PodDisruptionBudget& tr = c.pod_disruption_budgets(1);
+    const v1::PodDisruptionBudget& tr = c.Of<api::v1::PodDisruptionBudget>()[1];
     CHECK(tr.metadata().name() == "trainer-pdb");
     CHECK(tr.metadata().namespace_() == "ml");
     CHECK_FALSE(tr.spec().has_min_available());
@@ -854,7 +844,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("PriorityClass") {
-    const v1::PriorityClass& pc = c.priority_classes(0);
+    const v1::PriorityClass& pc = c.Of<api::v1::PriorityClass>()[0];
     CHECK(pc.api_version() == "scheduling.k8s.io/v1");
     CHECK(pc.kind() == "PriorityClass");
     CHECK(pc.metadata().name() == "batch-nonpreempting");
@@ -869,7 +859,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
   }
 
   SECTION("Namespace") {
-    const v1::Namespace& def = c.namespaces(0);
+    const v1::Namespace& def = c.Of<api::v1::Namespace>()[0];
     CHECK(def.api_version() == "v1");
     CHECK(def.kind() == "Namespace");
     CHECK(def.metadata().name() == "default");
@@ -877,7 +867,7 @@ TEST_CASE("cluster fixture fields decode to the exact fixture values", "[decode]
     CHECK(def.metadata().resource_version() == "201");
     CHECK(def.metadata().labels().at("kubernetes.io/metadata.name") == "default");
     CHECK(def.metadata().annotations_size() == 0);
-    const v1::Namespace& ml = c.namespaces(1);
+    const v1::Namespace& ml = c.Of<api::v1::Namespace>()[1];
     CHECK(ml.metadata().name() == "ml");
     CHECK(ml.metadata().creation_timestamp() == "2024-04-20T15:00:00Z");
     CHECK(Keys(ml.metadata().labels()) == Strings{"kubernetes.io/metadata.name", "team"});
@@ -894,11 +884,11 @@ TEST_CASE("Decode accepts a single JSON object", "[decode][string]") {
       R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1","labels":{"zone":"a"}},)"
       R"("status":{"allocatable":{"cpu":"2","memory":"4Gi","pods":"110"}}})",
       "node.json");
-  REQUIRE(d.objects.nodes_size() == 1);
-  CHECK(d.objects.nodes(0).metadata().name() == "n1");
-  CHECK(d.objects.nodes(0).metadata().labels().at("zone") == "a");
-  CHECK(d.objects.nodes(0).status().allocatable().at("memory") == "4Gi");
-  CHECK(d.objects.pods_size() == 0);
+  REQUIRE(d.objects.Of<api::v1::Node>().size() == 1);
+  CHECK(d.objects.Of<api::v1::Node>()[0].metadata().name() == "n1");
+  CHECK(d.objects.Of<api::v1::Node>()[0].metadata().labels().at("zone") == "a");
+  CHECK(d.objects.Of<api::v1::Node>()[0].status().allocatable().at("memory") == "4Gi");
+  CHECK(d.objects.Of<api::v1::Pod>().size() == 0);
   CHECK(d.skipped_kinds.empty());
 }
 
@@ -911,10 +901,10 @@ TEST_CASE("Decode accepts a NodeList", "[decode][string]") {
       {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}},
       {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n2"}, "spec": {"unschedulable": true}}
     ]})");
-  REQUIRE(d.objects.nodes_size() == 2);
-  CHECK(d.objects.nodes(0).metadata().name() == "n1");
-  CHECK(d.objects.nodes(1).metadata().name() == "n2");
-  CHECK(d.objects.nodes(1).spec().unschedulable());
+  REQUIRE(d.objects.Of<api::v1::Node>().size() == 2);
+  CHECK(d.objects.Of<api::v1::Node>()[0].metadata().name() == "n1");
+  CHECK(d.objects.Of<api::v1::Node>()[1].metadata().name() == "n2");
+  CHECK(d.objects.Of<api::v1::Node>()[1].spec().unschedulable());
   CHECK(d.skipped_kinds.empty());
 }
 
@@ -929,9 +919,9 @@ TEST_CASE("Decode accepts a NodeList whose items omit kind, as the API server se
       {"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "2"}}},
       {"metadata": {"name": "n2"}, "status": {"allocatable": {"cpu": "4"}}}
     ]})");
-  REQUIRE(d.objects.nodes_size() == 2);
-  CHECK(d.objects.nodes(0).metadata().name() == "n1");
-  CHECK(d.objects.nodes(1).status().allocatable().at("cpu") == "4");
+  REQUIRE(d.objects.Of<api::v1::Node>().size() == 2);
+  CHECK(d.objects.Of<api::v1::Node>()[0].metadata().name() == "n1");
+  CHECK(d.objects.Of<api::v1::Node>()[1].status().allocatable().at("cpu") == "4");
 }
 
 TEST_CASE("Decode accepts multi-document YAML with empty documents", "[decode][string]") {
@@ -951,9 +941,9 @@ TEST_CASE("Decode accepts multi-document YAML with empty documents", "[decode][s
       "  name: b\n"
       "---\n";
   const api::DecodedCluster d = MustDecode(text, "multi.yaml");
-  REQUIRE(d.objects.namespaces_size() == 2);
-  CHECK(d.objects.namespaces(0).metadata().name() == "a");
-  CHECK(d.objects.namespaces(1).metadata().name() == "b");
+  REQUIRE(d.objects.Of<api::v1::Namespace>().size() == 2);
+  CHECK(d.objects.Of<api::v1::Namespace>()[0].metadata().name() == "a");
+  CHECK(d.objects.Of<api::v1::Namespace>()[1].metadata().name() == "b");
   CHECK(d.skipped_kinds.empty());
 }
 
@@ -1026,12 +1016,12 @@ TEST_CASE("Decode accepts a YAML document that is a List", "[decode][string]") {
       "  - name: c\n"
       "    image: busybox\n";
   const api::DecodedCluster d = MustDecode(text, "list.yaml");
-  REQUIRE(d.objects.nodes_size() == 1);
-  CHECK(d.objects.nodes(0).status().allocatable().at("cpu") == "2");
-  REQUIRE(d.objects.pods_size() == 2);
-  CHECK(d.objects.pods(0).metadata().name() == "p1");
-  CHECK(d.objects.pods(0).spec().node_name() == "n1");
-  CHECK(d.objects.pods(1).metadata().name() == "p2");
+  REQUIRE(d.objects.Of<api::v1::Node>().size() == 1);
+  CHECK(d.objects.Of<api::v1::Node>()[0].status().allocatable().at("cpu") == "2");
+  REQUIRE(d.objects.Of<api::v1::Pod>().size() == 2);
+  CHECK(d.objects.Of<api::v1::Pod>()[0].metadata().name() == "p1");
+  CHECK(d.objects.Of<api::v1::Pod>()[0].spec().node_name() == "n1");
+  CHECK(d.objects.Of<api::v1::Pod>()[1].metadata().name() == "p2");
   CHECK(d.skipped_kinds == std::map<std::string, int>{{"ConfigMap", 1}});
   CHECK(api::ValidateCluster(d.objects).ok());
 }
@@ -1046,9 +1036,9 @@ TEST_CASE("DecodeInto appends to what is already decoded", "[decode][string]") {
                           "kind: ConfigMap\napiVersion: v1\nmetadata:\n  name: t\n  namespace: x\n",
                           "c.yaml", out)
               .ok());
-  REQUIRE(out.objects.nodes_size() == 2);
-  CHECK(out.objects.nodes(0).metadata().name() == "n1");
-  CHECK(out.objects.nodes(1).metadata().name() == "n2");
+  REQUIRE(out.objects.Of<api::v1::Node>().size() == 2);
+  CHECK(out.objects.Of<api::v1::Node>()[0].metadata().name() == "n1");
+  CHECK(out.objects.Of<api::v1::Node>()[1].metadata().name() == "n2");
   CHECK(out.skipped_kinds == std::map<std::string, int>{{"ConfigMap", 2}});
 }
 
@@ -1058,7 +1048,7 @@ TEST_CASE("Decode alone does not run the cluster-level checks", "[decode][string
       "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n"
       "spec:\n  nodeName: elsewhere\n  containers:\n  - name: c\n    image: busybox\n",
       "pods.yaml");
-  REQUIRE(d.objects.pods_size() == 1);
+  REQUIRE(d.objects.Of<api::v1::Pod>().size() == 1);
   const absl::Status s = api::ValidateCluster(d.objects);
   REQUIRE_FALSE(s.ok());
   const std::string msg(s.message());
@@ -1073,15 +1063,15 @@ TEST_CASE("Decode alone does not run the cluster-level checks", "[decode][string
 TEST_CASE("LoadPaths reads a directory's json/yaml/yml files recursively, in walk order", "[decode][load]") {
   const api::DecodedCluster d = MustLoad(TestData("dir"));
   Strings nodes, pods, nss;
-  for (const auto& n : d.objects.nodes()) nodes.push_back(n.metadata().name());
-  for (const auto& p : d.objects.pods()) pods.push_back(p.metadata().name());
-  for (const auto& n : d.objects.namespaces()) nss.push_back(n.metadata().name());
+  for (const auto& n : d.objects.Of<api::v1::Node>()) nodes.push_back(n.metadata().name());
+  for (const auto& p : d.objects.Of<api::v1::Pod>()) pods.push_back(p.metadata().name());
+  for (const auto& n : d.objects.Of<api::v1::Namespace>()) nss.push_back(n.metadata().name());
   CHECK(nss == Strings{"shop"});  // 05-namespaces.yml
   // 10-nodes.yaml in document order, then nested/40-node-c.yaml.
   CHECK(nodes == Strings{"node-b", "node-a", "node-c"});
-  CHECK(d.objects.storage_classes_size() == 1);  // nested/deeper/10-storage.yaml
+  CHECK(d.objects.Of<api::v1::StorageClass>().size() == 1);  // nested/deeper/10-storage.yaml
   CHECK(pods == Strings{"cart-0", "cart-1"});   // 20-pods.json, then 30-more-pods.yaml
-  CHECK(d.objects.services_size() == 1);       // in 20-pods.json's List
+  CHECK(d.objects.Of<api::v1::Service>().size() == 1);       // in 20-pods.json's List
   CHECK(d.skipped_kinds.empty());
 }
 
@@ -1098,8 +1088,8 @@ TEST_CASE("LoadPaths checks the cluster formed by all paths together", "[decode]
         api::LoadPaths({TestData("dir/10-nodes.yaml"), TestData("dir/30-more-pods.yaml")});
     INFO(d.status().ToString());
     REQUIRE(d.ok());
-    CHECK(d->objects.nodes_size() == 2);
-    CHECK(d->objects.pods_size() == 1);
+    CHECK(d->objects.Of<api::v1::Node>().size() == 2);
+    CHECK(d->objects.Of<api::v1::Pod>().size() == 1);
   }
   SECTION("a missing path is an error naming it") {
     absl::StatusOr<api::DecodedCluster> d = api::LoadPaths({TestData("no-such-file.yaml")});
@@ -1214,7 +1204,7 @@ TEST_CASE("A quote left open at the end of YAML input is an error", "[decode][er
       "description: \"Pods on the checkout path\n";
   absl::StatusOr<api::DecodedCluster> d = api::Decode(text, "pc.yaml");
   if (d.ok()) {
-    UNSCOPED_INFO("decoded description: [" << d->objects.priority_classes(0).description() << "]");
+    UNSCOPED_INFO("decoded description: [" << d->objects.Of<api::v1::PriorityClass>()[0].description() << "]");
   }
   REQUIRE_FALSE(d.ok());
   CHECK_THAT(std::string(d.status().message()), Contains("pc.yaml"));
@@ -1223,11 +1213,11 @@ TEST_CASE("A quote left open at the end of YAML input is an error", "[decode][er
 TEST_CASE("An unknown kind alone is valid: skipped and counted", "[decode][errors]") {
   const api::DecodedCluster d = MustLoad(TestData("bad/unknown_kind.yaml"));
   CHECK(d.skipped_kinds == std::map<std::string, int>{{"ConfigMap", 1}});
-  CHECK(d.objects.nodes_size() == 0);
-  CHECK(d.objects.pods_size() == 0);
-  CHECK(d.objects.pod_disruption_budgets_size() == 0);
-  CHECK(d.objects.priority_classes_size() == 0);
-  CHECK(d.objects.namespaces_size() == 0);
+  CHECK(d.objects.Of<api::v1::Node>().size() == 0);
+  CHECK(d.objects.Of<api::v1::Pod>().size() == 0);
+  CHECK(d.objects.Of<api::v1::PodDisruptionBudget>().size() == 0);
+  CHECK(d.objects.Of<api::v1::PriorityClass>().size() == 0);
+  CHECK(d.objects.Of<api::v1::Namespace>().size() == 0);
 }
 
 TEST_CASE("Errors from Decode name the given source", "[decode][errors]") {

@@ -10,13 +10,17 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
+#include "schedkit/api/v1/namespace.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
+#include "testing/object_set_differences.h"
 
 namespace {
 
 namespace api = schedkit::api;
 using google::protobuf::util::MessageDifferencer;
 
-api::v1::Cluster Load(const std::string& relative) {
+api::ObjectSet Load(const std::string& relative) {
   absl::StatusOr<api::DecodedCluster> loaded =
       api::LoadPaths({std::string(SCHEDKIT_TESTS_DIR) + "/api/testdata/" + relative});
   INFO(loaded.status().ToString());
@@ -27,30 +31,31 @@ api::v1::Cluster Load(const std::string& relative) {
 TEST_CASE("EncodeClusterJson output decodes to the objects it was given", "[encode]") {
   for (const char* fixture : {"cluster.json", "cluster.yaml", "dir"}) {
     INFO(fixture);
-    const api::v1::Cluster original = Load(fixture);
-    REQUIRE(original.pods_size() > 0);
+    const api::ObjectSet original = Load(fixture);
+    REQUIRE(!original.Of<api::v1::Pod>().empty());
     absl::StatusOr<api::DecodedCluster> again = api::Decode(api::EncodeClusterJson(original), "encoded");
     INFO(again.status().ToString());
     REQUIRE(again.ok());
     CHECK(again->skipped_kinds.empty());
-    std::string report;
-    MessageDifferencer differencer;
-    differencer.ReportDifferencesToString(&report);
-    CHECK(differencer.Compare(original, again->objects));
-    CHECK(report.empty());
+    CHECK(schedkit::testing::ObjectSetDifferences(original, again->objects).empty());
   }
 }
 
 TEST_CASE("EncodeClusterJson writes a List with kinds, numbers as numbers, unset fields omitted", "[encode]") {
-  api::v1::Cluster cluster;
-  api::v1::Pod& pod = *cluster.add_pods();
+  api::ObjectSet cluster;
+  api::v1::Pod pod;
   pod.mutable_metadata()->set_name("p");
   pod.mutable_spec()->set_priority(0);  // optional: set to zero is still written
   api::v1::Toleration& t = *pod.mutable_spec()->add_tolerations();
   t.set_key("k");
   t.set_toleration_seconds(30);
-  cluster.add_nodes()->mutable_metadata()->set_name("n");
-  cluster.add_namespaces()->mutable_metadata()->set_name("ns");
+  cluster.Add(std::move(pod));
+  api::v1::Node node;
+  node.mutable_metadata()->set_name("n");
+  cluster.Add(std::move(node));
+  api::v1::Namespace ns;
+  ns.mutable_metadata()->set_name("ns");
+  cluster.Add(std::move(ns));
 
   const nlohmann::json list = nlohmann::json::parse(api::EncodeClusterJson(cluster));
   CHECK(list["apiVersion"] == "v1");

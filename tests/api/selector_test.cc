@@ -5,7 +5,7 @@
 #include <map>
 
 #include "schedkit/api/selector.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/testing/builders.h"
 
 namespace schedkit::api {

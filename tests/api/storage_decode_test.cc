@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "schedkit/api/decode.h"
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/api/lister.h"
 
 namespace schedkit {
@@ -104,41 +105,41 @@ TEST_CASE("Storage kinds decode with the fields the scheduler reads", "[decode][
   INFO(d.status().ToString());
   REQUIRE(d.ok());
   CHECK(d->skipped_kinds.empty());
-  const api::v1::Cluster& c = d->objects;
+  const api::ObjectSet& c = d->objects;
   REQUIRE(api::ValidateCluster(c).ok());
 
-  REQUIRE(c.storage_classes_size() == 2);
-  CHECK(c.storage_classes(0).volume_binding_mode() == "WaitForFirstConsumer");
-  CHECK(c.storage_classes(0).allowed_topologies(0).match_label_expressions(0).values(1) == "zone-b");
-  CHECK(c.storage_classes(1).volume_binding_mode() == "Immediate");  // the API server's defaults
-  CHECK(c.storage_classes(1).reclaim_policy() == "Delete");
+  REQUIRE(c.Of<api::v1::StorageClass>().size() == 2);
+  CHECK(c.Of<api::v1::StorageClass>()[0].volume_binding_mode() == "WaitForFirstConsumer");
+  CHECK(c.Of<api::v1::StorageClass>()[0].allowed_topologies(0).match_label_expressions(0).values(1) == "zone-b");
+  CHECK(c.Of<api::v1::StorageClass>()[1].volume_binding_mode() == "Immediate");  // the API server's defaults
+  CHECK(c.Of<api::v1::StorageClass>()[1].reclaim_policy() == "Delete");
 
-  REQUIRE(c.persistent_volumes_size() == 1);
-  const api::v1::PersistentVolume& pv = c.persistent_volumes(0);
+  REQUIRE(c.Of<api::v1::PersistentVolume>().size() == 1);
+  const api::v1::PersistentVolume& pv = c.Of<api::v1::PersistentVolume>()[0];
   CHECK(pv.spec().capacity().at("storage") == "10Gi");
   CHECK(pv.spec().claim_ref().namespace_() == "shop");
   CHECK(pv.spec().csi().volume_handle() == "disk-1");
   CHECK(pv.spec().node_affinity().required().node_selector_terms(0).match_expressions(0).values(0) == "zone-a");
   CHECK(pv.status().phase() == "Bound");
 
-  REQUIRE(c.persistent_volume_claims_size() == 1);
-  const api::v1::PersistentVolumeClaim& pvc = c.persistent_volume_claims(0);
+  REQUIRE(c.Of<api::v1::PersistentVolumeClaim>().size() == 1);
+  const api::v1::PersistentVolumeClaim& pvc = c.Of<api::v1::PersistentVolumeClaim>()[0];
   CHECK(pvc.spec().access_modes(0) == "ReadWriteOncePod");
   CHECK(pvc.spec().resources().requests().at("storage") == "5Gi");
   CHECK(pvc.spec().volume_name() == "pv-1");
 
-  REQUIRE(c.csi_nodes_size() == 1);
-  CHECK(c.csi_nodes(0).spec().drivers(0).node_id() == "n1");
-  CHECK(c.csi_nodes(0).spec().drivers(0).allocatable().count() == 15);
-  REQUIRE(c.csi_drivers_size() == 1);
-  CHECK(c.csi_drivers(0).spec().storage_capacity());
-  REQUIRE(c.csi_storage_capacities_size() == 1);
-  CHECK(c.csi_storage_capacities(0).capacity() == "100Gi");
-  CHECK(c.csi_storage_capacities(0).node_topology().match_labels().at("topology.kubernetes.io/zone") == "zone-a");
-  REQUIRE(c.volume_attachments_size() == 1);
-  CHECK(c.volume_attachments(0).spec().source().persistent_volume_name() == "pv-1");
+  REQUIRE(c.Of<api::v1::CSINode>().size() == 1);
+  CHECK(c.Of<api::v1::CSINode>()[0].spec().drivers(0).node_id() == "n1");
+  CHECK(c.Of<api::v1::CSINode>()[0].spec().drivers(0).allocatable().count() == 15);
+  REQUIRE(c.Of<api::v1::CSIDriver>().size() == 1);
+  CHECK(c.Of<api::v1::CSIDriver>()[0].spec().storage_capacity());
+  REQUIRE(c.Of<api::v1::CSIStorageCapacity>().size() == 1);
+  CHECK(c.Of<api::v1::CSIStorageCapacity>()[0].capacity() == "100Gi");
+  CHECK(c.Of<api::v1::CSIStorageCapacity>()[0].node_topology().match_labels().at("topology.kubernetes.io/zone") == "zone-a");
+  REQUIRE(c.Of<api::v1::VolumeAttachment>().size() == 1);
+  CHECK(c.Of<api::v1::VolumeAttachment>()[0].spec().source().persistent_volume_name() == "pv-1");
 
-  const auto& volumes = c.pods(0).spec().volumes();
+  const auto& volumes = c.Of<api::v1::Pod>()[0].spec().volumes();
   REQUIRE(volumes.size() == 8);
   CHECK(volumes[0].persistent_volume_claim().claim_name() == "data");
   CHECK(volumes[1].ephemeral().volume_claim_template().spec().storage_class_name() == "fast");
@@ -150,13 +151,13 @@ TEST_CASE("Storage kinds decode with the fields the scheduler reads", "[decode][
   CHECK(volumes[7].name() == "cfg");  // a source the scheduler does not read
 
   const api::StaticClusterLister lister(c);
-  CHECK(lister.ListPersistentVolumes()->size() == 1);
-  CHECK(lister.ListPersistentVolumeClaims()->size() == 1);
-  CHECK(lister.ListStorageClasses()->size() == 2);
-  CHECK(lister.ListCSINodes()->size() == 1);
-  CHECK(lister.ListCSIDrivers()->size() == 1);
-  CHECK(lister.ListCSIStorageCapacities()->size() == 1);
-  CHECK(lister.ListVolumeAttachments()->size() == 1);
+  CHECK(lister.List<api::v1::PersistentVolume>()->size() == 1);
+  CHECK(lister.List<api::v1::PersistentVolumeClaim>()->size() == 1);
+  CHECK(lister.List<api::v1::StorageClass>()->size() == 2);
+  CHECK(lister.List<api::v1::CSINode>()->size() == 1);
+  CHECK(lister.List<api::v1::CSIDriver>()->size() == 1);
+  CHECK(lister.List<api::v1::CSIStorageCapacity>()->size() == 1);
+  CHECK(lister.List<api::v1::VolumeAttachment>()->size() == 1);
 }
 
 TEST_CASE("Bad storage objects are refused naming the object and field", "[decode][storage][errors]") {
@@ -239,7 +240,7 @@ TEST_CASE("A claim naming a missing class, and duplicates, fail the cluster", "[
   absl::StatusOr<api::DecodedCluster> twice = api::Decode(pv + "---\n" + pv, "s.yaml");
   REQUIRE(twice.ok());
   CHECK_THAT(std::string(api::ValidateCluster(twice->objects).message()),
-             Contains("PersistentVolume pv: duplicate name (persistent volumes #1 and #2"));
+             Contains("PersistentVolume pv: duplicate name (persistentvolumes #1 and #2"));
 }
 
 }  // namespace

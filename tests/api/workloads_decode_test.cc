@@ -7,6 +7,7 @@
 #include <string>
 
 #include "schedkit/api/decode.h"
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/api/lister.h"
 
 namespace schedkit {
@@ -55,30 +56,30 @@ TEST_CASE("Workload kinds decode with the fields the scheduler reads", "[decode]
   INFO(d.status().ToString());
   REQUIRE(d.ok());
   CHECK(d->skipped_kinds.empty());
-  const api::v1::Cluster& c = d->objects;
-  REQUIRE(c.services_size() == 1);
-  CHECK(c.services(0).metadata().namespace_() == "shop");
-  CHECK(c.services(0).spec().selector().at("app") == "web");
-  REQUIRE(c.replication_controllers_size() == 1);
-  CHECK(c.replication_controllers(0).metadata().namespace_() == "default");  // the API server's default
-  CHECK(c.replication_controllers(0).spec().replicas() == 2);
-  CHECK(c.replication_controllers(0).spec().selector().at("app") == "legacy");
-  REQUIRE(c.replica_sets_size() == 1);
-  const api::v1::ReplicaSet& rs = c.replica_sets(0);
+  const api::ObjectSet& c = d->objects;
+  REQUIRE(c.Of<api::v1::Service>().size() == 1);
+  CHECK(c.Of<api::v1::Service>()[0].metadata().namespace_() == "shop");
+  CHECK(c.Of<api::v1::Service>()[0].spec().selector().at("app") == "web");
+  REQUIRE(c.Of<api::v1::ReplicationController>().size() == 1);
+  CHECK(c.Of<api::v1::ReplicationController>()[0].metadata().namespace_() == "default");  // the API server's default
+  CHECK(c.Of<api::v1::ReplicationController>()[0].spec().replicas() == 2);
+  CHECK(c.Of<api::v1::ReplicationController>()[0].spec().selector().at("app") == "legacy");
+  REQUIRE(c.Of<api::v1::ReplicaSet>().size() == 1);
+  const api::v1::ReplicaSet& rs = c.Of<api::v1::ReplicaSet>()[0];
   CHECK(rs.spec().replicas() == 3);
   REQUIRE(rs.spec().has_selector());
   CHECK(rs.spec().selector().match_labels().at("app") == "web");
   CHECK(rs.spec().selector().match_expressions(0).operator_() == "In");
   CHECK(rs.metadata().owner_references(0).kind() == "Deployment");
-  REQUIRE(c.stateful_sets_size() == 1);
-  CHECK(c.stateful_sets(0).spec().service_name() == "db");
-  CHECK_FALSE(c.stateful_sets(0).spec().has_replicas());
+  REQUIRE(c.Of<api::v1::StatefulSet>().size() == 1);
+  CHECK(c.Of<api::v1::StatefulSet>()[0].spec().service_name() == "db");
+  CHECK_FALSE(c.Of<api::v1::StatefulSet>()[0].spec().has_replicas());
 
   const api::StaticClusterLister lister(c);
-  CHECK(lister.ListServices()->size() == 1);
-  CHECK(lister.ListReplicationControllers()->size() == 1);
-  CHECK(lister.ListReplicaSets()->size() == 1);
-  CHECK(lister.ListStatefulSets()->size() == 1);
+  CHECK(lister.List<api::v1::Service>()->size() == 1);
+  CHECK(lister.List<api::v1::ReplicationController>()->size() == 1);
+  CHECK(lister.List<api::v1::ReplicaSet>()->size() == 1);
+  CHECK(lister.List<api::v1::StatefulSet>()->size() == 1);
 }
 
 TEST_CASE("Bad workloads are refused naming the object and field", "[decode][workloads][errors]") {

@@ -19,7 +19,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/time/clock.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 extern char** environ;
 

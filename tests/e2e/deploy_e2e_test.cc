@@ -18,7 +18,7 @@
 #include "e2e/kube_process.h"
 #include "e2e/shared_apiserver.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/kube/api_client.h"
 
 namespace schedkit::e2e {

@@ -9,7 +9,7 @@
 #include "absl/time/clock.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::e2e {
 namespace {

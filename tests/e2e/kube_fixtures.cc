@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "e2e/shared_apiserver.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::e2e {
 

@@ -8,7 +8,7 @@
 #include "e2e/kube_fixtures.h"
 #include "e2e/shared_apiserver.h"
 #include "httplib.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::e2e {
 

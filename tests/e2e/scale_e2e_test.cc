@@ -24,7 +24,7 @@
 #include "e2e/test_apiserver.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::e2e {
 namespace {

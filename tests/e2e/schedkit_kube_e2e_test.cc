@@ -19,7 +19,7 @@
 #include "httplib.h"
 #include "kube/self_signed.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/kube/api_client.h"
 
 namespace schedkit::e2e {

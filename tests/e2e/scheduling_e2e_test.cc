@@ -12,7 +12,7 @@
 #include "kube/informers.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/kube/api_client.h"
 #include "schedkit/plugins/in_tree.h"
@@ -80,7 +80,7 @@ TEST_CASE("a Scheduler fed by the API server binds pods created through it", "[e
   }
 
   kube::internal::ApiHost host(*client, nullptr);
-  api::StaticClusterLister empty(api::v1::Cluster{});
+  api::StaticClusterLister empty(api::ObjectSet{});
   const framework::Registry registry = plugins::NewInTreeRegistry();
   auto sched = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);
   REQUIRE(sched.ok());

@@ -12,7 +12,7 @@
 #include "e2e/kube_fixtures.h"
 #include "e2e/kube_process.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::e2e {
 namespace {

@@ -10,7 +10,7 @@
 #include <set>
 #include <thread>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/minimal_plugins.h"

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/testing/builders.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/nominated_pods.h"
 #include "schedkit/testing/builders.h"
 

@@ -11,7 +11,7 @@
 #include <set>
 #include <string>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/minimal_plugins.h"
@@ -212,7 +212,7 @@ struct World {
       std::map<std::string, std::pair<std::map<std::string, int>, std::map<std::string, int>>> counted;
       for (auto& [name, c] : calls) counted[name] = {c.filter, c.score};
       SelectionState throwaway = kept_memo;
-      run(*with_memo, throwaway);
+      (void)run(*with_memo, throwaway);
       for (auto& [name, c] : calls) std::tie(c.filter, c.score) = counted[name];
     }
     ScheduleOutcome a = run(*with_memo, kept_memo);
@@ -263,12 +263,12 @@ TEST_CASE("Outcome memo: a replica reuses per-node verdicts and scores of unchan
 
   // A pod of another spec has outcomes of its own.
   w.Reset();
-  w.Cycle(Replica("big", "2"));
+  (void)w.Cycle(Replica("big", "2"));
   CHECK(w.calls["PerNode"].total_filter() == 8);
   CHECK(w.calls["PerNode"].total_score() == 8);
   // ... and the first spec's are still kept beside them.
   w.Reset();
-  w.Cycle(Replica("d"));
+  (void)w.Cycle(Replica("d"));
   CHECK(w.calls["PerNode"].total_filter() == 0);
 }
 
@@ -282,7 +282,7 @@ TEST_CASE("Outcome memo: a signature gets an entry when its second pod comes; po
   // the third reads it.
   for (const auto& [name, calls] : std::vector<std::pair<std::string, int>>{{"a", 8}, {"b", 8}, {"c", 0}}) {
     w.Reset();
-    w.Cycle(Replica(name));
+    (void)w.Cycle(Replica(name));
     CHECK(w.calls["PerNode"].total_filter() == calls);
     CHECK(w.calls["PerNode"].total_score() == calls);
   }
@@ -290,11 +290,11 @@ TEST_CASE("Outcome memo: a signature gets an entry when its second pod comes; po
   for (int i = 0; i < 20; ++i) {
     w.Reset();
     const std::string cpu = schedkit::StrCat(100 + i, "m");
-    w.Cycle(Replica(schedkit::StrCat("own-", i), cpu.c_str()));
+    (void)w.Cycle(Replica(schedkit::StrCat("own-", i), cpu.c_str()));
     CHECK(w.calls["PerNode"].total_filter() == 8);
   }
   w.Reset();
-  w.Cycle(Replica("d"));
+  (void)w.Cycle(Replica("d"));
   CHECK(w.calls["PerNode"].total_filter() == 0);
 }
 
@@ -353,31 +353,31 @@ TEST_CASE("Outcome memo: a new node object or node set forgets everything", "[fr
   World w(5);
   w.AddPlugin("PerNode", true);
   w.Build();
-  w.Cycle(Replica("a"));
+  (void)w.Cycle(Replica("a"));
 
   // A relabelled node: node objects may feed every node's outcome (image
   // counts), so all are asked again.
   w.Reset();
   REQUIRE(w.state.UpdateNode(World::Node(2, {{"disk", "ssd"}})).ok());
   w.state.UpdateSnapshot(w.snapshot);
-  w.Cycle(Replica("b"));
+  (void)w.Cycle(Replica("b"));
   CHECK(w.calls["PerNode"].total_filter() == 5);
 
   // A node added: a new layout.
   w.Reset();
   REQUIRE(w.state.AddNode(World::Node(5, {})).ok());
   w.state.UpdateSnapshot(w.snapshot);
-  w.Cycle(Replica("c"));
+  (void)w.Cycle(Replica("c"));
   CHECK(w.calls["PerNode"].total_filter() == 6);
 
   // A node removed: again.
   w.Reset();
   REQUIRE(w.state.RemoveNode("n0").ok());
   w.state.UpdateSnapshot(w.snapshot);
-  w.Cycle(Replica("d"));
+  (void)w.Cycle(Replica("d"));
   CHECK(w.calls["PerNode"].total_filter() == 5);
   w.Reset();
-  w.Cycle(Replica("e"));
+  (void)w.Cycle(Replica("e"));
   CHECK(w.calls["PerNode"].total_filter() == 0);
 }
 
@@ -408,7 +408,7 @@ TEST_CASE("Outcome memo: nodes with nominated pods are filtered with them", "[fr
   World w(4);
   w.AddPlugin("PerNode", true);
   w.Build();
-  w.Cycle(Replica("a"));
+  (void)w.Cycle(Replica("a"));
 
   // A higher-priority pod nominated to n1 joins n1 for the first pass, so
   // n1's verdict is the plugin's, twice (with and without the pod).
@@ -416,12 +416,12 @@ TEST_CASE("Outcome memo: nodes with nominated pods are filtered with them", "[fr
   NominatedPodsSnapshot::ByNode by_node;
   by_node[S("n1")] = std::make_shared<const std::vector<PodInfoPtr>>(
       1, MakePod().Name("high").UID("high").Priority(100).Req({{"cpu", "2"}}).Info());
-  w.Cycle(Replica("b"), by_node);
+  (void)w.Cycle(Replica("b"), by_node);
   CHECK(w.calls["PerNode"].filter == std::map<std::string, int>{{"n1", 2}});
   // ... and what it found is not kept; without the nomination, n1's pass
   // from before (the node has not changed) answers again.
   w.Reset();
-  w.Cycle(Replica("c"));
+  (void)w.Cycle(Replica("c"));
   CHECK(w.calls["PerNode"].total_filter() == 0);
 }
 
@@ -482,7 +482,7 @@ TEST_CASE("Outcome memo: the nominated-pods verdict is not kept for a pod's own 
   by_node[S("n2")] = Nominated("high");
   for (int i = 0; i < 2; ++i) {
     own.Reset();
-    own.Cycle(self, by_node);
+    (void)own.Cycle(self, by_node);
     CHECK(own.calls["PerNode"].filter["n1"] == 2);
     CHECK(own.calls["PerNode"].filter["n2"] == (i == 0 ? 2 : 0));
   }
@@ -513,7 +513,7 @@ TEST_CASE("Outcome memo: the nominated-pods verdict is not kept for a pod's own 
   mixed.Build();
   for (int i = 0; i < 2; ++i) {
     mixed.Reset();
-    mixed.Cycle(Replica(schedkit::StrCat("r", i)), by_node);
+    (void)mixed.Cycle(Replica(schedkit::StrCat("r", i)), by_node);
     CHECK(mixed.calls["PerNode"].filter["n2"] == 2);
     CHECK(mixed.calls["Elsewhere"].filter["n2"] == 2);
   }
@@ -554,7 +554,7 @@ TEST_CASE("PerNodeFilterChain: a key only for chains of per-node filters without
   auto key = [&](Framework& f) {
     CycleState state;
     SelectionState sel;
-    f.SchedulePod(state, Replica("p"), w.snapshot, sel);
+    (void)f.SchedulePod(state, Replica("p"), w.snapshot, sel);
     return f.PerNodeFilterChain(state);
   };
   // A plugin that is not per node is active: no key.
@@ -580,9 +580,9 @@ TEST_CASE("Outcome memo: a plugin that is not per node is asked on every node, e
   World w(3);
   w.AddPlugin("Plain", false);
   w.Build();
-  w.Cycle(Replica("a"));
+  (void)w.Cycle(Replica("a"));
   w.Reset();
-  w.Cycle(Replica("b"));
+  (void)w.Cycle(Replica("b"));
   CHECK(w.calls["Plain"].total_filter() == 3);
   CHECK(w.calls["Plain"].total_score() == 3);
 }
@@ -659,13 +659,13 @@ TEST_CASE("Outcome memo: reversed, custom and failing normalizations decide as w
     w.AddPlugin("Halves", true, {}, nullptr, Halving());
     w.AddPlugin("Inverse", true, {}, nullptr, Shaped(Scoring::kInverse));
     w.Build();
-    for (const char* name : {"a", "b"}) w.Cycle(Replica(name));
+    for (const char* name : {"a", "b"}) (void)w.Cycle(Replica(name));
     w.Place("x", "n1", "4");
-    w.Cycle(Replica("c"));
+    (void)w.Cycle(Replica("c"));
     // Its raw scores are kept, but without a maximum to key totals by, its
     // NormalizeScore runs on every cycle's column.
     w.Reset();
-    w.Cycle(Replica("d"));
+    (void)w.Cycle(Replica("d"));
     CHECK(w.calls["Halves"].total_score() == 0);
     CHECK(w.calls["Halves"].normalize == 1);
   }

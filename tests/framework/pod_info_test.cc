@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/testing/builders.h"
 

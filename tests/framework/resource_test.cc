@@ -3,7 +3,7 @@
 // component-helpers resource tests and framework types_test.go).
 #include <catch2/catch.hpp>
 
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/resource.h"
 #include "schedkit/testing/builders.h"
 

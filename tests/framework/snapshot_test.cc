@@ -4,8 +4,9 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/snapshot.h"
 #include "plugins/internal/node_changes.h"
 #include "schedkit/testing/builders.h"
@@ -330,13 +331,13 @@ TEST_CASE("affinity lists kept up to date equal lists built afresh", "[snapshot]
 }
 
 TEST_CASE("snapshot from a lister: bound pods in, pending pods out", "[snapshot]") {
-  api::v1::Cluster c = testing::MakeCluster(
+  api::ObjectSet c = testing::MakeCluster(
       {MakeNode().Name("n1").Capacity({{"cpu", "2"}}).Obj(), MakeNode().Name("n2").Obj()},
       {MakePod().Name("bound").Node("n1").Req({{"cpu", "1"}}).Obj(), MakePod().Name("pending").Req({{"cpu", "1"}}).Obj()});
   api::v1::Namespace ns;
   ns.mutable_metadata()->set_name("team");
   (*ns.mutable_metadata()->mutable_labels())["tier"] = "gold";
-  *c.add_namespaces() = ns;
+  c.Add(ns);
   api::StaticClusterLister lister(c);
   auto snap = Snapshot::FromLister(lister);
   REQUIRE(snap.ok());

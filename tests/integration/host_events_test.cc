@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/plugins/in_tree.h"
@@ -68,12 +68,12 @@ class RecordingHost : public Host {
 };
 
 TEST_CASE("the host hears upstream's events and status writes, preemption included", "[integration][events]") {
-  api::v1::Cluster cluster;
-  *cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj();
-  *cluster.add_pods() = MakePod().Name("low").UID("uid-low").Node("n1").Priority(0).Req({{"cpu", "2"}}).Obj();
-  *cluster.add_pods() = MakePod().Name("high").UID("uid-high").Priority(100).Req({{"cpu", "2"}}).Obj();
-  *cluster.add_pods() = MakePod().Name("huge").UID("uid-huge").Priority(100).Req({{"cpu", "10"}}).Obj();
-  *cluster.add_pods() = MakePod().Name("gone").UID("uid-gone").Terminating().Req({{"cpu", "1"}}).Obj();
+  api::ObjectSet cluster;
+  cluster.Add(MakeNode().Name("n1").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj());
+  cluster.Add(MakePod().Name("low").UID("uid-low").Node("n1").Priority(0).Req({{"cpu", "2"}}).Obj());
+  cluster.Add(MakePod().Name("high").UID("uid-high").Priority(100).Req({{"cpu", "2"}}).Obj());
+  cluster.Add(MakePod().Name("huge").UID("uid-huge").Priority(100).Req({{"cpu", "10"}}).Obj());
+  cluster.Add(MakePod().Name("gone").UID("uid-gone").Terminating().Req({{"cpu", "1"}}).Obj());
 
   framework::FakeClock clock;
   InlineExecutor executor;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/scheduler/leader_election.h"
@@ -76,7 +76,7 @@ struct FencedEnv {
   CountingHost host;
   std::unique_ptr<Scheduler> sched;
 
-  explicit FencedEnv(const api::v1::Cluster& cluster) {
+  explicit FencedEnv(const api::ObjectSet& cluster) {
     SchedulerOptions o;
     o.clock = &clock;
     o.executor = &executor;
@@ -100,10 +100,10 @@ struct FencedEnv {
 };
 
 TEST_CASE("a scheduler that does not lead writes nothing and keeps its pods", "[integration][leader]") {
-  api::v1::Cluster cluster;
-  *cluster.add_nodes() = MakeNode().Name("n").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
-  *cluster.add_pods() = MakePod().Name("fits").Req({{"cpu", "1"}}).Obj();
-  *cluster.add_pods() = MakePod().Name("too-big").Req({{"cpu", "8"}}).Obj();
+  api::ObjectSet cluster;
+  cluster.Add(MakeNode().Name("n").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj());
+  cluster.Add(MakePod().Name("fits").Req({{"cpu", "1"}}).Obj());
+  cluster.Add(MakePod().Name("too-big").Req({{"cpu", "8"}}).Obj());
   FencedEnv env(cluster);
 
   env.Drain();
@@ -128,10 +128,10 @@ TEST_CASE("a scheduler that does not lead writes nothing and keeps its pods", "[
 }
 
 TEST_CASE("a scheduler that does not lead evicts no victim", "[integration][leader]") {
-  api::v1::Cluster cluster;
-  *cluster.add_nodes() = MakeNode().Name("n").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj();
-  *cluster.add_pods() = MakePod().Name("low").Node("n").Priority(1).Req({{"cpu", "2"}}).Obj();
-  *cluster.add_pods() = MakePod().Name("high").Priority(100).Req({{"cpu", "2"}}).Obj();
+  api::ObjectSet cluster;
+  cluster.Add(MakeNode().Name("n").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj());
+  cluster.Add(MakePod().Name("low").Node("n").Priority(1).Req({{"cpu", "2"}}).Obj());
+  cluster.Add(MakePod().Name("high").Priority(100).Req({{"cpu", "2"}}).Obj());
   FencedEnv env(cluster);
 
   env.Drain();

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/plugins/in_tree.h"

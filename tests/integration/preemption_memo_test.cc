@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/scheduler/scheduler.h"
@@ -54,31 +55,31 @@ std::string Cpu(int milli) { return schedkit::StrCat(milli, "m"); }
 Run Simulate(uint64_t seed, bool memoize, bool with_pdbs) {
   std::mt19937_64 rng(seed);
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
-  api::v1::Cluster cluster;
+  api::ObjectSet cluster;
   constexpr int kNodes = 60;
   std::vector<std::string> nodes;
   for (int n = 0; n < kNodes; ++n) {
     nodes.push_back(schedkit::StrCat("n", n));
     const int cpu = 2 + 2 * pick(3);
-    *cluster.add_nodes() = MakeNode()
+    cluster.Add(MakeNode()
                                .Name(nodes.back())
                                .Label("kubernetes.io/hostname", nodes.back())
                                .Label("topology.kubernetes.io/zone", schedkit::StrCat("z", n % 3))
                                .Capacity({{"cpu", schedkit::StrCat(cpu)}, {"memory", "32Gi"}, {"pods", "110"}})
-                               .Obj();
+                               .Obj());
     // Fill the node with low-priority pods of mixed sizes and priorities.
     for (int used = 0, k = 0;; ++k) {
       const int req = 500 * (1 + pick(3));
       if (used + req > cpu * 1000) break;
       used += req;
-      *cluster.add_pods() = MakePod()
+      cluster.Add(MakePod()
                                 .Name(schedkit::StrCat("low-", n, "-", k))
                                 .Label("app", pick(2) == 0 ? "guarded" : "free")
                                 .Node(nodes.back())
                                 .Priority(5 * pick(3))
                                 .StartTime(schedkit::StrCat("2024-01-01T00:00:", 10 + pick(40), "Z"))
                                 .Req({{"cpu", Cpu(req)}})
-                                .Obj();
+                                .Obj());
     }
   }
   auto guard = std::make_shared<api::v1::PodDisruptionBudget>();
@@ -135,9 +136,9 @@ Run Simulate(uint64_t seed, bool memoize, bool with_pdbs) {
     // victims found without it must not serve an attempt with it, nor the
     // other way round.
     const auto guarded = [](int w) { return w == 1 || w == 2 || w == 5; };
-    if (with_pdbs && guarded(wave) && !guarded(wave - 1)) REQUIRE(sched.AddPodDisruptionBudget(guard).ok());
+    if (with_pdbs && guarded(wave) && !guarded(wave - 1)) REQUIRE(sched.Upsert(guard).ok());
     if (with_pdbs && !guarded(wave) && guarded(wave - 1)) {
-      REQUIRE(sched.DeletePodDisruptionBudget("default", "guard").ok());
+      REQUIRE(sched.Delete<api::v1::PodDisruptionBudget>("default", "guard").ok());
     }
     const int count = 10 + pick(10);
     for (int i = 0; i < count; ++i, ++next) {
@@ -165,7 +166,7 @@ Run Simulate(uint64_t seed, bool memoize, bool with_pdbs) {
     }
     if (wave != 3) continue;
     const std::string& n = nodes[static_cast<size_t>(pick(kNodes))];
-    auto relabelled = std::make_shared<api::v1::Node>(cluster.nodes(std::stoi(n.substr(1))));
+    auto relabelled = std::make_shared<api::v1::Node>(cluster.Of<api::v1::Node>()[std::stoi(n.substr(1))]);
     (*relabelled->mutable_metadata()->mutable_labels())["wave"] = schedkit::StrCat(wave);
     REQUIRE(sched.UpdateNode(relabelled).ok());
   }

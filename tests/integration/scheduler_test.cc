@@ -12,9 +12,10 @@
 #include <mutex>
 
 #include "absl/base/thread_annotations.h"
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/api/lister.h"
 #include "schedkit/api/quantity.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/scheduler/scheduler.h"
@@ -151,14 +152,14 @@ class LedgerHost : public Host {
 struct Env {
   framework::FakeClock clock;
   InlineExecutor inline_executor;
-  api::v1::Cluster cluster;
+  api::ObjectSet cluster;
   std::unique_ptr<LedgerHost> host;
   std::unique_ptr<Scheduler> sched;
   bool bind_on_scheduling_thread = false;
 
   void Start(double fail_rate = 0, Executor* executor = nullptr, config::SchedulerConfiguration cfg = config::DefaultConfiguration()) {
     host = std::make_unique<LedgerHost>(fail_rate);
-    for (const auto& n : cluster.nodes()) host->AddNode(n);
+    for (const auto& n : cluster.Of<api::v1::Node>()) host->AddNode(n);
     SchedulerOptions o;
     o.clock = &clock;
     o.executor = executor != nullptr ? executor : &inline_executor;
@@ -185,10 +186,10 @@ struct Env {
 TEST_CASE("1000 pods onto 100 nodes: all bound, no node over-committed", "[integration]") {
   Env env;
   for (int i = 0; i < 100; ++i) {
-    *env.cluster.add_nodes() = MakeNode().Name(schedkit::StrCat("node-", i)).Capacity({{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}}).Obj();
+    env.cluster.Add(MakeNode().Name(schedkit::StrCat("node-", i)).Capacity({{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}}).Obj());
   }
   for (int i = 0; i < 1000; ++i) {
-    *env.cluster.add_pods() = MakePod().Name(schedkit::StrCat("pod-", i)).Req({{"cpu", "400m"}, {"memory", "1Gi"}}).Obj();
+    env.cluster.Add(MakePod().Name(schedkit::StrCat("pod-", i)).Req({{"cpu", "400m"}, {"memory", "1Gi"}}).Obj());
   }
   env.Start();
   env.Drain();
@@ -208,10 +209,10 @@ TEST_CASE("1000 pods onto 100 nodes: all bound, no node over-committed", "[integ
 TEST_CASE("with 20% of binds failing every pod still ends bound exactly once", "[integration]") {
   Env env;
   for (int i = 0; i < 50; ++i) {
-    *env.cluster.add_nodes() = MakeNode().Name(schedkit::StrCat("node-", i)).Capacity({{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}}).Obj();
+    env.cluster.Add(MakeNode().Name(schedkit::StrCat("node-", i)).Capacity({{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}}).Obj());
   }
   for (int i = 0; i < 400; ++i) {
-    *env.cluster.add_pods() = MakePod().Name(schedkit::StrCat("pod-", i)).Req({{"cpu", "500m"}}).Obj();
+    env.cluster.Add(MakePod().Name(schedkit::StrCat("pod-", i)).Req({{"cpu", "500m"}}).Obj());
   }
   env.Start(/*fail_rate=*/0.2);
   env.Drain(200);
@@ -225,8 +226,8 @@ TEST_CASE("with 20% of binds failing every pod still ends bound exactly once", "
 
 TEST_CASE("an unschedulable pod is moved back when a fitting node is added", "[integration]") {
   Env env;
-  *env.cluster.add_nodes() = MakeNode().Name("small").Capacity({{"cpu", "1"}, {"pods", "110"}}).Obj();
-  *env.cluster.add_pods() = MakePod().Name("big").Req({{"cpu", "3"}}).Obj();
+  env.cluster.Add(MakeNode().Name("small").Capacity({{"cpu", "1"}, {"pods", "110"}}).Obj());
+  env.cluster.Add(MakePod().Name("big").Req({{"cpu", "3"}}).Obj());
   env.Start();
   env.Drain();
   CHECK(env.host->bound() == 0);
@@ -241,14 +242,14 @@ TEST_CASE("an unschedulable pod is moved back when a fitting node is added", "[i
 
 TEST_CASE("gated pods wait until their gates are removed", "[integration]") {
   Env env;
-  *env.cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
-  *env.cluster.add_pods() = MakePod().Name("gated").Req({{"cpu", "1"}}).SchedulingGates({"example.com/wait"}).Obj();
+  env.cluster.Add(MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj());
+  env.cluster.Add(MakePod().Name("gated").Req({{"cpu", "1"}}).SchedulingGates({"example.com/wait"}).Obj());
   env.Start();
   env.Drain();
   CHECK(env.host->bound() == 0);
   CHECK(env.sched->queue().counts().gated == 1);
   auto ungated = MakePod().Name("gated").Req({{"cpu", "1"}}).Obj();
-  ungated.mutable_metadata()->set_uid(env.cluster.pods(0).metadata().uid());
+  ungated.mutable_metadata()->set_uid(env.cluster.Of<api::v1::Pod>()[0].metadata().uid());
   REQUIRE(env.sched->UpdatePod(std::make_shared<const api::v1::Pod>(ungated)).ok());
   env.Drain();
   CHECK(env.host->bound() == 1);
@@ -266,10 +267,10 @@ TEST_CASE("bind_on_scheduling_thread: ScheduleOne returns with the pod bound", "
   Env env;
   env.bind_on_scheduling_thread = true;
   for (int i = 0; i < 3; ++i) {
-    *env.cluster.add_nodes() = MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj();
+    env.cluster.Add(MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj());
   }
   for (int i = 0; i < 7; ++i) {
-    *env.cluster.add_pods() = MakePod().Name(schedkit::StrCat("p", i)).Req({{"cpu", "1"}}).Obj();
+    env.cluster.Add(MakePod().Name(schedkit::StrCat("p", i)).Req({{"cpu", "1"}}).Obj());
   }
   env.Start(0, &manual);
   for (int i = 1; i <= 6; ++i) {
@@ -287,8 +288,8 @@ TEST_CASE("bind_on_scheduling_thread: a failed bind unreserves and requeues the 
   ManualExecutor manual;
   Env env;
   env.bind_on_scheduling_thread = true;
-  *env.cluster.add_nodes() = MakeNode().Name("n").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj();
-  *env.cluster.add_pods() = MakePod().Name("p").Req({{"cpu", "1"}}).Obj();
+  env.cluster.Add(MakeNode().Name("n").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj());
+  env.cluster.Add(MakePod().Name("p").Req({{"cpu", "1"}}).Obj());
   env.Start(/*fail_rate=*/1, &manual);
   REQUIRE(env.sched->ScheduleOne());
   CHECK(manual.tasks.empty());
@@ -305,12 +306,12 @@ TEST_CASE("an update written before our bind does not queue the bound pod again"
   // queue (found by the end-to-end comparison: the pod
   // was scheduled twice and preempted twice).
   Env env;
-  *env.cluster.add_nodes() = MakeNode().Name("a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
-  *env.cluster.add_pods() = MakePod().Name("p").UID("uid-p").Req({{"cpu", "1"}}).Obj();
+  env.cluster.Add(MakeNode().Name("a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj());
+  env.cluster.Add(MakePod().Name("p").UID("uid-p").Req({{"cpu", "1"}}).Obj());
   env.Start();
   REQUIRE(env.sched->ScheduleOne());
   REQUIRE(env.host->bound() == 1);
-  auto stale = std::make_shared<api::v1::Pod>(env.cluster.pods(0));
+  auto stale = std::make_shared<api::v1::Pod>(env.cluster.Of<api::v1::Pod>()[0]);
   stale->mutable_status()->set_nominated_node_name("a");
   REQUIRE(env.sched->UpdatePod(stale).ok());
   CHECK_FALSE(env.sched->ScheduleOne());
@@ -330,8 +331,8 @@ TEST_CASE("a node deleted while pods are assumed on it", "[integration]") {
   // its node goes away; the failed bind forgets it and it is retried elsewhere.
   ManualExecutor manual;
   Env env;
-  *env.cluster.add_nodes() = MakeNode().Name("a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Label("kubernetes.io/hostname", "a").Obj();
-  *env.cluster.add_pods() = MakePod().Name("p").Req({{"cpu", "1"}}).NodeSelector({{"kubernetes.io/hostname", "a"}}).Obj();
+  env.cluster.Add(MakeNode().Name("a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Label("kubernetes.io/hostname", "a").Obj());
+  env.cluster.Add(MakePod().Name("p").Req({{"cpu", "1"}}).NodeSelector({{"kubernetes.io/hostname", "a"}}).Obj());
   env.Start(0, &manual);
   REQUIRE(env.sched->ScheduleOne());
   CHECK(env.sched->cache().sizes().assumed_pods == 1);
@@ -344,7 +345,7 @@ TEST_CASE("a node deleted while pods are assumed on it", "[integration]") {
   CHECK(env.sched->cache().sizes().assumed_pods == 0);
   CHECK(env.sched->cache().sizes().pods == 0);
   // Not lost: the pod is queued again and lands when the node comes back.
-  auto back = env.cluster.nodes(0);
+  auto back = env.cluster.Of<api::v1::Node>()[0];
   env.host->AddNode(back);
   REQUIRE(env.sched->AddNode(std::make_shared<const api::v1::Node>(back)).ok());
   for (int i = 0; i < 5 && env.host->bound() == 0; ++i) {
@@ -359,8 +360,8 @@ TEST_CASE("a node deleted while pods are assumed on it", "[integration]") {
 
 TEST_CASE("backoff doubles up to the maximum (fake clock)", "[integration]") {
   Env env;
-  *env.cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "1"}, {"pods", "110"}}).Obj();
-  *env.cluster.add_pods() = MakePod().Name("p").Req({{"cpu", "2"}}).Obj();
+  env.cluster.Add(MakeNode().Name("n1").Capacity({{"cpu", "1"}, {"pods", "110"}}).Obj());
+  env.cluster.Add(MakePod().Name("p").Req({{"cpu", "2"}}).Obj());
   env.Start();
   env.sched->RunUntilIdle();
   framework::QueuedPodInfo info;
@@ -395,10 +396,10 @@ struct PermitEnv {
   std::unique_ptr<Scheduler> sched;
 
   explicit PermitEnv(bool bind_on_scheduling_thread = false) {
-    api::v1::Cluster cluster;
-    *cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
-    *cluster.add_pods() = MakePod().Name("p").UID("uid-p").Req({{"cpu", "1"}}).Obj();
-    host.AddNode(cluster.nodes(0));
+    api::ObjectSet cluster;
+    cluster.Add(MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj());
+    cluster.Add(MakePod().Name("p").UID("uid-p").Req({{"cpu", "1"}}).Obj());
+    host.AddNode(cluster.Of<api::v1::Node>()[0]);
     framework::Registry registry = plugins::NewInTreeRegistry();
     REQUIRE(registry.Add("WaitPermit", [](const framework::PluginArgs&, framework::Handle&)
                                            -> absl::StatusOr<std::unique_ptr<framework::Plugin>> {
@@ -460,12 +461,12 @@ TEST_CASE("Permit wait: the timeout rejects", "[integration][tsan]") {
 }
 
 TEST_CASE("Run() schedules pods arriving as events; Stop() drains", "[integration][tsan]") {
-  api::v1::Cluster cluster;
+  api::ObjectSet cluster;
   for (int i = 0; i < 5; ++i) {
-    *cluster.add_nodes() = MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
+    cluster.Add(MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj());
   }
   LedgerHost host;
-  for (const auto& n : cluster.nodes()) host.AddNode(n);
+  for (const auto& n : cluster.Of<api::v1::Node>()) host.AddNode(n);
   api::StaticClusterLister lister(cluster);
   auto s = Scheduler::Create(config::DefaultConfiguration(), plugins::NewInTreeRegistry(), host, lister, {});
   REQUIRE(s.ok());
@@ -487,9 +488,9 @@ TEST_CASE("Run() schedules pods arriving as events; Stop() drains", "[integratio
 
 TEST_CASE("pods for other schedulers are ignored", "[integration]") {
   Env env;
-  *env.cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
-  *env.cluster.add_pods() = MakePod().Name("mine").Req({{"cpu", "1"}}).Obj();
-  *env.cluster.add_pods() = MakePod().Name("theirs").SchedulerName("other-scheduler").Req({{"cpu", "1"}}).Obj();
+  env.cluster.Add(MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj());
+  env.cluster.Add(MakePod().Name("mine").Req({{"cpu", "1"}}).Obj());
+  env.cluster.Add(MakePod().Name("theirs").SchedulerName("other-scheduler").Req({{"cpu", "1"}}).Obj());
   env.Start();
   env.Drain();
   CHECK(env.host->bindings() == std::map<std::string, std::string>{{"default/mine", "n1"}});
@@ -498,7 +499,7 @@ TEST_CASE("pods for other schedulers are ignored", "[integration]") {
 
 TEST_CASE("a pod event the cache refuses leaves the pod table as the cache has it", "[integration]") {
   Env env;
-  *env.cluster.add_nodes() = MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
+  env.cluster.Add(MakeNode().Name("n1").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj());
   env.Start();
   Scheduler& sched = *env.sched;
   auto bound = [](const std::string& name, const std::string& uid, const std::string& cpu) {
@@ -550,29 +551,29 @@ TEST_CASE("a burst of high-priority pods preempts a full cluster with minimal vi
   // 20 nodes of 4 cpu, each full with four 1-cpu low-priority pods (two of
   // priority 1, two of priority 5). 20 high-priority 2-cpu pods arrive: each
   // needs exactly two victims, and the cheapest are the priority-1 pods.
-  api::v1::Cluster cluster;
+  api::ObjectSet cluster;
   for (int n = 0; n < 20; ++n) {
     const std::string node = schedkit::StrCat("n", n);
-    *cluster.add_nodes() = MakeNode().Name(node).Capacity({{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}}).Obj();
+    cluster.Add(MakeNode().Name(node).Capacity({{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}}).Obj());
     for (int k = 0; k < 4; ++k) {
-      *cluster.add_pods() = MakePod()
+      cluster.Add(MakePod()
                                 .Name(schedkit::StrCat("low-", n, "-", k))
                                 .Node(node)
                                 .Priority(k < 2 ? 1 : 5)
                                 .StartTime(schedkit::StrCat("2024-01-01T00:00:0", k, "Z"))
                                 .Req({{"cpu", "1"}})
-                                .Obj();
+                                .Obj());
     }
   }
   for (int i = 0; i < 20; ++i) {
-    *cluster.add_pods() = MakePod().Name(schedkit::StrCat("high-", i)).Priority(1000).Req({{"cpu", "2"}}).Obj();
+    cluster.Add(MakePod().Name(schedkit::StrCat("high-", i)).Priority(1000).Req({{"cpu", "2"}}).Obj());
   }
   framework::FakeClock clock;
   InlineExecutor executor;
   EvictingHost host;
-  for (const auto& n : cluster.nodes()) host.AddNode(n);
+  for (const auto& n : cluster.Of<api::v1::Node>()) host.AddNode(n);
   // The running pods count against the ledger's capacity too.
-  for (const auto& p : cluster.pods()) {
+  for (const auto& p : cluster.Of<api::v1::Pod>()) {
     if (!p.spec().node_name().empty()) REQUIRE(host.Bind(p, p.spec().node_name()).ok());
   }
   SchedulerOptions o;
@@ -609,16 +610,14 @@ namespace {
 
 TEST_CASE("a pod waiting for its claim is placed by its volume's zone once the claim arrives", "[integration][storage]") {
   Env env;
-  *env.cluster.add_nodes() =
-      MakeNode().Name("n-a").Label("topology.kubernetes.io/zone", "a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj();
-  *env.cluster.add_nodes() =
-      MakeNode().Name("n-b").Label("topology.kubernetes.io/zone", "b").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj();
-  *env.cluster.add_pods() = MakePod().Name("db").Req({{"cpu", "1"}}).PVC("data").Obj();
+  env.cluster.Add(MakeNode().Name("n-a").Label("topology.kubernetes.io/zone", "a").Capacity({{"cpu", "4"}, {"pods", "110"}}).Obj());
+  env.cluster.Add(MakeNode().Name("n-b").Label("topology.kubernetes.io/zone", "b").Capacity({{"cpu", "2"}, {"pods", "110"}}).Obj());
+  env.cluster.Add(MakePod().Name("db").Req({{"cpu", "1"}}).PVC("data").Obj());
   api::v1::StorageClass sc;
   sc.mutable_metadata()->set_name("standard");
   sc.set_provisioner("pd.csi.storage.gke.io");
   sc.set_volume_binding_mode("Immediate");
-  *env.cluster.add_storage_classes() = sc;
+  env.cluster.Add(sc);
   env.Start();
   env.Drain();
   CHECK(env.host->bound() == 0);
@@ -632,7 +631,7 @@ TEST_CASE("a pod waiting for its claim is placed by its volume's zone once the c
   (*pv.mutable_spec()->mutable_capacity())["storage"] = "1Gi";
   pv.mutable_spec()->add_access_modes("ReadWriteOnce");
   pv.mutable_spec()->set_storage_class_name("standard");
-  REQUIRE(env.sched->AddPersistentVolume(std::make_shared<const api::v1::PersistentVolume>(pv)).ok());
+  REQUIRE(env.sched->Upsert(std::make_shared<const api::v1::PersistentVolume>(pv)).ok());
   api::v1::PersistentVolumeClaim pvc;
   pvc.mutable_metadata()->set_name("data");
   pvc.mutable_metadata()->set_namespace_("default");
@@ -640,19 +639,19 @@ TEST_CASE("a pod waiting for its claim is placed by its volume's zone once the c
   pvc.mutable_spec()->add_access_modes("ReadWriteOnce");
   pvc.mutable_spec()->set_storage_class_name("standard");
   pvc.mutable_spec()->set_volume_name("pv-data");
-  REQUIRE(env.sched->AddPersistentVolumeClaim(std::make_shared<const api::v1::PersistentVolumeClaim>(pvc)).ok());
+  REQUIRE(env.sched->Upsert(std::make_shared<const api::v1::PersistentVolumeClaim>(pvc)).ok());
   env.Drain();
   // Zone b although n-a has more room: VolumeZone follows the volume.
   CHECK(env.host->bindings() == std::map<std::string, std::string>{{"default/db", "n-b"}});
 
   // Replacing is an update; deleting what is not held is NotFound.
-  REQUIRE(env.sched->AddPersistentVolumeClaim(std::make_shared<const api::v1::PersistentVolumeClaim>(pvc)).ok());
-  CHECK(env.sched->DeletePersistentVolumeClaim("default", "data").ok());
-  const absl::Status again = env.sched->DeletePersistentVolumeClaim("default", "data");
+  REQUIRE(env.sched->Upsert(std::make_shared<const api::v1::PersistentVolumeClaim>(pvc)).ok());
+  CHECK(env.sched->Delete<api::v1::PersistentVolumeClaim>("default", "data").ok());
+  const absl::Status again = env.sched->Delete<api::v1::PersistentVolumeClaim>("default", "data");
   CHECK(again.code() == absl::StatusCode::kNotFound);
   CHECK(again.message() == "PersistentVolumeClaim default/data not found");
-  CHECK(env.sched->DeleteStorageClass("standard").ok());
-  CHECK(env.sched->DeletePersistentVolume("missing").message() == "PersistentVolume missing not found");
+  CHECK(env.sched->Delete<api::v1::StorageClass>("", "standard").ok());
+  CHECK(env.sched->Delete<api::v1::PersistentVolume>("", "missing").message() == "PersistentVolume missing not found");
 }
 
 }  // namespace

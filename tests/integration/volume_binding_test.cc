@@ -9,8 +9,9 @@
 #include <mutex>
 #include <string>
 
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/plugins/in_tree.h"
@@ -40,14 +41,21 @@ class VolumeHost : public Host {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(const api::v1::PersistentVolume& pv) override {
+  absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind, const google::protobuf::Message& object) override {
+    if (&kind == &api::KindOf<api::v1::PersistentVolume>()) {
+      return Written(UpdatePersistentVolume(static_cast<const api::v1::PersistentVolume&>(object)));
+    }
+    return Written(UpdatePersistentVolumeClaim(static_cast<const api::v1::PersistentVolumeClaim&>(object)));
+  }
+
+  absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(const api::v1::PersistentVolume& pv) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       ++pv_writes_;
     }
     if (controller == Controller::kRefuses) return absl::UnavailableError("apiserver is down");
     auto stored = std::make_shared<const api::v1::PersistentVolume>(pv);
-    REQUIRE(sched->AddPersistentVolume(stored).ok());
+    REQUIRE(sched->Upsert(stored).ok());
     if (controller == Controller::kBinds) {
       BindClaim(pv.spec().claim_ref().namespace_(), pv.spec().claim_ref().name(), pv.metadata().name());
     }
@@ -55,14 +63,14 @@ class VolumeHost : public Host {
   }
 
   absl::StatusOr<api::v1::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
-      const api::v1::PersistentVolumeClaim& claim) override {
+      const api::v1::PersistentVolumeClaim& claim) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       ++claim_writes_;
       claims_[claim.metadata().name()] = claim;
     }
     if (controller == Controller::kRefuses) return absl::UnavailableError("apiserver is down");
-    REQUIRE(sched->AddPersistentVolumeClaim(std::make_shared<const api::v1::PersistentVolumeClaim>(claim)).ok());
+    REQUIRE(sched->Upsert(std::make_shared<const api::v1::PersistentVolumeClaim>(claim)).ok());
     if (controller == Controller::kBinds) {
       const std::string node = claim.metadata().annotations().at("volume.kubernetes.io/selected-node");
       api::v1::PersistentVolume pv;
@@ -77,7 +85,7 @@ class VolumeHost : public Host {
       r->set_key("kubernetes.io/hostname");
       r->set_operator_("In");
       r->add_values(node);
-      REQUIRE(sched->AddPersistentVolume(std::make_shared<const api::v1::PersistentVolume>(pv)).ok());
+      REQUIRE(sched->Upsert(std::make_shared<const api::v1::PersistentVolume>(pv)).ok());
       BindClaim(claim.metadata().namespace_(), claim.metadata().name(), pv.metadata().name());
     }
     return claim;
@@ -106,13 +114,19 @@ class VolumeHost : public Host {
   }
 
  private:
+  template <typename T>
+  static absl::StatusOr<api::AnyObject> Written(absl::StatusOr<T> stored) {
+    if (!stored.ok()) return stored.status();
+    return api::AnyObject(std::make_shared<const T>(*std::move(stored)));
+  }
+
   void BindClaim(const std::string& ns, const std::string& name, const std::string& volume) {
-    auto claim = sched->cluster_client().GetPersistentVolumeClaim(ns, name);
+    auto claim = sched->objects().Get<api::v1::PersistentVolumeClaim>(ns, name);
     REQUIRE(claim != nullptr);
     auto bound = std::make_shared<api::v1::PersistentVolumeClaim>(*claim);
     bound->mutable_spec()->set_volume_name(volume);
     (*bound->mutable_metadata()->mutable_annotations())["pv.kubernetes.io/bind-completed"] = "yes";
-    REQUIRE(sched->AddPersistentVolumeClaim(bound).ok());
+    REQUIRE(sched->Upsert(bound).ok());
   }
 
   mutable std::mutex mu_;
@@ -161,20 +175,20 @@ api::v1::PersistentVolume LocalVolume(const std::string& name, const std::string
 struct VolumeEnv {
   framework::FakeClock clock;
   InlineExecutor executor;
-  api::v1::Cluster cluster;
+  api::ObjectSet cluster;
   VolumeHost host;
   std::unique_ptr<Scheduler> sched;
 
   VolumeEnv() {
     for (const std::string n : {"n1", "n2", "n3"}) {
-      *cluster.add_nodes() = MakeNode()
+      cluster.Add(MakeNode()
                                  .Name(n)
                                  .Label("kubernetes.io/hostname", n)
                                  .Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "110"}})
-                                 .Obj();
+                                 .Obj());
     }
-    *cluster.add_storage_classes() = Class("local", "kubernetes.io/no-provisioner");
-    *cluster.add_storage_classes() = Class("csi", "csi.example.com");
+    cluster.Add(Class("local", "kubernetes.io/no-provisioner"));
+    cluster.Add(Class("csi", "csi.example.com"));
   }
 
   void Start(int bind_timeout_seconds = 600) {
@@ -199,11 +213,11 @@ struct VolumeEnv {
 
 TEST_CASE("WaitForFirstConsumer claims bind to the smallest fitting local volume, once", "[integration][storage]") {
   VolumeEnv env;
-  *env.cluster.add_persistent_volumes() = LocalVolume("pv-n2-big", "n2", "100Gi");
-  *env.cluster.add_persistent_volumes() = LocalVolume("pv-n3-small", "n3", "20Gi");
+  env.cluster.Add(LocalVolume("pv-n2-big", "n2", "100Gi"));
+  env.cluster.Add(LocalVolume("pv-n3-small", "n3", "20Gi"));
   for (const std::string name : {"a", "b", "c"}) {
-    *env.cluster.add_persistent_volume_claims() = Claim("data-" + name, "local", "10Gi");
-    *env.cluster.add_pods() = MakePod().Name(name).PVC("data-" + name).Obj();
+    env.cluster.Add(Claim("data-" + name, "local", "10Gi"));
+    env.cluster.Add(MakePod().Name(name).PVC("data-" + name).Obj());
   }
   env.Start();
   env.sched->RunUntilIdle();
@@ -213,19 +227,19 @@ TEST_CASE("WaitForFirstConsumer claims bind to the smallest fitting local volume
   CHECK(env.host.pv_writes() == 2);
   CHECK_THAT(env.host.failure("c"),
              Catch::StartsWith("0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind."));
-  auto a = env.sched->cluster_client().GetPersistentVolumeClaim("default", "data-a");
+  auto a = env.sched->objects().Get<api::v1::PersistentVolumeClaim>("default", "data-a");
   CHECK(a->spec().volume_name() == "pv-n3-small");
 }
 
 TEST_CASE("WaitForFirstConsumer claims are provisioned on the chosen node", "[integration][storage]") {
   VolumeEnv env;
-  *env.cluster.add_persistent_volume_claims() = Claim("data", "csi", "10Gi");
-  *env.cluster.add_pods() = MakePod().Name("db").PVC("data").Obj();
+  env.cluster.Add(Claim("data", "csi", "10Gi"));
+  env.cluster.Add(MakePod().Name("db").PVC("data").Obj());
   env.Start();
   env.sched->RunUntilIdle();
   REQUIRE(env.host.bound().size() == 1);
   const std::string node = env.host.bound().at("db");
-  auto claim = env.sched->cluster_client().GetPersistentVolumeClaim("default", "data");
+  auto claim = env.sched->objects().Get<api::v1::PersistentVolumeClaim>("default", "data");
   CHECK(claim->metadata().annotations().at("volume.kubernetes.io/selected-node") == node);
   CHECK(claim->spec().volume_name() == "pvc-data");
   CHECK(env.host.claim_writes() == 1);
@@ -233,9 +247,9 @@ TEST_CASE("WaitForFirstConsumer claims are provisioned on the chosen node", "[in
 
 TEST_CASE("a failed volume write gives back what the pod assumed", "[integration][storage]") {
   VolumeEnv env;
-  *env.cluster.add_persistent_volumes() = LocalVolume("pv-n1", "n1", "10Gi");
-  *env.cluster.add_persistent_volume_claims() = Claim("data-a", "local", "10Gi");
-  *env.cluster.add_pods() = MakePod().Name("a").PVC("data-a").Obj();
+  env.cluster.Add(LocalVolume("pv-n1", "n1", "10Gi"));
+  env.cluster.Add(Claim("data-a", "local", "10Gi"));
+  env.cluster.Add(MakePod().Name("a").PVC("data-a").Obj());
   env.Start();
   env.host.controller = Controller::kRefuses;
   env.sched->RunUntilIdle();
@@ -243,7 +257,7 @@ TEST_CASE("a failed volume write gives back what the pod assumed", "[integration
   CHECK_THAT(env.host.failure("a"), Catch::Contains("apiserver is down"));
 
   // The volume was not lost: another pod's claim can have it...
-  REQUIRE(env.sched->AddPersistentVolumeClaim(
+  REQUIRE(env.sched->Upsert(
                        std::make_shared<const api::v1::PersistentVolumeClaim>(Claim("data-b", "local", "5Gi")))
               .ok());
   env.host.controller = Controller::kBinds;
@@ -259,9 +273,9 @@ TEST_CASE("a failed volume write gives back what the pod assumed", "[integration
 
 TEST_CASE("a PV controller that never binds times the pod out", "[integration][storage]") {
   VolumeEnv env;
-  *env.cluster.add_persistent_volumes() = LocalVolume("pv-n1", "n1", "10Gi");
-  *env.cluster.add_persistent_volume_claims() = Claim("data-a", "local", "10Gi");
-  *env.cluster.add_pods() = MakePod().Name("a").PVC("data-a").Obj();
+  env.cluster.Add(LocalVolume("pv-n1", "n1", "10Gi"));
+  env.cluster.Add(Claim("data-a", "local", "10Gi"));
+  env.cluster.Add(MakePod().Name("a").PVC("data-a").Obj());
   env.Start(/*bind_timeout_seconds=*/1);
   env.host.controller = Controller::kSilent;
   const absl::Time start = absl::Now();

@@ -12,6 +12,7 @@
 
 #include "kube/local_http_server.h"
 #include "nlohmann/json.hpp"
+#include "schedkit/api/v1/kinds.h"
 
 namespace schedkit::kube::internal {
 namespace {
@@ -179,11 +180,12 @@ TEST_CASE("ApiHost writes VolumeBinding's changes as conditional merge patches",
   server.Reply(R"({"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-1","resourceVersion":"18"},
       "spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"hostPath":{"path":"/d"},
               "claimRef":{"namespace":"ns","name":"data","uid":"uid-data"}}})");
-  auto stored = host.UpdatePersistentVolume(pv);
-  INFO(stored.status().message());
-  REQUIRE(stored.ok());
-  CHECK(stored->metadata().resource_version() == "18");
-  CHECK(stored->spec().claim_ref().name() == "data");
+  auto written = host.UpdateObject(api::KindOf<api::v1::PersistentVolume>(), pv);
+  INFO(written.status().message());
+  REQUIRE(written.ok());
+  const auto& stored = static_cast<const api::v1::PersistentVolume&>(**written);
+  CHECK(stored.metadata().resource_version() == "18");
+  CHECK(stored.spec().claim_ref().name() == "data");
   auto seen = server.seen();
   REQUIRE(seen.size() == 1);
   CHECK(seen[0].path == "/api/v1/persistentvolumes/pv-1");
@@ -198,7 +200,7 @@ TEST_CASE("ApiHost writes VolumeBinding's changes as conditional merge patches",
   claim.mutable_metadata()->set_resource_version("5");
   (*claim.mutable_metadata()->mutable_annotations())["volume.kubernetes.io/selected-node"] = "n1";
   server.Reply("not json");
-  auto bad = host.UpdatePersistentVolumeClaim(claim);
+  auto bad = host.UpdateObject(api::KindOf<api::v1::PersistentVolumeClaim>(), claim);
   CHECK_FALSE(bad.ok());
   seen = server.seen();
   REQUIRE(seen.size() == 2);

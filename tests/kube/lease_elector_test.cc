@@ -14,7 +14,7 @@
 
 #include "kube/local_http_server.h"
 #include "nlohmann/json.hpp"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::kube::internal {
 namespace {

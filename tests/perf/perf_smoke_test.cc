@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/api/decode.h"
 #include "scratch_dir.h"
 #include "testing/run_command.h"
@@ -212,9 +213,9 @@ TEST_CASE("vs-upstream: the oracle gets the post-init cluster and reports both f
   // put them, the 40 measured pods pending, and parallelism = --threads.
   auto cluster = schedkit::api::LoadPaths({(dir / "cluster.json").string()});
   REQUIRE(cluster.ok());
-  CHECK(cluster->objects.nodes_size() == 20);
+  CHECK(cluster->objects.Of<schedkit::api::v1::Node>().size() == 20);
   int bound = 0, pending = 0;
-  for (const auto& pod : cluster->objects.pods()) {
+  for (const auto& pod : cluster->objects.Of<schedkit::api::v1::Pod>()) {
     if (pod.spec().node_name().empty()) {
       ++pending;
       CHECK(pod.metadata().namespace_() == "namespace-2");
@@ -260,7 +261,7 @@ TEST_CASE("vs-upstream with distinct pods: every measured pod has requests and a
       REQUIRE(cluster.ok());
       std::set<std::string> specs, ids;
       int pending = 0;
-      for (const auto& pod : cluster->objects.pods()) {
+      for (const auto& pod : cluster->objects.Of<schedkit::api::v1::Pod>()) {
         if (!pod.spec().node_name().empty()) continue;
         ++pending;
         std::string spec;
@@ -315,10 +316,10 @@ TEST_CASE("vs-upstream with a churn op: the oracle replays the ticks schedkit's 
       auto cluster = schedkit::api::LoadPaths({(dir / "cluster.json").string()});
       REQUIRE(cluster.ok());
       std::set<std::string> pending, nodes;
-      for (const auto& pod : cluster->objects.pods()) {
+      for (const auto& pod : cluster->objects.Of<schedkit::api::v1::Pod>()) {
         if (pod.spec().node_name().empty()) pending.insert(pod.metadata().namespace_() + "/" + pod.metadata().name());
       }
-      for (const auto& node : cluster->objects.nodes()) nodes.insert(node.metadata().name());
+      for (const auto& node : cluster->objects.Of<schedkit::api::v1::Node>()) nodes.insert(node.metadata().name());
       // The measured pods and every churn pod, pending; the churn's nodes.
       CHECK(pending.size() == 2000u + s["ChurnPods"].get<size_t>());
       CHECK(nodes.size() == 60u + s["ChurnNodes"].get<size_t>());

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/api/decode.h"
 #include "scratch_dir.h"
 #include "testing/run_command.h"
@@ -120,10 +121,10 @@ TEST_CASE("a workload file's pods, groups, times and ranges become the run and t
   // the 6 measured pods pending with requests of their own.
   auto cluster = schedkit::api::LoadPaths({(dir.path / "cluster.json").string()});
   REQUIRE(cluster.ok());
-  CHECK(cluster->objects.nodes_size() == 4);
+  CHECK(cluster->objects.Of<schedkit::api::v1::Node>().size() == 4);
   int bound = 0;
   std::set<std::string> sizes;
-  for (const auto& pod : cluster->objects.pods()) {
+  for (const auto& pod : cluster->objects.Of<schedkit::api::v1::Pod>()) {
     if (!pod.spec().node_name().empty()) {
       ++bound;
       continue;
@@ -201,7 +202,7 @@ TEST_CASE("until keeps the timeline's instants before it, for schedkit and the o
   auto cluster = schedkit::api::LoadPaths({(dir.path / "cluster.json").string()});
   REQUIRE(cluster.ok());
   int pending = 0;
-  for (const auto& pod : cluster->objects.pods()) pending += pod.spec().node_name().empty() ? 1 : 0;
+  for (const auto& pod : cluster->objects.Of<schedkit::api::v1::Pod>()) pending += pod.spec().node_name().empty() ? 1 : 0;
   CHECK(pending == 3);
 
   // 4 keeps the deletion at 3 of the pod that came at 1.

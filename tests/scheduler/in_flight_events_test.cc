@@ -222,17 +222,17 @@ TEST_CASE("In-flight events keep shared objects and copy borrowed ones", "[queue
     const api::v1::Pod* seen = nullptr;
     std::string seen_node;
     QueueingHintFn hint = [&](const PodInfo&, const EventObjects& e) -> absl::StatusOr<QueueingHint> {
-      seen = e.new_pod;
-      if (e.new_pod != nullptr) seen_node = e.new_pod->spec().node_name();
+      seen = e.New<api::v1::Pod>();
+      if (seen != nullptr) seen_node = seen->spec().node_name();
       return QueueingHint::kQueue;
     };
     World w;
     SchedulingQueue& q = BuildWithPoppedPod(w, pod, hint);
     if (shared) {
-      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects{.new_pod = assigned->pod_ptr()});
+      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects::Of<api::v1::Pod>(nullptr, assigned->pod_ptr()));
     } else {
       api::v1::Pod borrowed = assigned->pod();
-      q.OnClusterEvent(kAssignedPodAdd, EventObjects{.new_pod = &borrowed});
+      q.OnClusterEvent(kAssignedPodAdd, EventObjects::Added(borrowed));
       borrowed.mutable_spec()->set_node_name("changed after the call");
     }
     CHECK(q.counts().in_flight_events == 1);
@@ -251,19 +251,19 @@ TEST_CASE("An event given as a PodInfo shows its hints the node-named object", "
   for (bool in_flight : {true, false}) {
     std::string seen_node = "not called";
     QueueingHintFn hint = [&](const PodInfo&, const EventObjects& e) -> absl::StatusOr<QueueingHint> {
-      seen_node = e.new_pod != nullptr ? e.new_pod->spec().node_name() : "no pod";
+      seen_node = e.New<api::v1::Pod>() != nullptr ? e.New<api::v1::Pod>()->spec().node_name() : "no pod";
       return QueueingHint::kQueue;
     };
     World w;
     SchedulingQueue& q = BuildWithPoppedPod(w, pod, hint);
     if (in_flight) {
-      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects{.new_pod_info = assigned});
+      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects::OfPodInfos(nullptr, assigned));
       CHECK(q.counts().in_flight_events == 1);
       q.AddUnschedulableIfNotPresent(Lookup(pod, {"foo"}));
     } else {
       q.AddUnschedulableIfNotPresent(Lookup(pod, {"foo"}));
       REQUIRE(q.Locate("w") == SubQueue::kUnschedulable);
-      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects{.new_pod_info = assigned});
+      q.OnClusterEventShared(kAssignedPodAdd, SharedEventObjects::OfPodInfos(nullptr, assigned));
     }
     CHECK(seen_node == "n1");
     CHECK(q.Locate("w") != SubQueue::kUnschedulable);

@@ -15,7 +15,7 @@ TEST_CASE("TestPodSchedulingPropertiesChange (framework/events_test.go)", "[queu
   auto actions = [](const std::vector<ClusterEvent>& events) {
     std::vector<framework::ActionType> out;
     for (const auto& e : events) {
-      CHECK(e.resource == EventResource::kUnscheduledPod);
+      CHECK(e.resource == EventResource::UnscheduledPod());
       out.push_back(e.action);
     }
     return out;
@@ -40,7 +40,7 @@ TEST_CASE("TestPodSchedulingPropertiesChange (framework/events_test.go)", "[queu
   const std::vector<ClusterEvent> bound =
       PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "1"}}).Toleration("a").Node("n1").Info());
   REQUIRE(bound.size() == 1);
-  CHECK(bound[0].resource == EventResource::kAssignedPod);
+  CHECK(bound[0].resource == EventResource::AssignedPod());
 }
 
 TEST_CASE("A bound pod's update is one AssignedPod event per change, as upstream labels them", "[events]") {
@@ -48,7 +48,7 @@ TEST_CASE("A bound pod's update is one AssignedPod event per change, as upstream
   const std::vector<ClusterEvent> events = PodUpdateEvents(
       *bound, *WithLabel(MakePod().Name("p").Node("n1").Req({{"cpu", "1"}, {"example.com/gpu", "1"}}).Info(), "l", "v"));
   REQUIRE(events.size() == 2);
-  CHECK(events[0].resource == EventResource::kAssignedPod);
+  CHECK(events[0].resource == EventResource::AssignedPod());
   CHECK(events[0].action == framework::kActionUpdatePodLabel);
   CHECK(events[0].label == "AssignedPodUpdatePodLabel");
   // A lowered extended resource is a scale-down too.

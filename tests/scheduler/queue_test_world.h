@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "absl/time/clock.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
 #include "scheduler/pod_update_events.h"
@@ -51,21 +51,23 @@ inline Symbol S(std::string_view s) { return Symbol::Intern(s); }
 
 // ------------------------------------------------------------------ events
 
-inline const ClusterEvent kNodeAdd{EventResource::kNode, framework::kActionAdd, "NodeAdd"};
-// Stand-ins for upstream's storage events.
-inline const ClusterEvent kPvAdd{EventResource::kPodDisruptionBudget, framework::kActionAdd,
-                          "PodDisruptionBudgetAdd"};
-inline const ClusterEvent kPvUpdate{EventResource::kPodDisruptionBudget, framework::kActionUpdate,
-                             "PodDisruptionBudgetUpdate"};
-inline const ClusterEvent kPvcAdd{EventResource::kNamespace, framework::kActionAdd, "NamespaceAdd"};
-inline const ClusterEvent kCsiNodeUpdate{EventResource::kNamespace, framework::kActionUpdate, "NamespaceUpdate"};
-inline const ClusterEvent kAssignedPodAdd{EventResource::kAssignedPod, framework::kActionAdd, "AssignedPodAdd"};
-inline const ClusterEvent kUnscheduledPodUpdate{EventResource::kUnscheduledPod, framework::kActionUpdate,
+inline const ClusterEvent kNodeAdd{EventResource::Node(), framework::kActionAdd, "NodeAdd"};
+// Upstream's storage events.
+inline const ClusterEvent kPvAdd{EventResource::Named("PersistentVolume"), framework::kActionAdd,
+                                 "PersistentVolumeAdd"};
+inline const ClusterEvent kPvUpdate{EventResource::Named("PersistentVolume"), framework::kActionUpdate,
+                                    "PersistentVolumeUpdate"};
+inline const ClusterEvent kPvcAdd{EventResource::Named("PersistentVolumeClaim"), framework::kActionAdd,
+                                  "PersistentVolumeClaimAdd"};
+inline const ClusterEvent kCsiNodeUpdate{EventResource::Named("storage.k8s.io/CSINode"), framework::kActionUpdate,
+                                         "CSINodeUpdate"};
+inline const ClusterEvent kAssignedPodAdd{EventResource::AssignedPod(), framework::kActionAdd, "AssignedPodAdd"};
+inline const ClusterEvent kUnscheduledPodUpdate{EventResource::UnscheduledPod(), framework::kActionUpdate,
                                          "UnscheduledPodUpdate"};
-inline const ClusterEvent kUnschedulableTimeout{EventResource::kWildcard, framework::kActionAll,
+inline const ClusterEvent kUnschedulableTimeout{EventResource::Wildcard(), framework::kActionAll,
                                          "UnschedulableTimeout"};
-inline const ClusterEvent kForceActivate{EventResource::kWildcard, framework::kActionAll, "ForceActivate"};
-inline const ClusterEvent kWildcard{EventResource::kWildcard, framework::kActionAll, "*"};
+inline const ClusterEvent kForceActivate{EventResource::Wildcard(), framework::kActionAll, "ForceActivate"};
+inline const ClusterEvent kWildcard{EventResource::Wildcard(), framework::kActionAll, "*"};
 
 inline QueueingHintFn Returns(QueueingHint h, int* calls = nullptr) {
   return [h, calls](const PodInfo&, const EventObjects&) -> absl::StatusOr<QueueingHint> {
@@ -153,10 +155,10 @@ inline PluginSpec SchedulingGatesSpec() {
     if (pod.scheduling_gates().empty()) return Status();
     return Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"waiting for scheduling gates"});
   };
-  spec.events = {{ClusterEvent{EventResource::kPod, framework::kActionUpdatePodSchedulingGatesEliminated,
+  spec.events = {{ClusterEvent{EventResource::Pod(), framework::kActionUpdatePodSchedulingGatesEliminated,
                                "PodUpdatePodSchedulingGatesEliminated"},
                   [](const PodInfo& pod, const EventObjects& e) -> absl::StatusOr<QueueingHint> {
-                    if (e.new_pod == nullptr || e.new_pod->metadata().uid() != pod.uid())
+                    if (e.New<api::v1::Pod>() == nullptr || e.New<api::v1::Pod>()->metadata().uid() != pod.uid())
                       return QueueingHint::kSkip;
                     return QueueingHint::kQueue;
                   }}};

@@ -293,7 +293,7 @@ TEST_CASE("Test_isPodWorthRequeuing", "[queue][hints]") {
     PopExpect(q, pod1);
     q.AddUnschedulableIfNotPresent(Lookup(pod1, unsched, pending));
     REQUIRE(q.Locate("1") == SubQueue::kUnschedulable);
-    q.OnClusterEvent(event, objects.value_or(EventObjects{nullptr, &node, nullptr, nullptr}));
+    q.OnClusterEvent(event, objects.value_or(EventObjects::Added(node)));
     return q.Locate("1");  // kUnschedulable: skip; kBackoff: after backoff; kActive: immediately
   };
   const std::optional<SubQueue> kSkipped = SubQueue::kUnschedulable;
@@ -311,17 +311,17 @@ TEST_CASE("Test_isPodWorthRequeuing", "[queue][hints]") {
     CHECK(count == 1);
   }
   SECTION("return Queue when the event is wildcard") {
-    CHECK(run({"fooPlugin1"}, {}, kUnschedulableTimeout, EventObjects{nullptr, nullptr, nullptr, nullptr}) ==
+    CHECK(run({"fooPlugin1"}, {}, kUnschedulableTimeout, EventObjects()) ==
           kAfterBackoff);
   }
   SECTION(
       "return Queue when the event is wildcard and the wildcard targets the pod to be requeued right now") {
-    CHECK(run({"fooPlugin1"}, {}, kForceActivate, EventObjects{nullptr, nullptr, nullptr, &pod1->pod()}) ==
+    CHECK(run({"fooPlugin1"}, {}, kForceActivate, EventObjects::Added(pod1->pod())) ==
           kAfterBackoff);
   }
   SECTION("return Skip when the event is wildcard, but the wildcard targets a different pod") {
     const api::v1::Pod other = MakePod().Name("pod-different").Namespace("ns2").UID("2").Obj();
-    CHECK(run({"fooPlugin1"}, {}, kForceActivate, EventObjects{nullptr, nullptr, nullptr, &other}) ==
+    CHECK(run({"fooPlugin1"}, {}, kForceActivate, EventObjects::Added(other)) ==
           kSkipped);
   }
   SECTION("interprets Queue from the Pending plugin as queueImmediately") {
@@ -349,8 +349,8 @@ TEST_CASE("Test_isPodWorthRequeuing", "[queue][hints]") {
   SECTION(
       "If event is specific Node update event, queueing hint function for NodeUpdate/UpdateNodeLabel is also "
       "executed") {
-    const ClusterEvent label{EventResource::kNode, framework::kActionUpdateNodeLabel, "NodeUpdateNodeLabel"};
-    const ClusterEvent update{EventResource::kNode, framework::kActionUpdate, "NodeUpdate"};
+    const ClusterEvent label{EventResource::Node(), framework::kActionUpdateNodeLabel, "NodeUpdateNodeLabel"};
+    const ClusterEvent update{EventResource::Node(), framework::kActionUpdate, "NodeUpdate"};
     w.Plugin(PluginSpec{"fooPlugin1",
                         {{label, Returns(QueueingHint::kQueue, &count)},
                          {update, Returns(QueueingHint::kQueue, &count)},
@@ -361,14 +361,14 @@ TEST_CASE("Test_isPodWorthRequeuing", "[queue][hints]") {
     CHECK(count == 1);
   }
   SECTION("If event with '*' Resource, queueing hint function for specified Resource is also executed") {
-    w.Plugin("fooPlugin1", ClusterEvent{EventResource::kWildcard, framework::kActionAdd, "*Add"},
+    w.Plugin("fooPlugin1", ClusterEvent{EventResource::Wildcard(), framework::kActionAdd, "*Add"},
              Returns(QueueingHint::kQueue, &count));
     CHECK(run({"fooPlugin1"}, {}, kNodeAdd) == kAfterBackoff);
     CHECK(count == 1);
   }
   SECTION("If event is a wildcard one, queueing hint function for all kinds of events is executed") {
     w.Plugin("fooPlugin1", kWildcard, Returns(QueueingHint::kQueue, &count));
-    const ClusterEvent ev{EventResource::kNode,
+    const ClusterEvent ev{EventResource::Node(),
                           framework::kActionUpdateNodeLabel | framework::kActionUpdateNodeTaint,
                           "NodeUpdate"};
     CHECK(run({"fooPlugin1"}, {}, ev) == kAfterBackoff);
@@ -388,7 +388,7 @@ TEST_CASE("buildQueueingHintMap: a plugin registering Node/Add also hears Node/U
   q.OnClusterEvent(kNodeAdd, {});
   CHECK(q.Locate(pod->uid()) == SubQueue::kUnschedulable);
   q.OnClusterEvent(
-      ClusterEvent{EventResource::kNode, framework::kActionUpdateNodeTaint, "NodeUpdateNodeTaint"}, {});
+      ClusterEvent{EventResource::Node(), framework::kActionUpdateNodeTaint, "NodeUpdateNodeTaint"}, {});
   CHECK(q.Locate(pod->uid()) == SubQueue::kBackoff);
 }
 

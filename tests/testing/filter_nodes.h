@@ -7,7 +7,7 @@
 #include <array>
 #include <cstdint>
 
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/plugin.h"

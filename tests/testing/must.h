@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "absl/status/statusor.h"
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/pod_info.h"

@@ -1,13 +1,14 @@
 // Decoding of Kubernetes objects from the JSON or YAML that kubectl prints.
 //
 //   SCHEDKIT_ASSIGN_OR_RETURN(DecodedCluster c, LoadPaths({"cluster.yaml", "more/"}));
-//   for (const v1::Node& n : c.objects.nodes()) ...
+//   for (const v1::Node& n : c.objects.Of<v1::Node>()) ...
 //
 // Accepted input: one object, a `List`/`NodeList`/`PodList`/... with `items`,
-// or multi-document YAML whose documents are any of these. Kinds Node, Pod,
-// PodDisruptionBudget, PriorityClass, Namespace, Service,
-// ReplicationController, ReplicaSet and StatefulSet are decoded; any other
-// kind is counted in `skipped_kinds`, never dropped silently. Unknown fields are
+// or multi-document YAML whose documents are any of these. The kinds of
+// `kinds` are decoded (by default BuiltinKinds(); add a plugin's own with
+// Registry::kinds()): an object's kind is found by its `kind` and, where two
+// kinds share that name, the group of its `apiVersion`. Any other kind is
+// counted in `skipped_kinds`, never dropped silently. Unknown fields are
 // ignored, as protobuf's JSON mapping does with ignore_unknown_fields.
 //
 // Every object is validated as it is decoded (quantities parse, enumerations
@@ -26,12 +27,14 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/builtin_kinds.h"
+#include "schedkit/api/kind.h"
+#include "schedkit/api/object_set.h"
 
 namespace schedkit::api {
 
 struct DecodedCluster {
-  v1::Cluster objects;
+  ObjectSet objects;
   // Kind → number of objects of that kind that were read and not used.
   std::map<std::string, int> skipped_kinds;
   // "Kind namespace/name" (or "Kind name") → "file: document N[, items[i]]",
@@ -42,21 +45,23 @@ struct DecodedCluster {
 // Decodes `text` (JSON if it starts with '{' or '[', YAML otherwise) and
 // appends its objects to `out`. `source` names the input in error messages.
 // On error `out` may hold the objects decoded before the bad one.
-absl::Status DecodeInto(std::string_view text, std::string_view source,
-                        DecodedCluster& out);
+absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedCluster& out,
+                        const KindSet& kinds = BuiltinKinds());
 
-absl::StatusOr<DecodedCluster> Decode(std::string_view text,
-                                      std::string_view source = "<input>");
+absl::StatusOr<DecodedCluster> Decode(std::string_view text, std::string_view source = "<input>",
+                                      const KindSet& kinds = BuiltinKinds());
 
 // Loads files and directories in the order given; a directory contributes
 // every *.json, *.yaml and *.yml file below it (any case, as `kubectl apply
 // -R` reads them), in walk order: names sorted, compared name by name. Then
 // checks the whole cluster with ValidateCluster.
-absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths);
+absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths,
+                                         const KindSet& kinds = BuiltinKinds());
 
-// Checks that need the whole cluster: node names are unique, pods are unique
-// by namespace/name, and every pod with spec.nodeName names a known node.
-absl::Status ValidateCluster(const v1::Cluster& cluster);
+// Checks that need the whole cluster: the objects of each kind are unique by
+// namespace and name, every pod with spec.nodeName names a known node, and
+// every claim's storage class is there.
+absl::Status ValidateCluster(const ObjectSet& objects);
 
 }  // namespace schedkit::api
 

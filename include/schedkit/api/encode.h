@@ -2,8 +2,8 @@
 // decode.h, for hosts and tools that hand a cluster to another program
 // (schedkit-perf --vs-upstream writes the cluster the upstream oracle reads).
 //
-//   std::string text = EncodeClusterJson(cluster);   // {"kind": "List", ...}
-//   Decode(text)->objects   // equals `cluster`, object for object
+//   std::string text = EncodeClusterJson(objects);   // {"kind": "List", ...}
+//   Decode(text)->objects   // equals `objects`, object for object
 //
 // Thread-safe: functions share no state.
 #ifndef SCHEDKIT_API_ENCODE_H_
@@ -11,15 +11,15 @@
 
 #include <string>
 
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/object_set.h"
 
 namespace schedkit::api {
 
-// One `v1 List` of every object, in the order namespaces, priority classes,
-// nodes, pods, PodDisruptionBudgets (so a reader meets what a pod refers to
-// first), each with its apiVersion and kind filled in when unset. Only the
-// fields schedkit models are written.
-std::string EncodeClusterJson(const v1::Cluster& cluster);
+// One `v1 List` of every object, built-in kinds in BuiltinKinds()' order
+// (so a reader meets what a pod refers to first), then other kinds, each
+// object with its apiVersion and kind filled in when unset. Only the fields
+// schedkit models are written.
+std::string EncodeClusterJson(const ObjectSet& objects);
 
 }  // namespace schedkit::api
 

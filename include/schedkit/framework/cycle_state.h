@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/nominated_pods.h"
 
 namespace schedkit::framework {

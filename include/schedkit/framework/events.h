@@ -1,41 +1,84 @@
 // Cluster events and queueing hints: how a plugin tells the scheduling queue
 // which changes may make a pod it rejected schedulable (EnqueueExtensions).
 //
-//   ClusterEventWithHint{{EventResource::kNode, kActionAdd | kActionUpdateNodeLabel},
-//                        [](const PodInfo& pod, const EventObjects& e) { return QueueingHint::kQueue; }}
+//   ClusterEventWithHint{{EventResource::Node(), kActionAdd | kActionUpdateNodeLabel},
+//                        [](const PodInfo& pod, const EventObjects& e) {
+//                          const api::v1::Node* node = e.New<api::v1::Node>();   // null unless a Node event
+//                          return QueueingHint::kQueue;
+//                        }}
 //
 // Semantics follow upstream v1.35: an event matches a registration when the
-// resources match (kPod covers assigned and unscheduled pods, kWildcard
+// resources match (Pod() covers assigned and unscheduled pods, Wildcard()
 // everything) and the action bit sets intersect. A missing hint means Queue.
+// A kind's events name the resource its traits give (EventResource::Of<T>()),
+// so a plugin registers for an out-of-tree kind as for a built-in one; as
+// upstream, the scheduler raises a kind's events only when some plugin of
+// its profiles registers for that kind.
 #ifndef SCHEDKIT_FRAMEWORK_EVENTS_H_
 #define SCHEDKIT_FRAMEWORK_EVENTS_H_
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "absl/status/statusor.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "google/protobuf/message.h"
+#include "schedkit/api/kind.h"
+#include "schedkit/base/symbol.h"
 
 namespace schedkit::framework {
 
 class PodInfo;
 
-enum class EventResource : uint8_t {
-  kWildcard,
-  kPod,             // registrations: any pod
-  kAssignedPod,     // events: a pod bound to a node
-  kUnscheduledPod,  // events: a pod not yet bound
-  kNode,
-  kPodDisruptionBudget,
-  kNamespace,
-  kPersistentVolume,
-  kPersistentVolumeClaim,
-  kStorageClass,
-  kCSINode,
-  kCSIDriver,
-  kCSIStorageCapacity,
-  kVolumeAttachment,
+// The resource of a cluster event, by upstream's name for it ("Node",
+// "PersistentVolume", "storage.k8s.io/CSINode", ...). Compared as an
+// interned id. Thread-safe; the named ones are made once and kept.
+class EventResource {
+ public:
+  // The wildcard: every resource.
+  constexpr EventResource() = default;
+  static EventResource Wildcard() { return EventResource(); }
+  // Registrations: any pod.
+  static EventResource Pod() {
+    static const EventResource resource = Named("Pod");
+    return resource;
+  }
+  // Events: a pod bound to a node, or one not yet bound.
+  static EventResource AssignedPod() {
+    static const EventResource resource = Named("AssignedPod");
+    return resource;
+  }
+  static EventResource UnscheduledPod() {
+    static const EventResource resource = Named("UnschedulablePod");
+    return resource;
+  }
+  static EventResource Node() {
+    static const EventResource resource = Named("Node");
+    return resource;
+  }
+  // The resource of `kind`'s events (Kind::event_resource()).
+  static EventResource Of(const api::Kind& kind) { return Named(kind.event_resource()); }
+  template <typename T>
+  static EventResource Of() {
+    static const EventResource resource = Of(api::KindOf<T>());
+    return resource;
+  }
+  // Interns `name`: keep the result rather than asking per event.
+  static EventResource Named(std::string_view name) { return EventResource(Symbol::Intern(name)); }
+
+  bool IsWildcard() const { return name_.empty(); }
+  std::string_view name() const { return IsWildcard() ? std::string_view("*") : name_.str(); }
+  friend bool operator==(EventResource a, EventResource b) { return a.name_ == b.name_; }
+  template <typename H>
+  friend H AbslHashValue(H h, EventResource r) {
+    return H::combine(std::move(h), r.name_);
+  }
+
+ private:
+  explicit EventResource(Symbol name) : name_(name) {}
+  Symbol name_;  // empty: the wildcard
 };
 
 using ActionType = uint32_t;
@@ -55,37 +98,84 @@ inline constexpr ActionType kActionUpdate = ((1u << 12) - 1) & ~(kActionAdd | kA
 inline constexpr ActionType kActionAll = (1u << 12) - 1;
 
 struct ClusterEvent {
-  EventResource resource = EventResource::kWildcard;
+  EventResource resource;
   ActionType action = kActionAll;
   // For logs and metrics ("NodeAdd", "AssignedPodDelete", "UnschedulableTimeout").
   std::string label;
 
-  bool IsWildcard() const { return resource == EventResource::kWildcard && action == kActionAll; }
+  bool IsWildcard() const { return resource.IsWildcard() && action == kActionAll; }
   // Whether this registration matches an incoming event.
   bool Matches(const ClusterEvent& incoming) const;
 };
 
-// The objects an event carries; unset pointers do not apply to the event.
-struct EventObjects {
-  const api::v1::Node* old_node = nullptr;
-  const api::v1::Node* new_node = nullptr;
-  const api::v1::Pod* old_pod = nullptr;
-  const api::v1::Pod* new_pod = nullptr;
-  // Storage events: the object before (null on add) and after (null on delete).
-  const api::v1::PersistentVolume* old_pv = nullptr;
-  const api::v1::PersistentVolume* new_pv = nullptr;
-  const api::v1::PersistentVolumeClaim* old_pvc = nullptr;
-  const api::v1::PersistentVolumeClaim* new_pvc = nullptr;
-  const api::v1::StorageClass* old_storage_class = nullptr;
-  const api::v1::StorageClass* new_storage_class = nullptr;
-  const api::v1::CSINode* old_csi_node = nullptr;
-  const api::v1::CSINode* new_csi_node = nullptr;
-  const api::v1::CSIDriver* old_csi_driver = nullptr;
-  const api::v1::CSIDriver* new_csi_driver = nullptr;
-  const api::v1::CSIStorageCapacity* old_capacity = nullptr;
-  const api::v1::CSIStorageCapacity* new_capacity = nullptr;
-  const api::v1::VolumeAttachment* old_attachment = nullptr;
-  const api::v1::VolumeAttachment* new_attachment = nullptr;
+// The objects an event carries: the object before the change (null on an
+// add) and after it (null on a delete), of the event's kind. Read them with
+// the kind's type: Old<T>()/New<T>() are null when the event is of another
+// kind. Valid for the duration of the hint call.
+class EventObjects {
+ public:
+  EventObjects() = default;
+  EventObjects(const api::Kind& kind, const google::protobuf::Message* old_object,
+               const google::protobuf::Message* new_object)
+      : kind_(&kind), old_(old_object), new_(new_object) {}
+  template <typename T>
+  static EventObjects Of(const T* old_object, const T* new_object) {
+    return EventObjects(api::KindOf<T>(), old_object, new_object);
+  }
+  template <typename T>
+  static EventObjects Added(const T& object) {
+    return Of<T>(nullptr, &object);
+  }
+  template <typename T>
+  static EventObjects Updated(const T& old_object, const T& new_object) {
+    return Of<T>(&old_object, &new_object);
+  }
+  template <typename T>
+  static EventObjects Deleted(const T& object) {
+    return Of<T>(&object, nullptr);
+  }
+
+  // Sets the object before (after) the change, making the event one of T's
+  // kind; an object of another kind set before is dropped.
+  template <typename T>
+  EventObjects& SetOld(const T* object) {
+    Become(api::KindOf<T>());
+    old_ = object;
+    return *this;
+  }
+  template <typename T>
+  EventObjects& SetNew(const T* object) {
+    Become(api::KindOf<T>());
+    new_ = object;
+    return *this;
+  }
+
+  // The event's kind; null for an event without objects (a wildcard move).
+  const api::Kind* kind() const { return kind_; }
+  template <typename T>
+  bool Is() const {
+    return kind_ == &api::KindOf<T>();
+  }
+  template <typename T>
+  const T* Old() const {
+    return Is<T>() ? static_cast<const T*>(old_) : nullptr;
+  }
+  template <typename T>
+  const T* New() const {
+    return Is<T>() ? static_cast<const T*>(new_) : nullptr;
+  }
+  const google::protobuf::Message* old_object() const { return old_; }
+  const google::protobuf::Message* new_object() const { return new_; }
+
+ private:
+  void Become(const api::Kind& kind) {
+    if (kind_ != &kind) old_ = new_ = nullptr;
+    kind_ = &kind;
+  }
+
+  const api::Kind* kind_ = nullptr;
+  const google::protobuf::Message* old_ = nullptr;
+  const google::protobuf::Message* new_ = nullptr;
 };
 
 enum class QueueingHint : uint8_t { kSkip, kQueue };

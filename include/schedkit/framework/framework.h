@@ -52,7 +52,10 @@ struct FrameworkOptions {
   Clock* clock = nullptr;
   MetricsRecorder* metrics = nullptr;
   PodNominator* nominator = nullptr;
+  PodActivator* activator = nullptr;
   ClusterClient* client = nullptr;
+  // The cluster objects plugins read (Handle::objects); default: none.
+  const api::ObjectLister* objects = nullptr;
   EventRecorder* events = nullptr;
   // Reuse the outcomes of plugins that are per node (Plugin::OutcomesArePerNode)
   // for the next pod with the same signature on unchanged nodes, and, where
@@ -107,7 +110,7 @@ struct ScheduleResult {
   int feasible_nodes = 0;
 };
 
-struct ScheduleOutcome {
+struct [[nodiscard]] ScheduleOutcome {
   // Success (a host was chosen), Unschedulable/UnschedulableAndUnresolvable
   // (no node fits: see fit_error), or Error.
   Status status;
@@ -119,7 +122,7 @@ struct ScheduleOutcome {
 int NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
                            int num_all_nodes);
 
-class Framework final : public Handle {
+class Framework final : public Handle, public PluginRunner, public WaitingPods {
  public:
   static absl::StatusOr<std::unique_ptr<Framework>> Create(const Registry& registry, const Profile& profile,
                                                            FrameworkOptions options = {});
@@ -142,9 +145,11 @@ class Framework final : public Handle {
   const std::vector<PluginEvents>& enqueue_events() const { return enqueue_events_; }
   Plugin* GetPlugin(std::string_view name) const;
 
-  // The nominator consulted by the two-pass filter (the scheduling queue,
-  // which is built after the frameworks whose QueueSort it uses).
+  // The nominator consulted by the two-pass filter, and the activator
+  // plugins reach (the scheduling queue, which is built after the
+  // frameworks whose QueueSort it uses).
   void SetPodNominator(PodNominator* nominator) { options_.nominator = nominator; }
+  void SetPodActivator(PodActivator* activator) { options_.activator = activator; }
 
   // The snapshot plugins see through snapshot(); set before each cycle.
   void SetSnapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }
@@ -182,14 +187,20 @@ class Framework final : public Handle {
   Parallelizer& parallelizer() const override { return *parallelizer_; }
   std::string_view profile_name() const override { return profile_name_; }
   MetricsRecorder& metrics() const override { return *metrics_; }
+  const api::ObjectLister& objects() const override { return *options_.objects; }
   PodNominator* nominator() const override { return options_.nominator; }
+  PodActivator* activator() const override { return options_.activator; }
   ClusterClient* client() const override { return options_.client; }
   EventRecorder* events() const override { return options_.events; }
+  WaitingPods& waiting_pods() const override { return const_cast<Framework&>(*this); }
+  const PluginRunner& plugin_runner() const override { return *this; }
   bool RunsFilter(std::string_view plugin) const override;
+  // --- WaitingPods ---
   void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) override;
   bool HasWaitingPod(std::string_view uid) const override;
   bool AllowWaitingPod(std::string_view uid, Symbol plugin) override;
   bool RejectWaitingPod(std::string_view uid, std::string message = "removed") override;
+  // --- PluginRunner ---
   Status RunFilterPlugins(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
   Status RunFilterPluginsWithNominatedPods(const CycleState& state, const PodInfo& pod,
                                            const NodeInfo& node) const override;

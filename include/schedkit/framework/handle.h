@@ -1,7 +1,10 @@
-// Handle: what a plugin receives from its framework — the cycle's snapshot,
-// the parallelizer, waiting pods, the nominator, the host client (bind,
-// evict), events and metrics, and the runner of other plugins (for
-// preemption's dry runs).
+// Handle: what a plugin receives from its framework, made of small
+// interfaces as upstream's: the cycle's snapshot, the parallelizer, the
+// cluster objects (typed, read-only listers of any kind), the writes (bind,
+// evict, status and object updates), the nominator, the pod activator, the
+// waiting pods, events and metrics, and the runner of other plugins (for
+// preemption's dry runs). A plugin that reads a new kind needs no change
+// here: handle.objects().Get<T>(...) serves any kind (api/kind.h).
 //
 //   absl::StatusOr<std::unique_ptr<Plugin>> New(const PluginArgs& args, Handle& h) {
 //     return std::make_unique<MyPlugin>(h);   // keep the reference; it outlives the plugin
@@ -27,12 +30,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/time/clock.h"
-#include "absl/time/time.h"
-#include "schedkit/api/symbol.h"
-#include "schedkit/api/v1/policy.pb.h"
-#include "schedkit/api/v1/storage.pb.h"
-#include "schedkit/api/v1/workloads.pb.h"
+#include "google/protobuf/message.h"
+#include "schedkit/api/kind.h"
+#include "schedkit/api/object_store.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/metrics.h"
 #include "schedkit/framework/node_info.h"
@@ -41,6 +42,7 @@
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/snapshot.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/status.h"
 
 namespace schedkit::framework {
@@ -100,11 +102,41 @@ class PodNominator {
   virtual std::shared_ptr<const NominatedPodsSnapshot> Snapshot() const { return nullptr; }
 };
 
-// The framework's way to the host: binding and eviction, as upstream plugins
-// use the API server. The scheduler implements it over the host callbacks,
-// which may block; a callback that throws becomes an Internal status. Every
-// method may be called from any thread, concurrently (ClearNominatedNodeName
-// takes the queue's lock: not from queue-side calls).
+// Pods a plugin wants tried again at once (upstream's PodActivator): the
+// queue moves each from the unschedulable pool or backoff to the active
+// queue. Implemented by the scheduling queue under its lock: any thread, but
+// not from queue-side calls (PreEnqueue, QueueSortPlugin, queueing hints).
+class PodActivator {
+ public:
+  virtual ~PodActivator() = default;
+  // Pods not waiting in the pool or in backoff (unknown, active, in flight)
+  // are left as they are.
+  virtual void Activate(const std::vector<std::string>& uids) = 0;
+};
+
+// The pods of a profile parked at Permit (WaitingPod), until their binding
+// cycles have their answers. Every method may be called from any thread.
+class WaitingPods {
+ public:
+  virtual ~WaitingPods() = default;
+  // Calls `fn` on the calling thread for each waiting pod, over a list copied
+  // under the lock: `fn` may Allow or Reject, and may call the methods below.
+  virtual void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) = 0;
+  // Whether the pod with `uid` is waiting at Permit in this profile.
+  virtual bool HasWaitingPod(std::string_view uid) const = 0;
+  // WaitingPod::Allow on that pod; false if it is not waiting.
+  virtual bool AllowWaitingPod(std::string_view uid, Symbol plugin) = 0;
+  // WaitingPod::Reject on that pod, naming no plugin ("") and with
+  // `message`; false if not waiting. Scheduler::DeletePod passes "pod deleted".
+  virtual bool RejectWaitingPod(std::string_view uid, std::string message = "removed") = 0;
+};
+
+// The framework's writes to the cluster, as upstream's plugins use the API
+// server: binding, eviction, nomination and object updates. The scheduler
+// implements it over the host callbacks, which may block; a callback that
+// throws becomes an Internal status. Every method may be called from any
+// thread, concurrently (ClearNominatedNodeName takes the queue's lock: not
+// from queue-side calls). Reads go through Handle::objects().
 class ClusterClient {
  public:
   virtual ~ClusterClient() = default;
@@ -125,87 +157,20 @@ class ClusterClient {
   // Host::OnNominatedNodeChanged with an empty node and updates its copy of a
   // pending pod. Always OK in the scheduler.
   virtual absl::Status ClearNominatedNodeName(const PodInfo& pod) = 0;
-  // The PodDisruptionBudgets the scheduler holds (Scheduler::AddPodDisruptionBudget), a copy.
-  virtual std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const = 0;
-
-  // The workloads the scheduler holds (Scheduler::AddService, ...), for
-  // PodTopologySpread's default selector (upstream's helper.DefaultSelector).
-  // Called from PreFilter and PreScore on the scheduling thread, and from
-  // dry runs; any thread, concurrently with the scheduler's event methods.
-  // Default: none, as a host without these objects has.
-  //
-  // The Services of `namespace_name`, a copy.
-  virtual std::vector<std::shared_ptr<const api::v1::Service>> ListServices(
-      std::string_view /*namespace_name*/) const {
-    return {};
+  // Writes `object` (of `kind`) to the cluster, as an update of the stored
+  // object (VolumeBinding's PreBind binds volumes and claims so): the
+  // scheduler forwards to Host::UpdateObject and returns the object as the
+  // host stored it. The scheduler does not hold the result yet: the host
+  // reports it back as it reports any change. The default refuses.
+  virtual absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind, const google::protobuf::Message& object) {
+    (void)object;
+    return absl::UnimplementedError(schedkit::StrCat("this cluster client does not update ", kind.kind(), " objects"));
   }
-  // The named workload in `namespace_name`, or null.
-  virtual std::shared_ptr<const api::v1::ReplicationController> GetReplicationController(
-      std::string_view /*namespace_name*/, std::string_view /*name*/) const {
-    return nullptr;
-  }
-  virtual std::shared_ptr<const api::v1::ReplicaSet> GetReplicaSet(std::string_view /*namespace_name*/,
-                                                                    std::string_view /*name*/) const {
-    return nullptr;
-  }
-  virtual std::shared_ptr<const api::v1::StatefulSet> GetStatefulSet(std::string_view /*namespace_name*/,
-                                                                     std::string_view /*name*/) const {
-    return nullptr;
-  }
-
-  // The storage objects the scheduler holds (Scheduler::AddPersistentVolume,
-  // ...), for the volume plugins, as upstream's informer listers. Called from
-  // PreFilter, Filter fallbacks, Reserve and queueing hints; any thread,
-  // concurrently with the scheduler's event methods. Null or empty when none
-  // is held; the defaults hold none.
-  virtual std::shared_ptr<const api::v1::PersistentVolumeClaim> GetPersistentVolumeClaim(
-      std::string_view /*namespace_name*/, std::string_view /*name*/) const {
-    return nullptr;
-  }
-  virtual std::shared_ptr<const api::v1::PersistentVolume> GetPersistentVolume(std::string_view /*name*/) const {
-    return nullptr;
-  }
-  virtual std::vector<std::shared_ptr<const api::v1::PersistentVolume>> ListPersistentVolumes() const { return {}; }
-  virtual std::shared_ptr<const api::v1::StorageClass> GetStorageClass(std::string_view /*name*/) const {
-    return nullptr;
-  }
-  // Named as its node.
-  virtual std::shared_ptr<const api::v1::CSINode> GetCSINode(std::string_view /*name*/) const { return nullptr; }
-  virtual std::shared_ptr<const api::v1::CSIDriver> GetCSIDriver(std::string_view /*name*/) const {
-    return nullptr;
-  }
-  // Every namespace's.
-  virtual std::vector<std::shared_ptr<const api::v1::CSIStorageCapacity>> ListCSIStorageCapacities() const {
-    return {};
-  }
-  virtual std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> ListVolumeAttachments() const {
-    return {};
-  }
-
-  // VolumeBinding's PreBind, on a binding thread: the scheduler forwards to
-  // Host::UpdatePersistentVolume / UpdatePersistentVolumeClaim and returns
-  // the object as the host stored it (not yet held: the host reports it
-  // back as it reports any change). The defaults refuse.
-  virtual absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> UpdatePersistentVolume(
-      const api::v1::PersistentVolume& pv) {
-    (void)pv;
-    return absl::UnimplementedError("this host does not bind volumes");
-  }
-  virtual absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> UpdatePersistentVolumeClaim(
-      const api::v1::PersistentVolumeClaim& claim) {
-    (void)claim;
-    return absl::UnimplementedError("this host does not provision volumes");
-  }
-  // A counter that grows whenever a held storage object changes, so that
-  // PreBind can wait for the PV controller's work without polling.
-  virtual uint64_t StorageGeneration() const { return 0; }
-  // Blocks until StorageGeneration() differs from `generation` or `deadline`
-  // (real time) passes, and returns the generation then; Cancelled once the
-  // scheduler stops. The default, for clients that cannot tell, sleeps one
-  // second (upstream's poll interval) or until `deadline`.
-  virtual absl::StatusOr<uint64_t> WaitForStorageChange(uint64_t generation, absl::Time deadline) const {
-    absl::SleepFor(std::min(absl::Seconds(1), std::max(absl::ZeroDuration(), deadline - absl::Now())));
-    return generation;
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<const T>> Update(const T& object) {
+    absl::StatusOr<api::AnyObject> stored = UpdateObject(api::KindOf<T>(), object);
+    if (!stored.ok()) return stored.status();
+    return std::static_pointer_cast<const T>(*std::move(stored));
   }
 };
 
@@ -226,59 +191,13 @@ class EventRecorder {
                      std::string_view reason, std::string_view action, std::string_view note) = 0;
 };
 
-class Handle {
+// Runs a profile's plugins, as upstream's PluginsRunner, for plugins that
+// simulate (preemption, from PostFilter on the scheduling thread and its
+// worker threads). All are safe to call concurrently on distinct states and
+// NodeInfos. Plugins PreFilter skipped in `state` are left out.
+class PluginRunner {
  public:
-  virtual ~Handle() = default;
-
-  // The snapshot of the scheduling cycle in progress (an empty one before
-  // the first). The scheduling thread refreshes it in place when each cycle
-  // starts, so read it only from the scheduling cycle's extension points and
-  // their worker threads, not from a binding thread or a queue-side call.
-  virtual const Snapshot& snapshot() const = 0;
-  // The threads for Filter and Score, shared by a scheduler's profiles;
-  // thread-safe. Never changes.
-  virtual Parallelizer& parallelizer() const = 0;
-  // The profile's schedulerName. Never changes.
-  virtual std::string_view profile_name() const = 0;
-  // The host's recorder, or one that records nothing; never null, and
-  // thread-safe.
-  virtual MetricsRecorder& metrics() const = 0;
-  // The scheduling queue under a Scheduler; nullptr when the framework runs
-  // without a scheduler (tests, tools). The Scheduler sets it after building
-  // its profiles, so it is still null while plugin factories run: call it
-  // when needed, do not keep the factory-time answer.
-  virtual PodNominator* nominator() const = 0;
-  // The Scheduler (binding and eviction through the Host); nullptr when the
-  // framework runs without one (tests, tools). Set before plugins are built.
-  virtual ClusterClient* client() const = 0;
-  // FrameworkOptions::events, or nullptr (a framework without a Scheduler
-  // and no recorder given).
-  virtual EventRecorder* events() const = 0;
-  // Whether this profile runs the plugin named `plugin` at Filter. A plugin
-  // whose Reserve relies on what its Filter saw of the node asks it there: as
-  // upstream's, it then finds nothing recorded for a node its Filter never
-  // ran on. Never changes once the plugins are built; any thread.
-  virtual bool RunsFilter(std::string_view /*plugin*/) const { return true; }
-
-  // Waiting pods (Permit): pods of this profile parked by a Wait, until their
-  // binding cycle has its answer. Any thread.
-  //
-  // Calls `fn` on the calling thread for each waiting pod, over a list copied
-  // under the lock: `fn` may Allow or Reject, and may call the methods below.
-  virtual void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) = 0;
-  // Whether the pod with `uid` is waiting at Permit in this profile.
-  virtual bool HasWaitingPod(std::string_view uid) const = 0;
-  // WaitingPod::Allow on that pod; false if it is not waiting.
-  virtual bool AllowWaitingPod(std::string_view uid, Symbol plugin) = 0;
-  // WaitingPod::Reject on that pod, naming no plugin ("") and with
-  // `message`; false if not waiting. Scheduler::DeletePod passes "pod deleted".
-  virtual bool RejectWaitingPod(std::string_view uid, std::string message = "removed") = 0;
-
-  // Runs this profile's plugins, as upstream's PluginsRunner, for plugins
-  // that simulate (preemption, from PostFilter on the scheduling thread and
-  // its worker threads). All are safe to call concurrently on distinct
-  // states and NodeInfos. Plugins PreFilter skipped in `state` are left out.
-  //
+  virtual ~PluginRunner() = default;
   // The Filter plugins on `node` in order, until one fails: Success, the
   // rejection (naming its plugin), or an Error for any other code. Calls
   // Filter, not FilterNodes, and consults no memo.
@@ -317,6 +236,53 @@ class Handle {
     (void)state;
     return std::nullopt;
   }
+};
+
+class Handle {
+ public:
+  virtual ~Handle() = default;
+
+  // The snapshot of the scheduling cycle in progress (an empty one before
+  // the first). The scheduling thread refreshes it in place when each cycle
+  // starts, so read it only from the scheduling cycle's extension points and
+  // their worker threads, not from a binding thread or a queue-side call.
+  virtual const Snapshot& snapshot() const = 0;
+  // The threads for Filter and Score, shared by a scheduler's profiles;
+  // thread-safe. Never changes.
+  virtual Parallelizer& parallelizer() const = 0;
+  // The profile's schedulerName. Never changes.
+  virtual std::string_view profile_name() const = 0;
+  // The host's recorder, or one that records nothing; never null, and
+  // thread-safe.
+  virtual MetricsRecorder& metrics() const = 0;
+  // The cluster objects the scheduler holds, any kind (claims, volumes,
+  // workloads, a plugin's own CRD), as upstream's informer listers: typed
+  // reads, thread-safe, from any extension point or hint. One that holds
+  // nothing when the framework runs without a scheduler and none was given.
+  virtual const api::ObjectLister& objects() const = 0;
+  // The writes to the cluster (bind, evict, object updates) through the
+  // Scheduler's host; nullptr when the framework runs without one (tests,
+  // tools). Set before plugins are built.
+  virtual ClusterClient* client() const = 0;
+  // The scheduling queue's nominations under a Scheduler; nullptr when the
+  // framework runs without a scheduler (tests, tools). The Scheduler sets it
+  // after building its profiles, so it is still null while plugin factories
+  // run: call it when needed, do not keep the factory-time answer.
+  virtual PodNominator* nominator() const = 0;
+  // The scheduling queue's activation, as nominator() (same lifetime rules).
+  virtual PodActivator* activator() const = 0;
+  // FrameworkOptions::events, or nullptr (a framework without a Scheduler
+  // and no recorder given).
+  virtual EventRecorder* events() const = 0;
+  // Waiting pods (Permit) of this profile. Never changes.
+  virtual WaitingPods& waiting_pods() const = 0;
+  // The runner of this profile's plugins, for simulations. Never changes.
+  virtual const PluginRunner& plugin_runner() const = 0;
+  // Whether this profile runs the plugin named `plugin` at Filter. A plugin
+  // whose Reserve relies on what its Filter saw of the node asks it there: as
+  // upstream's, it then finds nothing recorded for a node its Filter never
+  // ran on. Never changes once the plugins are built; any thread.
+  virtual bool RunsFilter(std::string_view /*plugin*/) const { return true; }
 };
 
 }  // namespace schedkit::framework

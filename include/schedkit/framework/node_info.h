@@ -24,8 +24,8 @@
 
 #include "absl/status/statusor.h"
 #include "schedkit/api/selector.h"
-#include "schedkit/api/symbol.h"
-#include "schedkit/api/v1/node.pb.h"
+#include "schedkit/base/symbol.h"
+#include "schedkit/api/v1/node.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/resource.h"
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/pod_info.h"
 
 namespace schedkit::framework {

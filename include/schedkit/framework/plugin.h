@@ -60,7 +60,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/time/time.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/node_info.h"
@@ -173,7 +173,7 @@ class PreFilterExtensions {
 // the candidate nodes.
 class PreFilterPlugin : public virtual Plugin {
  public:
-  struct Result {
+  struct [[nodiscard]] Result {
     PreFilterResult result;
     Status status;
   };
@@ -267,7 +267,7 @@ struct NominatingInfo {
 // Tries to make the pod schedulable when no node fit (e.g. preemption).
 class PostFilterPlugin : public virtual Plugin {
  public:
-  struct Result {
+  struct [[nodiscard]] Result {
     NominatingInfo nominating_info;
     Status status;
   };
@@ -377,7 +377,7 @@ class ReservePlugin : public virtual Plugin {
 // Approves, rejects or delays the binding of a reserved pod.
 class PermitPlugin : public virtual Plugin {
  public:
-  struct Result {
+  struct [[nodiscard]] Result {
     Status status;
     absl::Duration timeout = absl::ZeroDuration();
   };

@@ -21,8 +21,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "schedkit/api/selector.h"
-#include "schedkit/api/symbol.h"
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/base/symbol.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/resource.h"
 
 namespace schedkit::framework {

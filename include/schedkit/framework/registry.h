@@ -1,9 +1,11 @@
-// Registry: plugin name → factory. The in-tree registry lists every built-in;
-// a host adds out-of-tree plugins with one Add call before building the
-// scheduler (no static self-registration).
+// Registry: plugin name → factory, and the kinds of objects the plugins read
+// beyond schedkit's own. The in-tree registry lists every built-in; a host
+// adds out-of-tree plugins with one Add call before building the scheduler
+// (no static self-registration), and their kinds with AddKind.
 //
 //   Registry registry = plugins::NewInTreeRegistry();
-//   SCHEDKIT_RETURN_IF_ERROR(registry.Add("MyPlugin", &MyPlugin::New));
+//   SCHEDKIT_RETURN_IF_ERROR(registry.Add("Coscheduling", &Coscheduling::New));
+//   registry.AddKind<PodGroup>();   // a CRD: decoded from files, held, watched
 //
 // A factory receives the plugin's args from the profile's pluginConfig as
 // JSON text (empty when none were given) and the Handle. Not thread-safe;
@@ -20,6 +22,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "schedkit/api/builtin_kinds.h"
+#include "schedkit/api/kind.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
 
@@ -44,13 +48,28 @@ class Registry {
  public:
   // AlreadyExists if `name` is registered.
   absl::Status Add(std::string name, PluginFactory factory);
-  // Adds every entry of `other`; AlreadyExists on the first duplicate.
+  // Adds every entry and kind of `other`; AlreadyExists on the first
+  // duplicate entry.
   absl::Status Merge(const Registry& other);
   const PluginFactory* Find(std::string_view name) const;
   std::vector<std::string> Names() const;
 
+  // A kind the plugins read that schedkit does not model (api/kind.h): the
+  // scheduler holds its objects (Scheduler::Upsert), raises its events,
+  // lists it from the ClusterLister and, under schedkit::kube, watches it;
+  // decoders given kinds() read it from files. Adding a kind twice, or a
+  // built-in one, changes nothing.
+  void AddKind(const api::Kind& kind) { kinds_.Add(kind); }
+  template <typename T>
+  void AddKind() {
+    AddKind(api::KindOf<T>());
+  }
+  // BuiltinKinds() and the kinds added, in that order.
+  const api::KindSet& kinds() const { return kinds_; }
+
  private:
   std::map<std::string, PluginFactory, std::less<>> factories_;
+  api::KindSet kinds_ = api::BuiltinKinds();
 };
 
 }  // namespace schedkit::framework

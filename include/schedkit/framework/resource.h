@@ -18,8 +18,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "google/protobuf/map.h"
-#include "schedkit/api/symbol.h"
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/base/symbol.h"
+#include "schedkit/api/v1/pod.h"
 
 namespace schedkit::framework {
 

@@ -42,6 +42,12 @@
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/pod_info.h"
 
+// Namespaces reach the snapshot only through ClusterState::SetNamespace; a
+// plugin reads their labels as LabelSets and never compiles their message.
+namespace schedkit::api::v1 {
+class Namespace;
+}  // namespace schedkit::api::v1
+
 namespace schedkit::framework {
 
 class Snapshot {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 
 namespace schedkit::framework {
 
@@ -44,7 +44,7 @@ enum class Code : uint8_t {
 // "Success", "Error", "Unschedulable", ... as upstream's Code.String().
 std::string_view CodeName(Code code);
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;
   // Inlined: a filter chain destroys one success Status per plugin and node,

@@ -24,7 +24,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "google/protobuf/message.h"
+#include "schedkit/api/kind.h"
+#include "schedkit/api/object_set.h"
+#include "schedkit/api/v1/pod.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::scheduler {
 
@@ -107,26 +111,22 @@ class Host {
   // on the network (queue the event, send it later).
   virtual void OnEvent(const PodEvent& event) { (void)event; }
 
-  // VolumeBinding's PreBind writes (upstream's PUTs of PersistentVolumes
-  // and claims): `pv` with spec.claimRef set to the claim it is to be bound
-  // to (static binding), or `claim` with the annotation
+  // Object writes from plugins (ClusterClient::UpdateObject), as upstream's
+  // plugins PUT objects: VolumeBinding's PreBind writes a PersistentVolume
+  // with spec.claimRef set to the claim it is to be bound to (static
+  // binding), or a PersistentVolumeClaim with the annotation
   // volume.kubernetes.io/selected-node naming the node to provision on.
-  // Return the object as stored. The scheduler then waits, up to
-  // VolumeBindingArgs.bindTimeoutSeconds, until the host reports (through
-  // AddPersistentVolumeClaim and AddPersistentVolume) each claim bound, with
+  // `object` is of `kind`. Return the object as stored (of `kind`). The
+  // scheduler then waits, up to VolumeBindingArgs.bindTimeoutSeconds, until
+  // the host reports (through Scheduler::Upsert) each claim bound, with
   // pv.kubernetes.io/bind-completed, to a volume whose node affinity admits
   // the node: a PV controller does that in a cluster. The scheduler changed
   // only spec.claimRef and annotations, so a host may send just those (a
   // merge patch). An error fails the pod's binding cycle (it is retried);
-  // the default refuses.
-  virtual absl::StatusOr<api::v1::PersistentVolume> UpdatePersistentVolume(const api::v1::PersistentVolume& pv) {
-    (void)pv;
-    return absl::UnimplementedError("this host does not bind volumes");
-  }
-  virtual absl::StatusOr<api::v1::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
-      const api::v1::PersistentVolumeClaim& claim) {
-    (void)claim;
-    return absl::UnimplementedError("this host does not provision volumes");
+  // the default refuses. Called on a binding thread.
+  virtual absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind, const google::protobuf::Message& object) {
+    (void)object;
+    return absl::UnimplementedError(schedkit::StrCat("this host does not update ", kind.kind(), " objects"));
   }
 };
 

@@ -10,7 +10,7 @@
 //   std::optional<QueuedPodInfo> next = q.Pop();
 //   ... scheduling fails ...
 //   q.AddUnschedulableIfNotPresent(std::move(*next));
-//   q.OnClusterEvent({EventResource::kNode, kActionAdd, "NodeAdd"}, {.new_node = &node});
+//   q.OnClusterEvent({EventResource::Node(), kActionAdd, "NodeAdd"}, EventObjects::Added(node));
 //
 // Time comes only from options.clock: FlushBackoffQCompleted and
 // FlushUnschedulablePodsLeftover run from the scheduler's timers (every 1 s
@@ -29,6 +29,8 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/framework.h"
@@ -51,42 +53,45 @@ struct QueueOptions {
   framework::MetricsRecorder* metrics = nullptr;  // optional
 };
 
-// An event's objects held by shared owners (e.g. PodInfo::pod_ptr()).
+// An event's objects held by shared owners (e.g. PodInfo::pod_ptr()): the
+// object before and after the change, of the event's kind.
 struct SharedEventObjects {
-  std::shared_ptr<const api::v1::Node> old_node = nullptr;
-  std::shared_ptr<const api::v1::Node> new_node = nullptr;
-  std::shared_ptr<const api::v1::Pod> old_pod = nullptr;
-  std::shared_ptr<const api::v1::Pod> new_pod = nullptr;
-  // In place of old_pod / new_pod: the queue makes their pods only when a
-  // waiting or in-flight pod may care, as a copy for the event, so the queue
-  // never makes an assumed pod (PodInfo::WithNodeName) keep a second one.
+  // The event's kind; null for an event without objects.
+  const api::Kind* kind = nullptr;
+  api::AnyObject old_object = nullptr;
+  api::AnyObject new_object = nullptr;
+  // Pod events, in place of old_object / new_object: the queue makes their
+  // pods only when a waiting or in-flight pod may care, as a copy for the
+  // event, so the queue never makes an assumed pod (PodInfo::WithNodeName)
+  // keep a second one.
   framework::PodInfoPtr old_pod_info = nullptr;
   framework::PodInfoPtr new_pod_info = nullptr;
 
-  // A storage event's objects (EventObjects' storage pointers, such as
-  // old_pv/new_pv), kept alive by the two owners.
-  framework::EventObjects storage = {};
-  std::shared_ptr<const void> storage_old_owner = nullptr;
-  std::shared_ptr<const void> storage_new_owner = nullptr;
+  template <typename T>
+  static SharedEventObjects Of(std::shared_ptr<const T> old_object, std::shared_ptr<const T> new_object) {
+    return SharedEventObjects{.kind = &api::KindOf<T>(),
+                              .old_object = std::move(old_object),
+                              .new_object = std::move(new_object)};
+  }
+  static SharedEventObjects OfPodInfos(framework::PodInfoPtr old_pod, framework::PodInfoPtr new_pod) {
+    return SharedEventObjects{.kind = &api::KindOf<api::v1::Pod>(),
+                              .old_pod_info = std::move(old_pod),
+                              .new_pod_info = std::move(new_pod)};
+  }
 
   framework::EventObjects view() const {
-    framework::EventObjects v = storage;
-    v.old_node = old_node.get();
-    v.new_node = new_node.get();
-    v.old_pod = PodOf(old_pod, old_pod_info);
-    v.new_pod = PodOf(new_pod, new_pod_info);
-    return v;
+    if (kind == nullptr) return framework::EventObjects();
+    return framework::EventObjects(*kind, ObjectOf(old_object, old_pod_info), ObjectOf(new_object, new_pod_info));
   }
 
  private:
-  static const api::v1::Pod* PodOf(const std::shared_ptr<const api::v1::Pod>& pod,
-                                   const framework::PodInfoPtr& info) {
-    if (pod != nullptr) return pod.get();
+  static const google::protobuf::Message* ObjectOf(const api::AnyObject& object, const framework::PodInfoPtr& info) {
+    if (object != nullptr) return object.get();
     return info != nullptr ? &info->pod() : nullptr;
   }
 };
 
-class SchedulingQueue : public framework::PodNominator {
+class SchedulingQueue : public framework::PodNominator, public framework::PodActivator {
  public:
   explicit SchedulingQueue(QueueOptions options);
   ~SchedulingQueue() override;
@@ -131,7 +136,7 @@ class SchedulingQueue : public framework::PodNominator {
   void OnClusterEventShared(const framework::ClusterEvent& event, const SharedEventObjects& objects,
                             const std::function<bool(const framework::PodInfo&)>& pre_check = nullptr);
   // Moves the named pods (by uid) from unschedulable/backoff to activeQ.
-  void Activate(const std::vector<std::string>& uids);
+  void Activate(const std::vector<std::string>& uids) override;
 
   // Moves pods whose backoff has expired to activeQ (upstream: every 1 s).
   void FlushBackoffQCompleted();

@@ -8,6 +8,7 @@
 //   SCHEDKIT_ASSIGN_OR_RETURN(auto sched, Scheduler::Create(config, registry, host, lister));
 //   sched->Run();                      // own thread; or sched->RunUntilIdle() in your loop
 //   sched->AddPod(pod);                // events as your informers see them
+//   sched->Upsert(pvc);                // any other kind: one pair of calls
 //   sched->Stop();
 //
 // Thread-safety: the event methods may be called from any thread, including
@@ -21,10 +22,15 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "schedkit/api/kind.h"
 #include "schedkit/api/lister.h"
+#include "schedkit/api/object_store.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/framework/framework.h"
@@ -130,47 +136,28 @@ class Scheduler {
   // error, if any, passes through); an assumed one is removed by its binding
   // cycle; a pending one leaves the queue.
   absl::Status DeletePod(std::string_view namespace_name, std::string_view name);
-  // Adds a PodDisruptionBudget (for preemption), replacing one of the same
-  // namespace/name. Always OK.
-  absl::Status AddPodDisruptionBudget(std::shared_ptr<const api::v1::PodDisruptionBudget> pdb);
-  // NotFound if no PodDisruptionBudget of that namespace/name is held.
-  absl::Status DeletePodDisruptionBudget(std::string_view namespace_name, std::string_view name);
-  // The workloads PodTopologySpread's default constraints read (the Services
-  // that select a pod, the controller that owns it). Add replaces an object
-  // of the same namespace and name and is always OK; Delete returns NotFound
-  // when none is held. No pod is requeued: upstream registers no plugin for
-  // these events.
-  absl::Status AddService(std::shared_ptr<const api::v1::Service> service);
-  absl::Status DeleteService(std::string_view namespace_name, std::string_view name);
-  absl::Status AddReplicationController(std::shared_ptr<const api::v1::ReplicationController> rc);
-  absl::Status DeleteReplicationController(std::string_view namespace_name, std::string_view name);
-  absl::Status AddReplicaSet(std::shared_ptr<const api::v1::ReplicaSet> rs);
-  absl::Status DeleteReplicaSet(std::string_view namespace_name, std::string_view name);
-  absl::Status AddStatefulSet(std::shared_ptr<const api::v1::StatefulSet> ss);
-  absl::Status DeleteStatefulSet(std::string_view namespace_name, std::string_view name);
-  // The storage objects the volume plugins read. Add puts an object or
-  // replaces the one of the same name (namespace and name for claims and
-  // capacities) and is always OK; Delete returns NotFound when none is held.
-  // Each tells the queue <Kind>Add, <Kind>Update (a replacement) or
-  // <Kind>Delete, so that pods a volume plugin rejected may move as upstream
-  // registers them.
-  absl::Status AddPersistentVolume(std::shared_ptr<const api::v1::PersistentVolume> pv);
-  absl::Status DeletePersistentVolume(std::string_view name);
-  absl::Status AddPersistentVolumeClaim(std::shared_ptr<const api::v1::PersistentVolumeClaim> pvc);
-  absl::Status DeletePersistentVolumeClaim(std::string_view namespace_name, std::string_view name);
-  absl::Status AddStorageClass(std::shared_ptr<const api::v1::StorageClass> sc);
-  absl::Status DeleteStorageClass(std::string_view name);
-  absl::Status AddCSINode(std::shared_ptr<const api::v1::CSINode> node);
-  absl::Status DeleteCSINode(std::string_view name);
-  absl::Status AddCSIDriver(std::shared_ptr<const api::v1::CSIDriver> driver);
-  absl::Status DeleteCSIDriver(std::string_view name);
-  absl::Status AddCSIStorageCapacity(std::shared_ptr<const api::v1::CSIStorageCapacity> capacity);
-  absl::Status DeleteCSIStorageCapacity(std::string_view namespace_name, std::string_view name);
-  absl::Status AddVolumeAttachment(std::shared_ptr<const api::v1::VolumeAttachment> attachment);
-  absl::Status DeleteVolumeAttachment(std::string_view name);
-  // Adds or replaces a namespace's labels (for namespace selectors). Cannot
-  // fail, and requeues no pod.
-  void SetNamespace(const api::v1::Namespace& ns);
+  // Every other kind (PodDisruptionBudgets, namespaces, workloads, storage,
+  // a plugin's own CRD: the kinds of the Registry, api/kind.h), one way.
+  // Upsert adds `object` (of `kind`) or replaces the one of its namespace
+  // and name; Delete removes it. When some plugin of a profile registered
+  // for the kind's events, each tells the queue <Kind>Add, <Kind>Update (a
+  // replacement) or <Kind>Delete, so that pods a plugin rejected may move as
+  // its hints say; otherwise no pod moves, as upstream, which watches no
+  // kind nobody registered for. Upsert: InvalidArgument for a kind the
+  // scheduler does not hold (not in the Registry, or one kube-scheduler does
+  // not read such as PriorityClass), for nodes and pods (their calls are
+  // above) and for an object not of `kind`. Delete: NotFound when no such
+  // object is held.
+  absl::Status Upsert(const api::Kind& kind, api::AnyObject object);
+  absl::Status Delete(const api::Kind& kind, std::string_view namespace_name, std::string_view name);
+  template <typename T>
+  absl::Status Upsert(std::shared_ptr<T> object) {
+    return Upsert(api::KindOf<std::remove_const_t<T>>(), api::AnyObject(std::move(object)));
+  }
+  template <typename T>
+  absl::Status Delete(std::string_view namespace_name, std::string_view name) {
+    return Delete(api::KindOf<T>(), namespace_name, name);
+  }
 
   // --- running ---
   // One scheduling cycle for the next ready pod; false when none is ready.
@@ -189,9 +176,12 @@ class Scheduler {
 
   SchedulingQueue& queue();
   const Cache& cache() const;
-  // The objects the scheduler holds, as its plugins read them (claims,
-  // volumes, workloads, ...); any thread.
-  const framework::ClusterClient& cluster_client() const;
+  // The objects the scheduler holds (every kind but nodes and pods, which
+  // the cache holds), as its plugins read them; any thread.
+  const api::ObjectLister& objects() const;
+  // The kinds Upsert takes: the Registry's kinds that kube-scheduler reads,
+  // but nodes and pods. A host watches these (and nodes and pods).
+  const api::KindSet& kinds() const;
   // The framework of a profile, or nullptr.
   framework::Framework* FrameworkFor(std::string_view scheduler_name) const;
 

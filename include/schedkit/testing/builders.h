@@ -21,7 +21,9 @@
 #include <utility>
 #include <vector>
 
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/object_set.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/pod_info.h"
 
@@ -142,7 +144,7 @@ inline PodBuilder MakePod() { return PodBuilder(); }
 inline NodeBuilder MakeNode() { return NodeBuilder(); }
 
 // A cluster of nodes and pods (pods with a node name are bound).
-api::v1::Cluster MakeCluster(const std::vector<api::v1::Node>& nodes, const std::vector<api::v1::Pod>& pods);
+api::ObjectSet MakeCluster(const std::vector<api::v1::Node>& nodes, const std::vector<api::v1::Pod>& pods);
 
 }  // namespace schedkit::testing
 

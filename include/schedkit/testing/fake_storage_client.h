@@ -1,29 +1,27 @@
-// FakeStorageClient: a ClusterClient for testing the volume plugins without
-// a scheduler. It holds the storage objects given to Add (what the scheduler
-// would hold), answers the storage reads from them, and stands in for the
-// API server behind VolumeBinding's PreBind writes. Everything else does
-// nothing (NoopClusterClient).
+// FakeStorageClient: the objects and the writes of the volume plugins'
+// tests, without a scheduler. It holds the objects given to Add (what the
+// scheduler would hold) and answers reads of them as an ObjectLister, and it
+// stands in for the API server behind VolumeBinding's PreBind writes as a
+// ClusterClient. Everything else does nothing (NoopClusterClient).
 //
 //   FakeStorageClient client;
-//   client.Add(claim);  // an api::v1::PersistentVolumeClaim
+//   client.Add(claim);       // an api::v1::PersistentVolumeClaim
 //   FakeHandle h;
-//   h.set_client(&client);
+//   h.set_client(&client);   // also serves h.objects()
 //
-// PreBind's writes (UpdatePersistentVolume / UpdatePersistentVolumeClaim)
-// are recorded (pv_writes(), pvc_writes()) and then go to the write hook,
-// when one is set, else to Apply, which stores them as an API server would
-// and as if the host reported them back at once. A hook emulates an API
-// error (return it), or the PV controller (call Apply, then change objects
-// through Update / Delete). Every change to the held objects moves
-// StorageGeneration(), which wakes WaitForStorageChange.
+// PreBind's writes (UpdateObject of a PersistentVolume or a claim) are
+// recorded (pv_writes(), pvc_writes()) and then go to the write hook, when
+// one is set, else to Apply, which stores them as an API server would and as
+// if the host reported them back at once. A hook emulates an API error
+// (return it), or the PV controller (call Apply, then change objects through
+// Update / Delete). Every change to the held objects moves Generation(),
+// which wakes WaitForChange.
 //
 // Thread-safe. Copies take the objects and the records, not the hooks
 // (which usually capture the client they were set on) nor the waiters.
 #ifndef SCHEDKIT_TESTING_FAKE_STORAGE_CLIENT_H_
 #define SCHEDKIT_TESTING_FAKE_STORAGE_CLIENT_H_
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -38,13 +36,17 @@
 #include "absl/strings/numbers.h"
 #include "absl/time/time.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/api/builtin_kinds.h"
+#include "schedkit/api/object_store.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/testing/noop_cluster_client.h"
 
 namespace schedkit::testing {
 
-class FakeStorageClient : public NoopClusterClient {
+class FakeStorageClient : public NoopClusterClient, public api::ObjectLister {
  public:
   using PV = api::v1::PersistentVolume;
   using PVC = api::v1::PersistentVolumeClaim;
@@ -52,56 +54,32 @@ class FakeStorageClient : public NoopClusterClient {
   using PVWriteHook = std::function<absl::StatusOr<std::shared_ptr<const PV>>(const PV&)>;
   using PVCWriteHook = std::function<absl::StatusOr<std::shared_ptr<const PVC>>(const PVC&)>;
 
-  FakeStorageClient() = default;
-  FakeStorageClient(const FakeStorageClient& other) : NoopClusterClient(other) { *this = other; }
+  FakeStorageClient() : store_(std::make_unique<api::ObjectStore>(api::BuiltinKinds())) {}
+  FakeStorageClient(const FakeStorageClient& other) : FakeStorageClient() { *this = other; }
   FakeStorageClient& operator=(const FakeStorageClient& other) {
     if (this == &other) return *this;
-    Held copy;
-    {
-      std::lock_guard<std::mutex> lock(other.mu_);
-      copy = other.held_;
+    for (const api::Kind* kind : api::BuiltinKinds()) {
+      for (api::AnyObject& o : other.store_->ListObjects(*kind)) (void)store_->Upsert(*kind, std::move(o));
     }
-    copy.on_pv_write = nullptr;
-    copy.on_pvc_write = nullptr;
     std::lock_guard<std::mutex> lock(mu_);
-    held_ = std::move(copy);
-    ++held_.generation;
-    changed_.notify_all();
+    std::lock_guard<std::mutex> other_lock(other.mu_);
+    pv_writes_ = other.pv_writes_;
+    pvc_writes_ = other.pvc_writes_;
     return *this;
   }
 
-  // Adds an object as given (a second one of the same name is listed, not
-  // found).
-  void Add(const PV& o) { Change([&] { held_.pvs.push_back(std::make_shared<const PV>(o)); }); }
-  void Add(const PVC& o) { Change([&] { held_.pvcs.push_back(std::make_shared<const PVC>(o)); }); }
-  void Add(const api::v1::StorageClass& o) {
-    Change([&] { held_.classes.push_back(std::make_shared<const api::v1::StorageClass>(o)); });
+  // Adds an object as given, or replaces the one of its namespace and name.
+  template <typename T>
+  void Add(const T& o) {
+    (void)store_->Upsert(std::make_shared<const T>(o));
   }
-  void Add(const api::v1::CSINode& o) {
-    Change([&] { held_.csi_nodes.push_back(std::make_shared<const api::v1::CSINode>(o)); });
-  }
-  void Add(const api::v1::CSIDriver& o) {
-    Change([&] { held_.csi_drivers.push_back(std::make_shared<const api::v1::CSIDriver>(o)); });
-  }
-  void Add(const api::v1::CSIStorageCapacity& o) {
-    Change([&] { held_.capacities.push_back(std::make_shared<const api::v1::CSIStorageCapacity>(o)); });
-  }
-  void Add(const api::v1::VolumeAttachment& o) {
-    Change([&] { held_.attachments.push_back(std::make_shared<const api::v1::VolumeAttachment>(o)); });
-  }
-
-  // Replaces the held object of the same name (adds it when there is none),
-  // as given: resourceVersion is the caller's.
-  void Update(const PV& o) { Change([&] { Put(held_.pvs, std::make_shared<const PV>(o)); }); }
-  void Update(const PVC& o) { Change([&] { Put(held_.pvcs, std::make_shared<const PVC>(o)); }); }
+  // The same, named as the API server's update (resourceVersion is the caller's).
+  void Update(const PV& o) { Add(o); }
+  void Update(const PVC& o) { Add(o); }
   // Drops the held object, if any.
-  void DeletePersistentVolume(std::string_view name) {
-    Change([&] { std::erase_if(held_.pvs, [&](const auto& o) { return o->metadata().name() == name; }); });
-  }
+  void DeletePersistentVolume(std::string_view name) { (void)store_->Delete<PV>("", name); }
   void DeletePersistentVolumeClaim(std::string_view namespace_name, std::string_view name) {
-    Change([&] {
-      std::erase_if(held_.pvcs, [&](const auto& o) { return SameClaim(*o, namespace_name, name); });
-    });
+    (void)store_->Delete<PVC>(namespace_name, name);
   }
 
   // An API server's update: NotFound without a held object of the name;
@@ -109,189 +87,105 @@ class FakeStorageClient : public NoopClusterClient {
   // than the held one (none: unconditional); the held object when the write
   // changes nothing (no new version, as the API server); otherwise stores
   // the object with the next resourceVersion and returns it.
-  absl::StatusOr<std::shared_ptr<const PV>> Apply(const PV& o) {
-    return ApplyTo(held_.pvs, o, "persistentvolumes");
-  }
-  absl::StatusOr<std::shared_ptr<const PVC>> Apply(const PVC& o) {
-    return ApplyTo(held_.pvcs, o, "persistentvolumeclaims");
-  }
+  absl::StatusOr<std::shared_ptr<const PV>> Apply(const PV& o) { return ApplyTo(o, "persistentvolumes"); }
+  absl::StatusOr<std::shared_ptr<const PVC>> Apply(const PVC& o) { return ApplyTo(o, "persistentvolumeclaims"); }
 
   // Replaces Apply for the writes that follow (null: back to Apply). The
   // hook runs without the client's lock, on the writing thread.
   void set_on_pv_write(PVWriteHook hook) {
     std::lock_guard<std::mutex> lock(mu_);
-    held_.on_pv_write = std::move(hook);
+    on_pv_write_ = std::move(hook);
   }
   void set_on_pvc_write(PVCWriteHook hook) {
     std::lock_guard<std::mutex> lock(mu_);
-    held_.on_pvc_write = std::move(hook);
+    on_pvc_write_ = std::move(hook);
   }
 
   // Every write so far, as sent, oldest first.
   std::vector<PV> pv_writes() const {
     std::lock_guard<std::mutex> lock(mu_);
-    return held_.pv_writes;
+    return pv_writes_;
   }
   std::vector<PVC> pvc_writes() const {
     std::lock_guard<std::mutex> lock(mu_);
-    return held_.pvc_writes;
+    return pvc_writes_;
   }
 
   // --- ClusterClient ---
-
-  std::shared_ptr<const PVC> GetPersistentVolumeClaim(std::string_view namespace_name,
-                                                      std::string_view name) const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& o : held_.pvcs) {
-      if (SameClaim(*o, namespace_name, name)) return o;
-    }
-    return nullptr;
-  }
-  std::shared_ptr<const PV> GetPersistentVolume(std::string_view name) const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return Find(held_.pvs, name);
-  }
-  std::vector<std::shared_ptr<const PV>> ListPersistentVolumes() const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return held_.pvs;
-  }
-  std::shared_ptr<const api::v1::StorageClass> GetStorageClass(std::string_view name) const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return Find(held_.classes, name);
-  }
-  std::shared_ptr<const api::v1::CSINode> GetCSINode(std::string_view name) const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return Find(held_.csi_nodes, name);
-  }
-  std::shared_ptr<const api::v1::CSIDriver> GetCSIDriver(std::string_view name) const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return Find(held_.csi_drivers, name);
-  }
-  std::vector<std::shared_ptr<const api::v1::CSIStorageCapacity>> ListCSIStorageCapacities() const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return held_.capacities;
-  }
-  std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> ListVolumeAttachments() const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return held_.attachments;
+  absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind, const google::protobuf::Message& object) override {
+    if (&kind == &api::KindOf<PV>()) return Write(static_cast<const PV&>(object), pv_writes_, on_pv_write_);
+    if (&kind == &api::KindOf<PVC>()) return Write(static_cast<const PVC&>(object), pvc_writes_, on_pvc_write_);
+    return NoopClusterClient::UpdateObject(kind, object);
   }
 
-  absl::StatusOr<std::shared_ptr<const PV>> UpdatePersistentVolume(const PV& pv) override {
-    PVWriteHook hook;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      held_.pv_writes.push_back(pv);
-      hook = held_.on_pv_write;
-    }
-    return hook ? hook(pv) : Apply(pv);
+  // --- ObjectLister: the held objects ---
+  api::AnyObject GetObject(const api::Kind& kind, std::string_view namespace_name,
+                           std::string_view name) const override {
+    return store_->GetObject(kind, namespace_name, name);
   }
-  absl::StatusOr<std::shared_ptr<const PVC>> UpdatePersistentVolumeClaim(const PVC& claim) override {
-    PVCWriteHook hook;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      held_.pvc_writes.push_back(claim);
-      hook = held_.on_pvc_write;
-    }
-    return hook ? hook(claim) : Apply(claim);
+  api::AnyObjectList ListObjects(const api::Kind& kind) const override { return store_->ListObjects(kind); }
+  api::AnyObjectList ListObjectsIn(const api::Kind& kind, std::string_view namespace_name) const override {
+    return store_->ListObjectsIn(kind, namespace_name);
   }
-  uint64_t StorageGeneration() const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return held_.generation;
+  api::AnyObjectList ListIndexed(const api::Kind& kind, std::string_view index,
+                                 std::string_view value) const override {
+    return store_->ListIndexed(kind, index, value);
   }
-  absl::StatusOr<uint64_t> WaitForStorageChange(uint64_t generation, absl::Time deadline) const override {
-    std::unique_lock<std::mutex> lock(mu_);
-    auto moved = [&] { return held_.generation != generation; };
-    if (deadline == absl::InfiniteFuture()) {
-      changed_.wait(lock, moved);  // the chrono conversion of "never" would overflow
-    } else {
-      changed_.wait_until(lock, absl::ToChronoTime(deadline), moved);
-    }
-    return held_.generation;
+  uint64_t Generation() const override { return store_->Generation(); }
+  absl::StatusOr<uint64_t> WaitForChange(uint64_t generation, absl::Time deadline) const override {
+    // The chrono conversion of "never" would overflow: a long wait instead.
+    if (deadline == absl::InfiniteFuture()) deadline = absl::Now() + absl::Hours(24);
+    return store_->WaitForChange(generation, deadline);
   }
 
  private:
-  struct Held {
-    std::vector<std::shared_ptr<const PV>> pvs;
-    std::vector<std::shared_ptr<const PVC>> pvcs;
-    std::vector<std::shared_ptr<const api::v1::StorageClass>> classes;
-    std::vector<std::shared_ptr<const api::v1::CSINode>> csi_nodes;
-    std::vector<std::shared_ptr<const api::v1::CSIDriver>> csi_drivers;
-    std::vector<std::shared_ptr<const api::v1::CSIStorageCapacity>> capacities;
-    std::vector<std::shared_ptr<const api::v1::VolumeAttachment>> attachments;
-    std::vector<PV> pv_writes;
-    std::vector<PVC> pvc_writes;
-    PVWriteHook on_pv_write;
-    PVCWriteHook on_pvc_write;
-    uint64_t generation = 0;
-  };
-
-  template <typename T>
-  static std::shared_ptr<const T> Find(const std::vector<std::shared_ptr<const T>>& objects,
-                                       std::string_view name) {
-    for (const auto& o : objects) {
-      if (o->metadata().name() == name) return o;
+  template <typename T, typename Hook>
+  absl::StatusOr<api::AnyObject> Write(const T& object, std::vector<T>& writes, const Hook& hook_slot) {
+    Hook hook;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      writes.push_back(object);
+      hook = hook_slot;
     }
-    return nullptr;
+    absl::StatusOr<std::shared_ptr<const T>> stored = hook ? hook(object) : Apply(object);
+    if (!stored.ok()) return stored.status();
+    return api::AnyObject(*std::move(stored));
   }
-  static bool SameClaim(const PVC& o, std::string_view namespace_name, std::string_view name) {
-    return o.metadata().namespace_() == namespace_name && o.metadata().name() == name;
-  }
+
   template <typename T>
-  static bool SameObject(const T& a, const T& b) {
-    return a.metadata().namespace_() == b.metadata().namespace_() &&
-           a.metadata().name() == b.metadata().name();
-  }
-  template <typename T>
-  static void Put(std::vector<std::shared_ptr<const T>>& objects, std::shared_ptr<const T> o) {
-    for (auto& held : objects) {
-      if (SameObject(*held, *o)) {
-        held = std::move(o);
-        return;
-      }
+  absl::StatusOr<std::shared_ptr<const T>> ApplyTo(const T& o, std::string_view resource) {
+    // One write at a time, as the API server serializes writes to an object.
+    std::lock_guard<std::mutex> lock(apply_mu_);
+    std::shared_ptr<const T> held = store_->Get<T>(o.metadata().namespace_(), o.metadata().name());
+    if (held == nullptr) {
+      return absl::NotFoundError(schedkit::StrCat(resource, " \"", o.metadata().name(), "\" not found"));
     }
-    objects.push_back(std::move(o));
-  }
-
-  // Runs `fn` on the held objects under the lock, then wakes the waiters.
-  template <typename Fn>
-  void Change(Fn fn) {
-    std::lock_guard<std::mutex> lock(mu_);
-    fn();
-    ++held_.generation;
-    changed_.notify_all();
-  }
-
-  template <typename T>
-  absl::StatusOr<std::shared_ptr<const T>> ApplyTo(std::vector<std::shared_ptr<const T>>& objects, const T& o,
-                                                   std::string_view resource) {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& held : objects) {
-      if (!SameObject(*held, o)) continue;
-      const std::string& version = held->metadata().resource_version();
-      const std::string& wanted = o.metadata().resource_version();
-      if (!wanted.empty() && wanted != version) {
-        return absl::AbortedError(
-            schedkit::StrCat("Operation cannot be fulfilled on ", resource, " \"", o.metadata().name(),
-                             "\": the object has been modified; please apply your changes to the latest "
-                             "version and try again"));
-      }
-      auto stored = std::make_shared<T>(o);
-      stored->mutable_metadata()->set_resource_version(version);
-      if (google::protobuf::util::MessageDifferencer::Equals(*stored, *held)) return held;
-      uint64_t n = 0;
-      if (!absl::SimpleAtoi(version, &n)) n = 0;
-      stored->mutable_metadata()->set_resource_version(schedkit::StrCat(n + 1));
-      held = stored;
-      ++held_.generation;
-      changed_.notify_all();
-      return std::shared_ptr<const T>(std::move(stored));
+    const std::string& version = held->metadata().resource_version();
+    const std::string& wanted = o.metadata().resource_version();
+    if (!wanted.empty() && wanted != version) {
+      return absl::AbortedError(schedkit::StrCat("Operation cannot be fulfilled on ", resource, " \"",
+                                                 o.metadata().name(),
+                                                 "\": the object has been modified; please apply your changes "
+                                                 "to the latest version and try again"));
     }
-    return absl::NotFoundError(schedkit::StrCat(resource, " \"", o.metadata().name(), "\" not found"));
+    auto stored = std::make_shared<T>(o);
+    stored->mutable_metadata()->set_resource_version(version);
+    if (google::protobuf::util::MessageDifferencer::Equals(*stored, *held)) return held;
+    uint64_t n = 0;
+    if (!absl::SimpleAtoi(version, &n)) n = 0;
+    stored->mutable_metadata()->set_resource_version(schedkit::StrCat(n + 1));
+    std::shared_ptr<const T> result = std::move(stored);
+    (void)store_->Upsert(result);
+    return result;
   }
 
+  std::unique_ptr<api::ObjectStore> store_;
+  std::mutex apply_mu_;
   mutable std::mutex mu_;
-  mutable std::condition_variable changed_;
-  Held held_;
+  std::vector<PV> pv_writes_;
+  std::vector<PVC> pvc_writes_;
+  PVWriteHook on_pv_write_;
+  PVCWriteHook on_pvc_write_;
 };
 
 }  // namespace schedkit::testing

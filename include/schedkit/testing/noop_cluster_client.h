@@ -1,8 +1,8 @@
-// NoopClusterClient: a ClusterClient whose writes all succeed and change
-// nothing, and which holds no PodDisruptionBudgets; the base of test and
-// benchmark clients that hold some objects (override the reads they need).
+// NoopClusterClient: a ClusterClient whose binds, evictions and nomination
+// writes all succeed and change nothing, and which updates no object; the
+// base of test and benchmark clients (override the writes they need).
 //
-//   class WorkloadClient : public testing::NoopClusterClient { ... };
+//   class RecordingClient : public testing::NoopClusterClient { ... };
 #ifndef SCHEDKIT_TESTING_NOOP_CLUSTER_CLIENT_H_
 #define SCHEDKIT_TESTING_NOOP_CLUSTER_CLIENT_H_
 
@@ -20,9 +20,6 @@ class NoopClusterClient : public framework::ClusterClient {
     return absl::OkStatus();
   }
   absl::Status ClearNominatedNodeName(const framework::PodInfo&) override { return absl::OkStatus(); }
-  std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override {
-    return {};
-  }
 };
 
 }  // namespace schedkit::testing

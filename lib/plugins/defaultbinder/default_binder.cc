@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {

@@ -8,8 +8,8 @@
 #include "absl/status/status.h"
 #include "plugins/defaultpreemption/go_sort.h"
 #include "plugins/internal/args.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/plugins/names.h"
 
@@ -119,7 +119,7 @@ Status DefaultPreemption::PreEnqueue(const PodInfo& pod) {
 
 std::vector<framework::ClusterEventWithHint> DefaultPreemption::EventsToRegister() const {
   return {
-      {{framework::EventResource::kPod, framework::kActionDelete, "PodDelete"},
+      {{framework::EventResource::Pod(), framework::kActionDelete, "PodDelete"},
        [](const PodInfo&, const framework::EventObjects&) -> absl::StatusOr<framework::QueueingHint> {
          return framework::QueueingHint::kSkip;
        }},
@@ -196,20 +196,20 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
 
   // The state is copied only when an extension will change it.
   std::unique_ptr<framework::CycleState> state_copy;
-  if (handle_.HasActivePreFilterExtensions(state)) state_copy = state.Clone();
+  if (handle_.plugin_runner().HasActivePreFilterExtensions(state)) state_copy = state.Clone();
   const framework::CycleState& sim_state = state_copy ? *state_copy : state;
   framework::ScratchSimulation sim(node);
   NodeInfo& sim_node = sim.node();
   auto remove_pod = [&](const PodInfo& p) -> Status {
     if (absl::Status s = sim_node.RemovePod(p); !s.ok()) return Status::Error(std::string(s.message()));
     if (!state_copy) return Status();
-    Status s = handle_.RunPreFilterExtensionRemovePod(*state_copy, pod, p, sim_node);
+    Status s = handle_.plugin_runner().RunPreFilterExtensionRemovePod(*state_copy, pod, p, sim_node);
     return s.IsSuccess() ? Status() : Status::Error(s.Message());
   };
   auto add_pod = [&](const PodInfoPtr& p) -> Status {
     sim_node.AddPod(p);
     if (!state_copy) return Status();
-    Status s = handle_.RunPreFilterExtensionAddPod(*state_copy, pod, *p, sim_node);
+    Status s = handle_.plugin_runner().RunPreFilterExtensionAddPod(*state_copy, pod, *p, sim_node);
     return s.IsSuccess() ? Status() : Status::Error(s.Message());
   };
 
@@ -228,7 +228,7 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   if (potential.empty()) return Status(Code::kUnschedulableAndUnresolvable, ReasonNoVictims());
   // Still no fit: this node is no candidate. (Affinity of the pod to one of
   // the victims is deliberately not considered, as upstream.)
-  if (Status s = handle_.RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node); !s.IsSuccess()) {
+  if (Status s = handle_.plugin_runner().RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node); !s.IsSuccess()) {
     if (s.IsRejected()) dry_run_memo_.Keep(slot, s, nullptr);
     return s;
   }
@@ -261,7 +261,7 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
   // Adds `p` back; if the pod no longer fits, takes it out again as a victim.
   auto reprieve = [&](const PodInfoPtr& p, bool& fits) -> Status {
     if (Status s = add_pod(p); !s.IsSuccess()) return s;
-    fits = handle_.RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node).IsSuccess();
+    fits = handle_.plugin_runner().RunFilterPluginsWithNominatedPods(sim_state, pod, sim_node).IsSuccess();
     if (!fits) {
       if (Status s = remove_pod(*p); !s.IsSuccess()) return s;
       out.push_back(p);

@@ -9,7 +9,7 @@ namespace schedkit::plugins::preemption {
 void DryRunMemo::Begin(const framework::Handle& handle, const framework::CycleState& state,
                        const framework::PodInfo& pod) {
   serving_ = nullptr;
-  const std::optional<uint64_t> chain = handle.PerNodeFilterChain(state);
+  const std::optional<uint64_t> chain = handle.plugin_runner().PerNodeFilterChain(state);
   if (!chain.has_value() || pod.signature() == nullptr) return;
   if (state.nominated_pods() == nullptr && handle.nominator() != nullptr) return;
   const framework::Snapshot& snap = handle.snapshot();

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/snapshot.h"
 
 namespace schedkit::plugins::preemption {
@@ -205,7 +205,7 @@ framework::PostFilterPlugin::Result Evaluator::Preempt(framework::CycleState& st
   const std::vector<const NodeInfo*> potential = node_statuses.NodesForStatusCode(snapshot, Code::kUnschedulable);
   if (!potential.empty()) {
     std::vector<PdbInfo> pdbs;
-    if (framework::ClusterClient* client = handle_.client()) pdbs = CompilePdbs(client->ListPodDisruptionBudgets());
+    pdbs = CompilePdbs(handle_.objects().List<api::v1::PodDisruptionBudget>());
     const auto [offset, num_candidates] = policy_.GetOffsetAndNumCandidates(static_cast<int32_t>(potential.size()));
     dry = DryRunPreemption(state, pod, potential, pdbs, offset, num_candidates);
     if (!dry.errors.empty() && dry.candidates.empty()) {
@@ -369,10 +369,10 @@ absl::Status Evaluator::PrepareCandidate(const Candidate& candidate, const PodIn
 
 absl::Status Evaluator::PreemptPod(const Candidate& candidate, const PodInfo& preemptor, const PodInfo& victim) {
   bool rejected = false;
-  if (handle_.HasWaitingPod(victim.uid())) {
+  if (handle_.waiting_pods().HasWaitingPod(victim.uid())) {
     // A victim still waiting on Permit has no resources to give back yet:
     // rejecting it is enough. Rejected in this plugin's name, as upstream.
-    handle_.IterateOverWaitingPods([&](framework::WaitingPod& wp) {
+    handle_.waiting_pods().IterateOverWaitingPods([&](framework::WaitingPod& wp) {
       if (!rejected && wp.pod().uid() == victim.uid()) {
         wp.Reject(plugin_name_, "preempted");
         rejected = true;

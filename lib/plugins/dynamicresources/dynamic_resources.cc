@@ -7,8 +7,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_replace.h"
 #include "plugins/internal/args.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -207,11 +207,11 @@ Status DynamicResources::PreBindPreFlight(const framework::CycleState& state,
 std::vector<framework::ClusterEventWithHint> DynamicResources::EventsToRegister() const {
   // Queueing hints are on (GA) in v1.35, so UpdateNodeTaint is not needed.
   return {
-      {{framework::EventResource::kNode,
+      {{framework::EventResource::Node(),
         framework::kActionAdd | framework::kActionUpdateNodeLabel | framework::kActionUpdateNodeAllocatable,
         "Node"},
        {}},
-      {{framework::EventResource::kPod, framework::kActionUpdatePodGeneratedResourceClaim,
+      {{framework::EventResource::Pod(), framework::kActionUpdatePodGeneratedResourceClaim,
         "PodUpdatePodGeneratedResourceClaim"},
        [](const framework::PodInfo& pod, const framework::EventObjects& event) {
          return IsSchedulableAfterPodChange(pod, event);
@@ -221,14 +221,14 @@ std::vector<framework::ClusterEventWithHint> DynamicResources::EventsToRegister(
 
 absl::StatusOr<framework::QueueingHint> DynamicResources::IsSchedulableAfterPodChange(
     const framework::PodInfo& pod, const framework::EventObjects& event) {
-  if (event.new_pod == nullptr) return IsSchedulableAfterPodChange(pod, event, {});
-  return IsSchedulableAfterPodChange(pod, event, ResourceClaimsOf(*event.new_pod));
+  if (event.New<api::v1::Pod>() == nullptr) return IsSchedulableAfterPodChange(pod, event, {});
+  return IsSchedulableAfterPodChange(pod, event, ResourceClaimsOf(*event.New<api::v1::Pod>()));
 }
 
 absl::StatusOr<framework::QueueingHint> DynamicResources::IsSchedulableAfterPodChange(
     const framework::PodInfo& pod, const framework::EventObjects& event,
     const PodResourceClaims& modified_claims) {
-  const api::v1::Pod* modified = event.new_pod;
+  const api::v1::Pod* modified = event.New<api::v1::Pod>();
   if (modified == nullptr) {
     // Upstream's message names the claim hint, which shares this text.
     return absl::InvalidArgumentError(

@@ -1,7 +1,7 @@
 #include "plugins/internal/args.h"
 
 #include "api/json_documents.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins::internal {
 

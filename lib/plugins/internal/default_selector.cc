@@ -7,6 +7,10 @@
 #include <utility>
 
 #include "plugins/internal/controller_of.h"
+#include "schedkit/api/v1/replica_set.h"
+#include "schedkit/api/v1/replication_controller.h"
+#include "schedkit/api/v1/service.h"
+#include "schedkit/api/v1/stateful_set.h"
 
 namespace schedkit::plugins::internal {
 namespace {
@@ -64,12 +68,12 @@ bool ParseApiVersion(std::string_view api_version, std::string_view& group, std:
 
 }  // namespace
 
-api::LabelSelector DefaultSelector(const framework::PodInfo& pod, const framework::ClusterClient& client) {
+api::LabelSelector DefaultSelector(const framework::PodInfo& pod, const api::ObjectLister& objects) {
   const api::v1::Pod& p = pod.pod();
   const std::string& ns = p.metadata().namespace_();
   Labels labels;
   // Services with no selector select no pod (not every pod).
-  for (const auto& service : client.ListServices(ns)) {
+  for (const auto& service : objects.List<api::v1::Service>(ns)) {
     const auto& selector = service->spec().selector();
     if (!selector.empty() && Selects(selector, p)) Merge(selector, labels);
   }
@@ -82,16 +86,16 @@ api::LabelSelector DefaultSelector(const framework::PodInfo& pod, const framewor
     return selector;
   }
   if (group.empty() && owner->kind() == "ReplicationController") {
-    if (auto rc = client.GetReplicationController(ns, owner->name())) {
+    if (auto rc = objects.Get<api::v1::ReplicationController>(ns, owner->name())) {
       Merge(rc->spec().selector(), labels);
       selector = AsSelector(labels);
     }
   } else if (group == "apps" && owner->kind() == "ReplicaSet") {
-    if (auto rs = client.GetReplicaSet(ns, owner->name())) {
+    if (auto rs = objects.Get<api::v1::ReplicaSet>(ns, owner->name())) {
       AddRequirements(rs->spec().has_selector(), rs->spec().selector(), selector);
     }
   } else if (group == "apps" && owner->kind() == "StatefulSet") {
-    if (auto ss = client.GetStatefulSet(ns, owner->name())) {
+    if (auto ss = objects.Get<api::v1::StatefulSet>(ns, owner->name())) {
       AddRequirements(ss->spec().has_selector(), ss->spec().selector(), selector);
     }
   }

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "plugins/internal/controller_of.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins::internal {
 namespace {
@@ -15,23 +15,24 @@ absl::Status NotFound(std::string_view resource, std::string_view name) {
 
 }  // namespace
 
-absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> GetClaim(
-    const framework::ClusterClient* client, std::string_view namespace_name, std::string_view name) {
-  auto claim = client != nullptr ? client->GetPersistentVolumeClaim(namespace_name, name) : nullptr;
+absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> GetClaim(const api::ObjectLister& objects,
+                                                                                std::string_view namespace_name,
+                                                                                std::string_view name) {
+  auto claim = objects.Get<api::v1::PersistentVolumeClaim>(namespace_name, name);
   if (claim == nullptr) return NotFound("persistentvolumeclaim", name);
   return claim;
 }
 
-absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> GetVolume(const framework::ClusterClient* client,
+absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> GetVolume(const api::ObjectLister& objects,
                                                                             std::string_view name) {
-  auto volume = client != nullptr ? client->GetPersistentVolume(name) : nullptr;
+  auto volume = objects.Get<api::v1::PersistentVolume>(name);
   if (volume == nullptr) return NotFound("persistentvolume", name);
   return volume;
 }
 
-absl::StatusOr<std::shared_ptr<const api::v1::StorageClass>> GetClass(const framework::ClusterClient* client,
+absl::StatusOr<std::shared_ptr<const api::v1::StorageClass>> GetClass(const api::ObjectLister& objects,
                                                                       std::string_view name) {
-  auto sc = client != nullptr ? client->GetStorageClass(name) : nullptr;
+  auto sc = objects.Get<api::v1::StorageClass>(name);
   if (sc == nullptr) return NotFound("storageclass.storage.k8s.io", name);
   return sc;
 }

@@ -2,7 +2,7 @@
 // as upstream's informer listers answer them. A miss is absl NotFound with
 // the API server's text ("persistentvolumeclaim \"data\" not found"), which
 // upstream's plugins turn into UnschedulableAndUnresolvable; NotFoundStatus
-// does that here. A null client holds nothing.
+// does that here.
 #ifndef SCHEDKIT_LIB_PLUGINS_INTERNAL_STORAGE_LOOKUP_H_
 #define SCHEDKIT_LIB_PLUGINS_INTERNAL_STORAGE_LOOKUP_H_
 
@@ -11,17 +11,20 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "schedkit/api/v1/storage.pb.h"
-#include "schedkit/framework/handle.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/api/v1/storage_class.h"
+#include "schedkit/api/object_store.h"
 #include "schedkit/framework/status.h"
 
 namespace schedkit::plugins::internal {
 
-absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> GetClaim(
-    const framework::ClusterClient* client, std::string_view namespace_name, std::string_view name);
-absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> GetVolume(const framework::ClusterClient* client,
+absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolumeClaim>> GetClaim(const api::ObjectLister& objects,
+                                                                                std::string_view namespace_name,
+                                                                                std::string_view name);
+absl::StatusOr<std::shared_ptr<const api::v1::PersistentVolume>> GetVolume(const api::ObjectLister& objects,
                                                                             std::string_view name);
-absl::StatusOr<std::shared_ptr<const api::v1::StorageClass>> GetClass(const framework::ClusterClient* client,
+absl::StatusOr<std::shared_ptr<const api::v1::StorageClass>> GetClass(const api::ObjectLister& objects,
                                                                       std::string_view name);
 
 // A lookup error as upstream's plugins return it: NotFound →

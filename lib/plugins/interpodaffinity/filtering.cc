@@ -10,7 +10,7 @@
 #include "plugins/interpodaffinity/inter_pod_affinity.h"
 #include "plugins/interpodaffinity/hit_sums.h"
 #include "plugins/interpodaffinity/matching.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "plugins/internal/args.h"
 #include "plugins/interpodaffinity/hit_sums.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -139,18 +139,18 @@ std::vector<framework::ClusterEventWithHint> InterPodAffinity::EventsToRegister(
   return {
       // An assigned pod added (may satisfy affinity), relabelled, or deleted
       // (may lift anti-affinity).
-      {{framework::EventResource::kPod,
+      {{framework::EventResource::Pod(),
         framework::kActionAdd | framework::kActionUpdatePodLabel | framework::kActionDelete, "Pod"},
        &InterPodAffinity::IsSchedulableAfterPodChange},
-      {{framework::EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"},
+      {{framework::EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"},
        &InterPodAffinity::IsSchedulableAfterNodeChange},
   };
 }
 
 absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterPodChange(const framework::PodInfo& pod,
                                                                            const EventObjects& event) {
-  const api::v1::Pod* original = event.old_pod;
-  const api::v1::Pod* modified = event.new_pod;
+  const api::v1::Pod* original = event.Old<api::v1::Pod>();
+  const api::v1::Pod* modified = event.New<api::v1::Pod>();
   if (original == nullptr && modified == nullptr) {
     return absl::InvalidArgumentError("InterPodAffinity: pod event without a pod");
   }
@@ -180,8 +180,8 @@ absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterPodChange(const
 
 absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterNodeChange(const framework::PodInfo& pod,
                                                                             const EventObjects& event) {
-  const api::v1::Node* original = event.old_node;
-  const api::v1::Node* modified = event.new_node;
+  const api::v1::Node* original = event.Old<api::v1::Node>();
+  const api::v1::Node* modified = event.New<api::v1::Node>();
   if (modified == nullptr)
     return absl::InvalidArgumentError("InterPodAffinity: node event without a new node");
 

@@ -37,7 +37,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "schedkit/api/selector.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/handle.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "schedkit/api/selector.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/parallelizer.h"
 #include "schedkit/framework/pod_info.h"

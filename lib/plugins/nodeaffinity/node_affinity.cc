@@ -9,8 +9,8 @@
 #include "api/proto_json.h"
 #include "plugins/internal/args.h"
 #include "plugins/nodeaffinity/term_errors.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -139,7 +139,7 @@ RequiredMatch MatchRequired(const framework::PodInfo& pod, const TermMask& mask,
 
 // util.As[*v1.Node]: the event must carry nodes, and a new one.
 absl::Status CheckNodeEvent(const EventObjects& e) {
-  if (e.new_node == nullptr || e.old_pod != nullptr || e.new_pod != nullptr) {
+  if (e.New<api::v1::Node>() == nullptr || e.Old<api::v1::Pod>() != nullptr || e.New<api::v1::Pod>() != nullptr) {
     return absl::InvalidArgumentError("expected a Node event");
   }
   return absl::OkStatus();
@@ -310,8 +310,8 @@ framework::Status NodeAffinity::NormalizeScore(const framework::CycleState&, con
 absl::StatusOr<QueueingHint> NodeAffinity::IsSchedulableAfterNodeChange(const framework::PodInfo& pod,
                                                                         const EventObjects& e) const {
   SCHEDKIT_RETURN_IF_ERROR(CheckNodeEvent(e));
-  const api::LabelSet new_labels = api::LabelSet::FromMap(e.new_node->metadata().labels());
-  const Symbol new_name = Symbol::Intern(e.new_node->metadata().name());
+  const api::LabelSet new_labels = api::LabelSet::FromMap(e.New<api::v1::Node>()->metadata().labels());
+  const Symbol new_name = Symbol::Intern(e.New<api::v1::Node>()->metadata().name());
   if (added_required_ && !SelectorMatches(*added_required_, new_labels, new_name)) return QueueingHint::kSkip;
 
   std::vector<std::string> errors;
@@ -329,17 +329,17 @@ absl::StatusOr<QueueingHint> NodeAffinity::IsSchedulableAfterNodeChange(const fr
   };
   SCHEDKIT_ASSIGN_OR_RETURN(const bool matches_now, match(new_labels, new_name));
   if (!matches_now) return QueueingHint::kSkip;
-  if (e.old_node == nullptr) return QueueingHint::kQueue;
+  if (e.Old<api::v1::Node>() == nullptr) return QueueingHint::kQueue;
   // An update helps only if the node did not match before.
   SCHEDKIT_ASSIGN_OR_RETURN(const bool matched_before,
-                            match(api::LabelSet::FromMap(e.old_node->metadata().labels()),
-                                  Symbol::Intern(e.old_node->metadata().name())));
+                            match(api::LabelSet::FromMap(e.Old<api::v1::Node>()->metadata().labels()),
+                                  Symbol::Intern(e.Old<api::v1::Node>()->metadata().name())));
   return matched_before ? QueueingHint::kSkip : QueueingHint::kQueue;
 }
 
 std::vector<framework::ClusterEventWithHint> NodeAffinity::EventsToRegister() const {
   return {
-      {{framework::EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"},
+      {{framework::EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"},
        [this](const framework::PodInfo& pod, const EventObjects& e) {
          return IsSchedulableAfterNodeChange(pod, e);
        }}};

@@ -6,7 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "api/apimachinery_validation.h"
 #include "api/go_format.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins::nodeaffinity_internal {
 namespace {

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/api/v1/pod.h"
 
 namespace schedkit::plugins::nodeaffinity_internal {
 

@@ -1,7 +1,7 @@
 #include "plugins/nodename/node_name.h"
 
 #include "plugins/internal/args.h"
-#include "schedkit/api/status_macros.h"
+#include "schedkit/base/status_macros.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -28,7 +28,7 @@ void NodeName::FilterNodes(const framework::CycleState& state, const framework::
 }
 
 std::vector<framework::ClusterEventWithHint> NodeName::EventsToRegister() const {
-  return {{{framework::EventResource::kNode, framework::kActionAdd, "NodeAdd"}, nullptr}};
+  return {{{framework::EventResource::Node(), framework::kActionAdd, "NodeAdd"}, nullptr}};
 }
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeName(const framework::PluginArgs& args,

@@ -6,7 +6,7 @@
 #include "absl/status/status.h"
 #include "framework/host_ports.h"
 #include "plugins/internal/args.h"
-#include "schedkit/api/status_macros.h"
+#include "schedkit/base/status_macros.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -35,10 +35,10 @@ struct PreFilterState final : framework::StateData {
 // there, and only ports the rejected pod wants matter.
 absl::StatusOr<QueueingHint> IsSchedulableAfterPodDeleted(const framework::PodInfo& pod,
                                                           const EventObjects& e) {
-  if (e.old_pod == nullptr || e.old_node != nullptr || e.new_node != nullptr) {
+  if (e.Old<api::v1::Pod>() == nullptr || e.Old<api::v1::Node>() != nullptr || e.New<api::v1::Node>() != nullptr) {
     return absl::InvalidArgumentError("expected a deleted Pod");
   }
-  const api::v1::Pod& deleted = *e.old_pod;
+  const api::v1::Pod& deleted = *e.Old<api::v1::Pod>();
   if (deleted.spec().node_name().empty() && deleted.status().nominated_node_name().empty()) {
     return QueueingHint::kSkip;
   }
@@ -87,8 +87,8 @@ std::vector<framework::ClusterEventWithHint> NodePorts::EventsToRegister() const
   using framework::EventResource;
   return {
       // Container ports are immutable, so pod updates cannot free a port.
-      {{EventResource::kPod, framework::kActionDelete, "PodDelete"}, IsSchedulableAfterPodDeleted},
-      {{EventResource::kNode, framework::kActionAdd, "NodeAdd"}, nullptr},
+      {{EventResource::Pod(), framework::kActionDelete, "PodDelete"}, IsSchedulableAfterPodDeleted},
+      {{EventResource::Node(), framework::kActionAdd, "NodeAdd"}, nullptr},
   };
 }
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/plugin.h"

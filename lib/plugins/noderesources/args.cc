@@ -8,8 +8,8 @@
 #include "api/go_format.h"
 #include "api/json_documents.h"
 #include "plugins/internal/args.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins::noderesources {

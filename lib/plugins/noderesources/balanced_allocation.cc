@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "plugins/noderesources/resource_allocation.h"
-#include "schedkit/api/status_macros.h"
+#include "schedkit/base/status_macros.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {

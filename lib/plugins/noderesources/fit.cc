@@ -6,9 +6,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "plugins/noderesources/resource_allocation.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
-#include "schedkit/api/well_known.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/base/well_known.h"
 #include "schedkit/framework/resource.h"
 #include "schedkit/plugins/names.h"
 
@@ -103,24 +103,24 @@ FitRequest ComputeFitRequest(const PodInfo& pod, const IgnoredResources* ignored
 template <typename Fn>
 inline void VisitInsufficient(const FitRequest& req, const NodeInfo& node, Fn&& fn) {
   if (node.free_pod_slots() < 1) {  // the saturating form of pods + 1 > allowed
-    fn(schedkit::names::ResourcePods(), R().too_many_pods, 1, node.num_pods(),
+    fn(schedkit::well_known::ResourcePods(), R().too_many_pods, 1, node.num_pods(),
        node.allocatable().allowed_pod_number, false);
   }
   const int64_t alloc_cpu = node.allocatable_milli_cpu();
   const int64_t used_cpu = node.requested_milli_cpu();
   if (req.milli_cpu > 0 && req.milli_cpu > alloc_cpu - used_cpu) {
-    fn(schedkit::names::ResourceCpu(), R().cpu, req.milli_cpu, used_cpu, alloc_cpu, req.milli_cpu > alloc_cpu);
+    fn(schedkit::well_known::ResourceCpu(), R().cpu, req.milli_cpu, used_cpu, alloc_cpu, req.milli_cpu > alloc_cpu);
   }
   const int64_t alloc_memory = node.allocatable_memory();
   const int64_t used_memory = node.requested_memory();
   if (req.memory > 0 && req.memory > alloc_memory - used_memory) {
-    fn(schedkit::names::ResourceMemory(), R().memory, req.memory, used_memory, alloc_memory,
+    fn(schedkit::well_known::ResourceMemory(), R().memory, req.memory, used_memory, alloc_memory,
        req.memory > alloc_memory);
   }
   const framework::Resource& alloc = node.allocatable();
   const framework::Resource& used = node.requested();
   if (req.ephemeral_storage > 0 && req.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage) {
-    fn(schedkit::names::ResourceEphemeralStorage(), R().ephemeral_storage, req.ephemeral_storage,
+    fn(schedkit::well_known::ResourceEphemeralStorage(), R().ephemeral_storage, req.ephemeral_storage,
        used.ephemeral_storage, alloc.ephemeral_storage, req.ephemeral_storage > alloc.ephemeral_storage);
   }
   for (const FitRequest::Scalar& s : req.scalars) {
@@ -222,30 +222,30 @@ absl::StatusOr<bool> ScaledDownForPod(const PodInfo& target, const api::v1::Pod&
 absl::StatusOr<framework::QueueingHint> HintAfterPodEvent(const FitFeatures& features, const PodInfo& pod,
                                                           const framework::EventObjects& event) {
   using framework::QueueingHint;
-  if (event.new_pod == nullptr) {
-    if (event.old_pod == nullptr) return absl::InvalidArgumentError("pod event without a pod");
+  if (event.New<api::v1::Pod>() == nullptr) {
+    if (event.Old<api::v1::Pod>() == nullptr) return absl::InvalidArgumentError("pod event without a pod");
     // A deleted pod frees resources only if it was bound (or about to be).
-    const api::v1::Pod& deleted = *event.old_pod;
+    const api::v1::Pod& deleted = *event.Old<api::v1::Pod>();
     if (deleted.spec().node_name().empty() && deleted.status().nominated_node_name().empty()) {
       return QueueingHint::kSkip;
     }
     return QueueingHint::kQueue;
   }
   if (!features.enable_in_place_pod_vertical_scaling) return QueueingHint::kSkip;
-  if (event.old_pod == nullptr) return absl::InvalidArgumentError("pod update without the old pod");
-  SCHEDKIT_ASSIGN_OR_RETURN(bool scaled_down, ScaledDownForPod(pod, *event.old_pod, *event.new_pod));
+  if (event.Old<api::v1::Pod>() == nullptr) return absl::InvalidArgumentError("pod update without the old pod");
+  SCHEDKIT_ASSIGN_OR_RETURN(bool scaled_down, ScaledDownForPod(pod, *event.Old<api::v1::Pod>(), *event.New<api::v1::Pod>()));
   return scaled_down ? QueueingHint::kQueue : QueueingHint::kSkip;
 }
 
 absl::StatusOr<framework::QueueingHint> HintAfterNodeChange(const PodInfo& pod,
                                                             const framework::EventObjects& event) {
   using framework::QueueingHint;
-  if (event.new_node == nullptr) return absl::InvalidArgumentError("node event without the new node");
-  SCHEDKIT_ASSIGN_OR_RETURN(bool fits, IsFit(pod, event.new_node));
+  if (event.New<api::v1::Node>() == nullptr) return absl::InvalidArgumentError("node event without the new node");
+  SCHEDKIT_ASSIGN_OR_RETURN(bool fits, IsFit(pod, event.New<api::v1::Node>()));
   if (!fits) return QueueingHint::kSkip;
-  if (event.old_node == nullptr) return QueueingHint::kQueue;
+  if (event.Old<api::v1::Node>() == nullptr) return QueueingHint::kQueue;
   SCHEDKIT_ASSIGN_OR_RETURN(bool increased,
-                            HaveAnyRequestedResourcesIncreased(pod, *event.old_node, *event.new_node));
+                            HaveAnyRequestedResourcesIncreased(pod, *event.Old<api::v1::Node>(), *event.New<api::v1::Node>()));
   return increased ? QueueingHint::kQueue : QueueingHint::kSkip;
 }
 
@@ -371,11 +371,11 @@ class Fit final : public framework::PreFilterPlugin,
     }
     const FitFeatures features = features_;
     return {
-        {{framework::EventResource::kPod, pod_actions, ""},
+        {{framework::EventResource::Pod(), pod_actions, ""},
          [features](const PodInfo& pod, const framework::EventObjects& e) {
            return HintAfterPodEvent(features, pod, e);
          }},
-        {{framework::EventResource::kNode, node_actions, ""},
+        {{framework::EventResource::Node(), node_actions, ""},
          [](const PodInfo& pod, const framework::EventObjects& e) { return HintAfterNodeChange(pod, e); }},
     };
   }

@@ -23,7 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "plugins/noderesources/args.h"
-#include "schedkit/api/v1/node.pb.h"
+#include "schedkit/api/v1/node.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/plugin.h"

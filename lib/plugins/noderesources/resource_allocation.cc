@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string_view>
 
-#include "schedkit/api/well_known.h"
+#include "schedkit/base/well_known.h"
 #include "schedkit/framework/resource.h"
 
 namespace schedkit::plugins::noderesources {
@@ -60,11 +60,11 @@ ScoredResources CompileResources(const std::vector<ResourceSpec>& specs) {
     ScoredResource r;
     r.name = Symbol::Intern(spec.name);
     r.weight = spec.weight;
-    if (r.name == schedkit::names::ResourceCpu()) {
+    if (r.name == schedkit::well_known::ResourceCpu()) {
       r.kind = ResourceKind::kCpu;
-    } else if (r.name == schedkit::names::ResourceMemory()) {
+    } else if (r.name == schedkit::well_known::ResourceMemory()) {
       r.kind = ResourceKind::kMemory;
-    } else if (r.name == schedkit::names::ResourceEphemeralStorage()) {
+    } else if (r.name == schedkit::well_known::ResourceEphemeralStorage()) {
       r.kind = ResourceKind::kEphemeralStorage;
     } else if (framework::IsScalarResourceName(spec.name)) {
       r.kind = ResourceKind::kScalar;
@@ -124,7 +124,7 @@ void FillPodRequests(const framework::PodInfo& pod, bool use_requested, std::spa
       case ResourceKind::kNone:
         // Upstream reads requests["pods"] etc. here; such a request can never
         // be scored, but it still counts against "best effort".
-        r.pod_request = r.name == schedkit::names::ResourcePods() ? req.allowed_pod_number : 0;
+        r.pod_request = r.name == schedkit::well_known::ResourcePods() ? req.allowed_pod_number : 0;
         break;
     }
   }

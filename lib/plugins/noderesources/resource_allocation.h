@@ -31,7 +31,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "plugins/noderesources/args.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/pod_info.h"

@@ -4,8 +4,8 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/well_known.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/well_known.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -29,14 +29,14 @@ bool ToleratesUnschedulableTaint(const api::v1::Toleration& t) {
 
 // util.As[*v1.Node]: the event must carry nodes, and a new one.
 absl::Status CheckNodeEvent(const EventObjects& e) {
-  if (e.new_node == nullptr || e.old_pod != nullptr || e.new_pod != nullptr) {
+  if (e.New<api::v1::Node>() == nullptr || e.Old<api::v1::Pod>() != nullptr || e.New<api::v1::Pod>() != nullptr) {
     return absl::InvalidArgumentError("expected a Node event");
   }
   return absl::OkStatus();
 }
 
 absl::Status CheckPodEvent(const EventObjects& e) {
-  if (e.new_pod == nullptr || e.old_node != nullptr || e.new_node != nullptr) {
+  if (e.New<api::v1::Pod>() == nullptr || e.Old<api::v1::Node>() != nullptr || e.New<api::v1::Node>() != nullptr) {
     return absl::InvalidArgumentError("expected a Pod event");
   }
   return absl::OkStatus();
@@ -46,8 +46,8 @@ absl::Status CheckPodEvent(const EventObjects& e) {
 // schedulable.
 absl::StatusOr<QueueingHint> IsSchedulableAfterNodeChange(const framework::PodInfo&, const EventObjects& e) {
   SCHEDKIT_RETURN_IF_ERROR(CheckNodeEvent(e));
-  const bool now_schedulable = !e.new_node->spec().unschedulable();
-  const bool was_unschedulable = e.old_node == nullptr || e.old_node->spec().unschedulable();
+  const bool now_schedulable = !e.New<api::v1::Node>()->spec().unschedulable();
+  const bool was_unschedulable = e.Old<api::v1::Node>() == nullptr || e.Old<api::v1::Node>()->spec().unschedulable();
   return now_schedulable && was_unschedulable ? QueueingHint::kQueue : QueueingHint::kSkip;
 }
 
@@ -58,8 +58,8 @@ absl::StatusOr<QueueingHint> IsSchedulableAfterNodeChange(const framework::PodIn
 absl::StatusOr<QueueingHint> IsSchedulableAfterPodTolerationChange(const framework::PodInfo& pod,
                                                                    const EventObjects& e) {
   SCHEDKIT_RETURN_IF_ERROR(CheckPodEvent(e));
-  if (pod.uid() != e.new_pod->metadata().uid()) return QueueingHint::kSkip;
-  for (const api::v1::Toleration& t : e.new_pod->spec().tolerations()) {
+  if (pod.uid() != e.New<api::v1::Pod>()->metadata().uid()) return QueueingHint::kSkip;
+  for (const api::v1::Toleration& t : e.New<api::v1::Pod>()->spec().tolerations()) {
     if (ToleratesUnschedulableTaint(t)) return QueueingHint::kQueue;
   }
   return QueueingHint::kSkip;
@@ -72,7 +72,7 @@ std::string_view NodeUnschedulable::Name() const { return names::kNodeUnschedula
 framework::Status NodeUnschedulable::Filter(const framework::CycleState&, const framework::PodInfo& pod,
                                             const framework::NodeInfo& node) const {
   static const Symbol kReason = Symbol::Intern(kErrReasonUnschedulable);
-  static const framework::Taint kUnschedulableTaint{schedkit::names::TaintNodeUnschedulable(), Symbol(),
+  static const framework::Taint kUnschedulableTaint{schedkit::well_known::TaintNodeUnschedulable(), Symbol(),
                                                     framework::TaintEffect::kNoSchedule};
   if (!node.unschedulable()) return framework::Status();
   // A pod that tolerates the taint also tolerates spec.unschedulable.
@@ -83,9 +83,9 @@ framework::Status NodeUnschedulable::Filter(const framework::CycleState&, const 
 std::vector<framework::ClusterEventWithHint> NodeUnschedulable::EventsToRegister() const {
   using framework::EventResource;
   return {
-      {{EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeTaint, "Node"},
+      {{EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeTaint, "Node"},
        IsSchedulableAfterNodeChange},
-      {{EventResource::kPod, framework::kActionUpdatePodToleration, "PodUpdatePodToleration"},
+      {{EventResource::Pod(), framework::kActionUpdatePodToleration, "PodUpdatePodToleration"},
        IsSchedulableAfterPodTolerationChange},
   };
 }

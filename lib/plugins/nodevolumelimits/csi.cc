@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "plugins/internal/storage_lookup.h"
 #include "plugins/nodevolumelimits/csi_translation.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -102,7 +102,7 @@ BoundVolume ResolveBound(const api::v1::PersistentVolume& pv) {
 std::string_view NodeVolumeLimits::Name() const { return names::kNodeVolumeLimits; }
 
 void NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod, PodVolumes& out) const {
-  const framework::ClusterClient* client = handle_.client();
+  const api::ObjectLister& objects = handle_.objects();
   const std::string& ns = pod.metadata().namespace_();
   for (const api::v1::Volume& v : pod.spec().volumes()) {
     if (!UsesClaim(v)) {
@@ -124,7 +124,7 @@ void NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod, 
       out.error = Status(Code::kError, no_name);
       return;
     }
-    auto claim = internal::GetClaim(client, ns, claim_name);
+    auto claim = internal::GetClaim(objects, ns, claim_name);
     if (!claim.ok()) {
       if (!new_pod) continue;  // no guarantee the claim belongs to the running pod
       out.error = internal::LookupStatus(absl::Status(
@@ -144,7 +144,7 @@ void NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod, 
     std::string driver, handle;
     const std::string& pv_name = c.spec().volume_name();
     std::shared_ptr<const api::v1::PersistentVolume> pv;
-    if (!pv_name.empty()) pv = internal::GetVolume(client, pv_name).value_or(nullptr);
+    if (!pv_name.empty()) pv = internal::GetVolume(objects, pv_name).value_or(nullptr);
     if (pv != nullptr) {
       BoundVolume bound = ResolveBound(*pv);
       driver = std::move(bound.driver);
@@ -152,7 +152,7 @@ void NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod, 
     } else {
       const std::string& class_name = internal::ClaimClass(c);
       if (class_name.empty()) continue;
-      auto sc = internal::GetClass(client, class_name);
+      auto sc = internal::GetClass(objects, class_name);
       if (!sc.ok()) continue;
       driver = (*sc)->provisioner();
       if (const auto* in_tree = csi_translation::FindInTreePlugin(driver)) {
@@ -200,8 +200,8 @@ Status NodeVolumeLimits::Filter(const framework::CycleState& state, const framew
     if (own.Empty()) return Status();
   }
 
-  const framework::ClusterClient* client = handle_.client();
-  auto csi_node = client != nullptr ? client->GetCSINode(node.name().str()) : nullptr;
+  const api::ObjectLister& objects = handle_.objects();
+  auto csi_node = objects.Get<api::v1::CSINode>(node.name().str());
   if (const Status& error = own.ErrorOn(csi_node != nullptr); !error.IsSuccess()) return error;
   // Without a CSINode nothing migrates and no driver has a limit.
   if (csi_node == nullptr) return Status();
@@ -236,13 +236,11 @@ Status NodeVolumeLimits::Filter(const framework::CycleState& state, const framew
   absl::flat_hash_map<std::string_view, int64_t> attached_count;
   for (const auto& [name, driver] : attached) ++attached_count[driver];
   // VolumeAttachments to the node of CSI volumes no pod on it uses.
-  const auto attachments = client->ListVolumeAttachments();
+  const auto attachments = objects.ListBy<api::v1::VolumeAttachment>(
+      api::KindTraits<api::v1::VolumeAttachment>::kByNode, node.name().str());
   for (const auto& va : attachments) {
-    if (va->spec().node_name() != node.name().str() || va->spec().attacher().empty() ||
-        !va->spec().source().has_persistent_volume_name()) {
-      continue;
-    }
-    auto pv = internal::GetVolume(client, va->spec().source().persistent_volume_name());
+    if (va->spec().attacher().empty() || !va->spec().source().has_persistent_volume_name()) continue;
+    auto pv = internal::GetVolume(objects, va->spec().source().persistent_volume_name());
     if (!pv.ok() || !(*pv)->spec().has_csi()) continue;
     const std::string name =
         schedkit::StrCat(va->spec().attacher(), "/", (*pv)->spec().csi().volume_handle());
@@ -276,39 +274,39 @@ std::vector<framework::ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
   using Hint = absl::StatusOr<QueueingHint>;
   return {
       // Any new CSINode may free pods that CSI volumes kept out.
-      {{EventResource::kCSINode, framework::kActionAdd, "CSINodeAdd"}, {}},
-      {{EventResource::kCSINode, framework::kActionUpdate, "CSINodeUpdate"},
+      {{EventResource::Of<api::v1::CSINode>(), framework::kActionAdd, "CSINodeAdd"}, {}},
+      {{EventResource::Of<api::v1::CSINode>(), framework::kActionUpdate, "CSINodeUpdate"},
        [](const framework::PodInfo&, const EventObjects& e) -> Hint {
-         if (e.old_csi_node == nullptr || e.new_csi_node == nullptr) {
+         if (e.Old<api::v1::CSINode>() == nullptr || e.New<api::v1::CSINode>() == nullptr) {
            return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterCSINodeUpdated");
          }
          absl::flat_hash_map<std::string, int32_t> was;
-         for (const auto& d : e.old_csi_node->spec().drivers()) was[d.name()] = d.allocatable().count();
-         for (const auto& d : e.new_csi_node->spec().drivers()) {
+         for (const auto& d : e.Old<api::v1::CSINode>()->spec().drivers()) was[d.name()] = d.allocatable().count();
+         for (const auto& d : e.New<api::v1::CSINode>()->spec().drivers()) {
            auto it = was.find(d.name());
            const int32_t old_limit = it == was.end() ? 0 : it->second;
            if (d.allocatable().count() > old_limit) return QueueingHint::kQueue;
          }
          return QueueingHint::kSkip;
        }},
-      {{EventResource::kPod, framework::kActionDelete, "PodDelete"},
+      {{EventResource::Pod(), framework::kActionDelete, "PodDelete"},
        &NodeVolumeLimits::IsSchedulableAfterPodDeleted},
-      {{EventResource::kPersistentVolumeClaim, framework::kActionAdd, "PersistentVolumeClaimAdd"},
+      {{EventResource::Of<api::v1::PersistentVolumeClaim>(), framework::kActionAdd, "PersistentVolumeClaimAdd"},
        [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {
-         if (e.new_pvc == nullptr) {
+         if (e.New<api::v1::PersistentVolumeClaim>() == nullptr) {
            return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterPVCAdded");
          }
-         return internal::PodUsesClaim(pod.pod(), *e.new_pvc, /*with_ephemeral=*/true) ? QueueingHint::kQueue
+         return internal::PodUsesClaim(pod.pod(), *e.New<api::v1::PersistentVolumeClaim>(), /*with_ephemeral=*/true) ? QueueingHint::kQueue
                                                                                        : QueueingHint::kSkip;
        }},
-      {{EventResource::kVolumeAttachment, framework::kActionDelete, "VolumeAttachmentDelete"},
+      {{EventResource::Of<api::v1::VolumeAttachment>(), framework::kActionDelete, "VolumeAttachmentDelete"},
        &NodeVolumeLimits::IsSchedulableAfterVolumeAttachmentDeleted},
   };
 }
 
 absl::StatusOr<framework::QueueingHint> NodeVolumeLimits::IsSchedulableAfterPodDeleted(
     const framework::PodInfo& /*pod*/, const framework::EventObjects& event) {
-  const api::v1::Pod* deleted = event.old_pod;
+  const api::v1::Pod* deleted = event.Old<api::v1::Pod>();
   if (deleted == nullptr) {
     return absl::InvalidArgumentError(
         "unexpected objects in isSchedulableAfterPodDeleted: expected the deleted pod, got none");
@@ -326,7 +324,7 @@ absl::StatusOr<framework::QueueingHint> NodeVolumeLimits::IsSchedulableAfterPodD
 absl::StatusOr<framework::QueueingHint> NodeVolumeLimits::IsSchedulableAfterVolumeAttachmentDeleted(
     const framework::PodInfo& pod, const framework::EventObjects& event) {
   const std::string_view attacher =
-      event.old_attachment != nullptr ? std::string_view(event.old_attachment->spec().attacher()) : "";
+      event.Old<api::v1::VolumeAttachment>() != nullptr ? std::string_view(event.Old<api::v1::VolumeAttachment>()->spec().attacher()) : "";
   for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
     // A claim may have waited for the attachment's slot (its driver is not
     // looked up); an ephemeral volume does not queue, as upstream.

@@ -59,6 +59,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "schedkit/api/v1/csi_node.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/api/v1/storage_class.h"
+#include "schedkit/api/v1/volume_attachment.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
@@ -84,7 +89,7 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
                            const framework::NodeInfo& node) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
-  // Pod/Delete hint: QueueSkip when the deleted pod (event.old_pod) had no
+  // Pod/Delete hint: QueueSkip when the deleted pod (event.Old<api::v1::Pod>()) had no
   // volumes or was neither bound nor nominated; Queue when it had a claim
   // (or an ephemeral volume); QueueSkip otherwise.
   static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodDeleted(
@@ -92,7 +97,7 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
 
   // VolumeAttachment/Delete hint: Queue when the pod has a
   // persistentVolumeClaim volume or an inline disk that migrates to the
-  // deleted attachment's (event.old_attachment) driver; an inline EBS disk
+  // deleted attachment's (event.Old<api::v1::VolumeAttachment>()) driver; an inline EBS disk
   // that does not translate is an error (which queues).
   static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterVolumeAttachmentDeleted(
       const framework::PodInfo& pod, const framework::EventObjects& event);

@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "api/go_format.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins::csi_translation {
 namespace {

@@ -18,7 +18,8 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "schedkit/api/v1/storage.pb.h"
+#include "schedkit/api/v1/csi_node.h"
+#include "schedkit/api/v1/persistent_volume.h"
 
 namespace schedkit::plugins::csi_translation {
 

@@ -8,7 +8,7 @@
 #include "plugins/podtopologyspread/common.h"
 #include "plugins/podtopologyspread/domain_counts.h"
 #include "plugins/podtopologyspread/pod_topology_spread.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins {
 namespace {

@@ -12,9 +12,9 @@
 #include "plugins/internal/default_selector.h"
 #include "plugins/podtopologyspread/common.h"
 #include "plugins/podtopologyspread/domain_counts.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
-#include "schedkit/api/well_known.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/base/well_known.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -161,10 +161,10 @@ const std::vector<SpreadConstraint>& SystemDefaultConstraints() {
   static const std::vector<SpreadConstraint>* const kConstraints = [] {
     auto* v = new std::vector<SpreadConstraint>(2);
     (*v)[0].max_skew = 3;
-    (*v)[0].topology_key = schedkit::names::LabelHostname();
+    (*v)[0].topology_key = schedkit::well_known::LabelHostname();
     (*v)[0].do_not_schedule = false;
     (*v)[1].max_skew = 5;
-    (*v)[1].topology_key = schedkit::names::LabelTopologyZone();
+    (*v)[1].topology_key = schedkit::well_known::LabelTopologyZone();
     (*v)[1].do_not_schedule = false;
     return v;
   }();
@@ -340,8 +340,8 @@ std::vector<PodTopologySpread::Constraint> PodTopologySpread::GetConstraints(con
       pod.spread_constraints().empty()
           ? BuildDefaultConstraints(pod, do_not_schedule)
           : FilterConstraints(pod.spread_constraints(), pod.labels(), do_not_schedule);
-  const Symbol hostname = schedkit::names::LabelHostname();
-  const Symbol zone = schedkit::names::LabelTopologyZone();
+  const Symbol hostname = schedkit::well_known::LabelHostname();
+  const Symbol zone = schedkit::well_known::LabelTopologyZone();
   for (Constraint& c : constraints) {
     c.counts_pods = !c.selector.IsEverything();
     c.is_hostname = c.topology_key == hostname;
@@ -362,13 +362,13 @@ std::vector<framework::ClusterEventWithHint> PodTopologySpread::EventsToRegister
                                              framework::kActionUpdateNodeLabel |
                                              framework::kActionUpdateNodeTaint;
   return {
-      {{framework::EventResource::kPod, pod_actions, "Pod"},
+      {{framework::EventResource::Pod(), pod_actions, "Pod"},
        [this](const PodInfo& pod, const EventObjects& e) {
-         return IsSchedulableAfterPodChange(pod, e.old_pod, e.new_pod);
+         return IsSchedulableAfterPodChange(pod, e.Old<api::v1::Pod>(), e.New<api::v1::Pod>());
        }},
-      {{framework::EventResource::kNode, node_actions, "Node"},
+      {{framework::EventResource::Node(), node_actions, "Node"},
        [this](const PodInfo& pod, const EventObjects& e) {
-         return IsSchedulableAfterNodeChange(pod, e.old_node, e.new_node);
+         return IsSchedulableAfterNodeChange(pod, e.Old<api::v1::Node>(), e.New<api::v1::Node>());
        }},
   };
 }
@@ -442,11 +442,10 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPodTopologySpreadWithOptio
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPodTopologySpread(const framework::PluginArgs& args,
                                                                         framework::Handle& handle) {
   PodTopologySpreadOptions options;
-  // The workloads come from the host through the Handle's ClusterClient, as
+  // The workloads come from the host through the Handle's object listers, as
   // upstream's listers come from its informers; the Handle outlives the plugin.
   options.default_selector = [&handle](const framework::PodInfo& pod) {
-    const framework::ClusterClient* client = handle.client();
-    return client != nullptr ? internal::DefaultSelector(pod, *client) : api::LabelSelector::Everything();
+    return internal::DefaultSelector(pod, handle.objects());
   };
   return NewPodTopologySpreadWithOptions(args, handle, std::move(options));
 }

@@ -38,7 +38,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "schedkit/api/selector.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -25,7 +25,7 @@ framework::Status SchedulingGates::PreEnqueue(const framework::PodInfo& pod) {
 
 std::vector<framework::ClusterEventWithHint> SchedulingGates::EventsToRegister() const {
   return {
-      {{framework::EventResource::kPod, framework::kActionUpdatePodSchedulingGatesEliminated,
+      {{framework::EventResource::Pod(), framework::kActionUpdatePodSchedulingGatesEliminated,
         "PodUpdatePodSchedulingGatesEliminated"},
        &SchedulingGates::IsSchedulableAfterUpdatePodSchedulingGatesEliminated},
   };
@@ -33,10 +33,10 @@ std::vector<framework::ClusterEventWithHint> SchedulingGates::EventsToRegister()
 
 absl::StatusOr<framework::QueueingHint> SchedulingGates::IsSchedulableAfterUpdatePodSchedulingGatesEliminated(
     const framework::PodInfo& pod, const framework::EventObjects& event) {
-  if (event.new_pod == nullptr) {
+  if (event.New<api::v1::Pod>() == nullptr) {
     return absl::InvalidArgumentError("SchedulingGates: expected the updated pod in the event, got none");
   }
-  if (event.new_pod->metadata().uid() != pod.uid()) return framework::QueueingHint::kSkip;
+  if (event.New<api::v1::Pod>()->metadata().uid() != pod.uid()) return framework::QueueingHint::kSkip;
   return framework::QueueingHint::kQueue;
 }
 

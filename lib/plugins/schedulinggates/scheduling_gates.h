@@ -34,7 +34,7 @@ class SchedulingGates final : public framework::PreEnqueuePlugin, public framewo
   // IsSchedulableAfterUpdatePodSchedulingGatesEliminated.
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
-  // Queue when the updated pod (event.new_pod) is `pod` itself (same UID),
+  // Queue when the updated pod (event.New<api::v1::Pod>()) is `pod` itself (same UID),
   // QueueSkip for any other pod; an error (counted as Queue) when the event
   // carries no new pod.
   static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterUpdatePodSchedulingGatesEliminated(

@@ -5,7 +5,7 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
-#include "schedkit/api/status_macros.h"
+#include "schedkit/base/status_macros.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -68,21 +68,21 @@ bool HasUntoleratedTaint(const framework::PodInfo& pod, const api::v1::Node& nod
 
 absl::StatusOr<QueueingHint> IsSchedulableAfterNodeChange(const framework::PodInfo& pod,
                                                           const EventObjects& e) {
-  if (e.new_node == nullptr || e.old_pod != nullptr || e.new_pod != nullptr) {
+  if (e.New<api::v1::Node>() == nullptr || e.Old<api::v1::Pod>() != nullptr || e.New<api::v1::Pod>() != nullptr) {
     return absl::InvalidArgumentError("expected a Node event");
   }
-  const bool was_untolerated = e.old_node == nullptr || HasUntoleratedTaint(pod, *e.old_node);
-  const bool is_untolerated = HasUntoleratedTaint(pod, *e.new_node);
+  const bool was_untolerated = e.Old<api::v1::Node>() == nullptr || HasUntoleratedTaint(pod, *e.Old<api::v1::Node>());
+  const bool is_untolerated = HasUntoleratedTaint(pod, *e.New<api::v1::Node>());
   return was_untolerated && !is_untolerated ? QueueingHint::kQueue : QueueingHint::kSkip;
 }
 
 // Any toleration change of the rejected pod may help; other pods' do not.
 absl::StatusOr<QueueingHint> IsSchedulableAfterPodTolerationChange(const framework::PodInfo& pod,
                                                                    const EventObjects& e) {
-  if (e.new_pod == nullptr || e.old_node != nullptr || e.new_node != nullptr) {
+  if (e.New<api::v1::Pod>() == nullptr || e.Old<api::v1::Node>() != nullptr || e.New<api::v1::Node>() != nullptr) {
     return absl::InvalidArgumentError("expected a Pod event");
   }
-  return pod.uid() == e.new_pod->metadata().uid() ? QueueingHint::kQueue : QueueingHint::kSkip;
+  return pod.uid() == e.New<api::v1::Pod>()->metadata().uid() ? QueueingHint::kQueue : QueueingHint::kSkip;
 }
 
 }  // namespace
@@ -167,9 +167,9 @@ framework::Status TaintToleration::NormalizeScore(const framework::CycleState&, 
 std::vector<framework::ClusterEventWithHint> TaintToleration::EventsToRegister() const {
   using framework::EventResource;
   return {
-      {{EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeTaint, "Node"},
+      {{EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeTaint, "Node"},
        IsSchedulableAfterNodeChange},
-      {{EventResource::kPod, framework::kActionUpdatePodToleration, "PodUpdatePodToleration"},
+      {{EventResource::Pod(), framework::kActionUpdatePodToleration, "PodUpdatePodToleration"},
        IsSchedulableAfterPodTolerationChange},
   };
 }

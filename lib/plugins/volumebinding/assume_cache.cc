@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins::volumebinding {
 namespace {
@@ -64,28 +64,22 @@ const std::string& VolumeClass(const api::v1::PersistentVolume& pv) {
 }
 
 std::shared_ptr<const api::v1::PersistentVolume> AssumeCache::GetVolume(std::string_view name) const {
-  const framework::ClusterClient* client = handle_.client();
-  auto current = client != nullptr ? client->GetPersistentVolume(name) : nullptr;
+  auto current = handle_.objects().Get<api::v1::PersistentVolume>(name);
   std::lock_guard<std::mutex> lock(mu_);
   return Latest(volumes_, std::string(name), std::move(current));
 }
 
 std::shared_ptr<const api::v1::PersistentVolumeClaim> AssumeCache::GetClaim(std::string_view namespace_name,
                                                                             std::string_view name) const {
-  const framework::ClusterClient* client = handle_.client();
-  auto current = client != nullptr ? client->GetPersistentVolumeClaim(namespace_name, name) : nullptr;
+  auto current = handle_.objects().Get<api::v1::PersistentVolumeClaim>(namespace_name, name);
   std::lock_guard<std::mutex> lock(mu_);
   return Latest(claims_, ClaimKey(namespace_name, name), std::move(current));
 }
 
 std::vector<std::shared_ptr<const api::v1::PersistentVolume>> AssumeCache::ListVolumes(
     std::string_view class_name) const {
-  const framework::ClusterClient* client = handle_.client();
-  if (client == nullptr) return {};
-  std::vector<std::shared_ptr<const api::v1::PersistentVolume>> out;
-  for (auto& pv : client->ListPersistentVolumes()) {
-    if (VolumeClass(*pv) == class_name) out.push_back(std::move(pv));
-  }
+  std::vector<std::shared_ptr<const api::v1::PersistentVolume>> out = handle_.objects().ListBy<api::v1::PersistentVolume>(
+      api::KindTraits<api::v1::PersistentVolume>::kByStorageClass, class_name);
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!volumes_.empty()) {
@@ -98,9 +92,8 @@ std::vector<std::shared_ptr<const api::v1::PersistentVolume>> AssumeCache::ListV
 }
 
 absl::Status AssumeCache::AssumeVolume(std::shared_ptr<const api::v1::PersistentVolume> pv) {
-  const framework::ClusterClient* client = handle_.client();
   const std::string& name = pv->metadata().name();
-  auto current = client != nullptr ? client->GetPersistentVolume(name) : nullptr;
+  auto current = handle_.objects().Get<api::v1::PersistentVolume>(name);
   if (current == nullptr) {
     return absl::NotFoundError(schedkit::StrCat("could not find v1.PersistentVolume \"", name, "\""));
   }
@@ -113,10 +106,9 @@ absl::Status AssumeCache::AssumeVolume(std::shared_ptr<const api::v1::Persistent
 }
 
 absl::Status AssumeCache::AssumeClaim(std::shared_ptr<const api::v1::PersistentVolumeClaim> claim) {
-  const framework::ClusterClient* client = handle_.client();
   const std::string& ns = claim->metadata().namespace_();
   const std::string& name = claim->metadata().name();
-  auto current = client != nullptr ? client->GetPersistentVolumeClaim(ns, name) : nullptr;
+  auto current = handle_.objects().Get<api::v1::PersistentVolumeClaim>(ns, name);
   if (current == nullptr) {
     return absl::NotFoundError(
         schedkit::StrCat("could not find v1.PersistentVolumeClaim \"", ClaimKey(ns, name), "\""));

@@ -24,7 +24,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
-#include "schedkit/api/v1/storage.pb.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
 #include "schedkit/framework/handle.h"
 
 namespace schedkit::plugins::volumebinding {

@@ -8,7 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/time/clock.h"
 #include "plugins/internal/storage_lookup.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins::volumebinding {
 namespace {
@@ -87,17 +87,17 @@ absl::Status NodeAffinityMismatch(const api::v1::PersistentVolume& pv, Symbol no
 // while the PV controller is still at work, an error when the binding must
 // be retried. Reads the scheduler's objects, not assumed ones.
 absl::StatusOr<bool> CheckBindings(Symbol node, const api::LabelSet& labels, const PodVolumes& volumes,
-                                   const framework::ClusterClient& client) {
+                                   const api::ObjectLister& objects) {
   for (const PodVolumes::Binding& b : volumes.static_bindings) {
     const std::string& pv_name = b.pv->metadata().name();
-    auto pv = client.GetPersistentVolume(pv_name);
+    auto pv = objects.Get<api::v1::PersistentVolume>(pv_name);
     if (pv == nullptr) {
       return absl::NotFoundError(
           schedkit::StrCat("failed to check binding: could not find v1.PersistentVolume \"", pv_name, "\""));
     }
     const std::string& ns = b.claim->metadata().namespace_();
     const std::string& name = b.claim->metadata().name();
-    auto claim = client.GetPersistentVolumeClaim(ns, name);
+    auto claim = objects.Get<api::v1::PersistentVolumeClaim>(ns, name);
     if (claim == nullptr) {
       return absl::NotFoundError(schedkit::StrCat(
           "failed to check binding: could not find v1.PersistentVolumeClaim \"", ns, "/", name, "\""));
@@ -112,7 +112,7 @@ absl::StatusOr<bool> CheckBindings(Symbol node, const api::LabelSet& labels, con
   for (const auto& provisioned : volumes.provisions) {
     const std::string& ns = provisioned->metadata().namespace_();
     const std::string& name = provisioned->metadata().name();
-    auto claim = client.GetPersistentVolumeClaim(ns, name);
+    auto claim = objects.Get<api::v1::PersistentVolumeClaim>(ns, name);
     if (claim == nullptr) {
       return absl::NotFoundError(schedkit::StrCat(
           "failed to check provisioning pvc: could not find v1.PersistentVolumeClaim \"", ns, "/", name, "\""));
@@ -128,7 +128,7 @@ absl::StatusOr<bool> CheckBindings(Symbol node, const api::LabelSet& labels, con
       return absl::FailedPreconditionError(schedkit::StrCat("provisioning failed for PVC \"", name, "\""));
     }
     if (!claim->spec().volume_name().empty()) {
-      auto pv = client.GetPersistentVolume(claim->spec().volume_name());
+      auto pv = objects.Get<api::v1::PersistentVolume>(claim->spec().volume_name());
       if (pv == nullptr) return false;  // not reported yet
       if (absl::Status s = NodeAffinityMismatch(*pv, node, labels); !s.ok()) return s;
     }
@@ -181,26 +181,27 @@ void RevertAssumedPodVolumes(const PodVolumes& volumes, AssumeCache& cache) {
 }
 
 absl::Status BindPodVolumes(const api::v1::Pod& /*pod*/, Symbol node, const api::LabelSet& node_labels,
-                            PodVolumes& volumes, framework::ClusterClient& client, absl::Duration timeout) {
+                            PodVolumes& volumes, framework::ClusterClient& client,
+                            const api::ObjectLister& objects, absl::Duration timeout) {
   // Read before writing, so that a change the writes cause is not missed.
-  uint64_t generation = client.StorageGeneration();
+  uint64_t generation = objects.Generation();
   for (PodVolumes::Binding& b : volumes.static_bindings) {
-    auto stored = client.UpdatePersistentVolume(*b.pv);
+    auto stored = client.Update(*b.pv);
     if (!stored.ok()) return stored.status();
     b.pv = *std::move(stored);
   }
   for (auto& claim : volumes.provisions) {
-    auto stored = client.UpdatePersistentVolumeClaim(*claim);
+    auto stored = client.Update(*claim);
     if (!stored.ok()) return stored.status();
     claim = *std::move(stored);
   }
   const absl::Time deadline = absl::Now() + timeout;
   while (true) {
     if (absl::Now() >= deadline) return absl::DeadlineExceededError("binding volumes: context deadline exceeded");
-    absl::StatusOr<bool> done = CheckBindings(node, node_labels, volumes, client);
+    absl::StatusOr<bool> done = CheckBindings(node, node_labels, volumes, objects);
     if (!done.ok()) return Prefixed(done.status());
     if (*done) return absl::OkStatus();
-    absl::StatusOr<uint64_t> next = client.WaitForStorageChange(generation, deadline);
+    absl::StatusOr<uint64_t> next = objects.WaitForChange(generation, deadline);
     if (!next.ok()) return Prefixed(next.status());
     generation = *next;
   }

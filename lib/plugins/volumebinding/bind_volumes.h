@@ -12,8 +12,8 @@
 #include "plugins/volumebinding/assume_cache.h"
 #include "plugins/volumebinding/pod_volumes.h"
 #include "schedkit/api/selector.h"
-#include "schedkit/api/symbol.h"
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/base/symbol.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/handle.h"
 
 namespace schedkit::plugins::volumebinding {
@@ -34,10 +34,12 @@ absl::StatusOr<bool> AssumePodVolumes(const api::v1::Pod& pod, Symbol node, PodV
 void RevertAssumedPodVolumes(const PodVolumes& volumes, AssumeCache& cache);
 
 // PreBind: sends the assumed objects through `client`, then waits, up to
-// `timeout`, until the scheduler holds each claim fully bound to a volume
-// that admits the node. Errors as upstream's ("binding volumes: ...").
+// `timeout`, until `objects` (the scheduler's) hold each claim fully bound
+// to a volume that admits the node. Errors as upstream's ("binding volumes:
+// ...").
 absl::Status BindPodVolumes(const api::v1::Pod& pod, Symbol node, const api::LabelSet& node_labels,
-                            PodVolumes& volumes, framework::ClusterClient& client, absl::Duration timeout);
+                            PodVolumes& volumes, framework::ClusterClient& client,
+                            const api::ObjectLister& objects, absl::Duration timeout);
 
 }  // namespace schedkit::plugins::volumebinding
 

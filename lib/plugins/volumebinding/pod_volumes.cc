@@ -9,7 +9,7 @@
 #include "plugins/internal/storage_lookup.h"
 #include "plugins/volumebinding/assume_cache.h"
 #include "schedkit/api/quantity.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins::volumebinding {
 namespace {
@@ -74,14 +74,14 @@ void AddCandidates(DelayedClaim& dc, const std::vector<std::shared_ptr<const api
 }
 
 // Upstream's checkVolumeProvisions inputs for one claim.
-void PrepareProvisioning(DelayedClaim& dc, const std::string& class_name, const framework::ClusterClient* client) {
+void PrepareProvisioning(DelayedClaim& dc, const std::string& class_name, const api::ObjectLister& objects) {
   const api::v1::PersistentVolumeClaim& claim = *dc.claim;
   if (class_name.empty()) {
     dc.provision_error = Status::Error(schedkit::StrCat("no class for claim \"", claim.metadata().namespace_(), "/",
                                                         claim.metadata().name(), "\""));
     return;
   }
-  auto sc = internal::GetClass(client, class_name);
+  auto sc = internal::GetClass(objects, class_name);
   if (!sc.ok()) {
     dc.provision_error = Status::Error(schedkit::StrCat("failed to find storage class \"", class_name, "\""));
     return;
@@ -106,12 +106,13 @@ void PrepareProvisioning(DelayedClaim& dc, const std::string& class_name, const 
     if (valid) dc.allowed_topologies.push_back(std::move(reqs));
   }
   // Capacity: only with a request, and only for a CSI driver that opts in.
-  if (!dc.has_request || client == nullptr) return;
-  auto driver = client->GetCSIDriver(provisioner);
+  if (!dc.has_request) return;
+  auto driver = objects.Get<api::v1::CSIDriver>(provisioner);
   if (driver == nullptr || !driver->spec().has_storage_capacity() || !driver->spec().storage_capacity()) return;
   dc.check_capacity = true;
-  for (const auto& capacity : client->ListCSIStorageCapacities()) {
-    if (capacity->storage_class_name() != class_name || !capacity->has_node_topology()) continue;
+  for (const auto& capacity : objects.ListBy<api::v1::CSIStorageCapacity>(
+           api::KindTraits<api::v1::CSIStorageCapacity>::kByStorageClass, class_name)) {
+    if (!capacity->has_node_topology()) continue;
     const std::optional<int64_t> limit = CapacityLimit(*capacity);
     if (!limit || *limit < dc.request_bytes) continue;
     auto selector = api::LabelSelector::Compile(capacity->node_topology());
@@ -204,7 +205,7 @@ bool BoundVolume::Admits(const api::LabelSet& labels) const {
 
 DelayedClaim PrepareDelayedClaim(std::shared_ptr<const api::v1::PersistentVolumeClaim> claim,
                                  const std::vector<std::shared_ptr<const api::v1::PersistentVolume>>& volumes,
-                                 const framework::ClusterClient* client) {
+                                 const api::ObjectLister& objects) {
   DelayedClaim dc;
   dc.claim = std::move(claim);
   const api::v1::PersistentVolumeClaim& c = *dc.claim;
@@ -233,7 +234,7 @@ DelayedClaim PrepareDelayedClaim(std::shared_ptr<const api::v1::PersistentVolume
     }
     if (dc.matching_error.IsSuccess()) AddCandidates(dc, volumes, selector, class_name);
   }
-  PrepareProvisioning(dc, class_name, client);
+  PrepareProvisioning(dc, class_name, objects);
   return dc;
 }
 

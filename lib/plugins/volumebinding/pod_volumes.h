@@ -31,8 +31,12 @@
 #include <vector>
 
 #include "schedkit/api/selector.h"
-#include "schedkit/api/symbol.h"
-#include "schedkit/api/v1/storage.pb.h"
+#include "schedkit/base/symbol.h"
+#include "schedkit/api/v1/csi_driver.h"
+#include "schedkit/api/v1/csi_storage_capacity.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/api/v1/storage_class.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/framework/status.h"
@@ -107,10 +111,10 @@ struct PodVolumeClaims {
 
 // Prepares `claim`, an unbound claim of a WaitForFirstConsumer class, with
 // `volumes`, the latest volumes of its class (AssumeCache::ListVolumes), and
-// the storage objects of `client`.
+// the storage objects of `objects`.
 DelayedClaim PrepareDelayedClaim(std::shared_ptr<const api::v1::PersistentVolumeClaim> claim,
                                  const std::vector<std::shared_ptr<const api::v1::PersistentVolume>>& volumes,
-                                 const framework::ClusterClient* client);
+                                 const api::ObjectLister& objects);
 
 // Upstream's IsVolumeBoundToClaim: the volume's claimRef names the claim
 // (and its uid, when the reference has one).

@@ -8,8 +8,8 @@
 #include "plugins/internal/args.h"
 #include "plugins/internal/storage_lookup.h"
 #include "plugins/volumebinding/bind_volumes.h"
-#include "schedkit/api/status_macros.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/status_macros.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -75,14 +75,14 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
     framework::CycleState& state, const framework::PodInfo& pod,
     std::span<const framework::NodeInfo* const> /*nodes*/) {
   const api::v1::Pod& p = pod.pod();
-  const framework::ClusterClient* client = handle_.client();
+  const api::ObjectLister& objects = handle_.objects();
   // Upstream's podHasPVCs, through the claim lister: every claim must
   // exist, be usable, and (for an ephemeral volume) belong to the pod.
   std::vector<std::string> names;
   for (const api::v1::Volume& v : p.spec().volumes()) {
     if (!v.has_persistent_volume_claim() && !v.has_ephemeral()) continue;
     std::string name = internal::ClaimNameOf(p, v);
-    auto claim = internal::GetClaim(client, p.metadata().namespace_(), name);
+    auto claim = internal::GetClaim(objects, p.metadata().namespace_(), name);
     if (!claim.ok()) {
       if (v.has_ephemeral() && absl::IsNotFound(claim.status())) {
         return {{}, Unresolvable(schedkit::StrCat(
@@ -142,7 +142,7 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
     bool delayed = false;
     const std::string& class_name = internal::ClaimClass(*claim);
     if (!class_name.empty()) {
-      auto sc = internal::GetClass(client, class_name);
+      auto sc = internal::GetClass(objects, class_name);
       if (sc.ok()) {
         if (!(*sc)->has_volume_binding_mode()) {
           return {{}, Status::Error(schedkit::StrCat("VolumeBindingMode not set for StorageClass \"", class_name,
@@ -154,7 +154,7 @@ framework::PreFilterPlugin::Result VolumeBinding::PreFilter(
     if (delayed && claim->spec().volume_name().empty()) {
       auto [listed, fresh] = volumes_by_class.try_emplace(class_name);
       if (fresh) listed->second = cache_.ListVolumes(class_name);
-      claims->delayed.push_back(volumebinding::PrepareDelayedClaim(std::move(claim), listed->second, client));
+      claims->delayed.push_back(volumebinding::PrepareDelayedClaim(std::move(claim), listed->second, objects));
     } else {
       unbound_immediate = true;
     }
@@ -228,7 +228,8 @@ Status VolumeBinding::PreBind(framework::CycleState& state, const framework::Pod
   framework::ClusterClient* client = handle_.client();
   if (client == nullptr) return Status::Error("binding volumes: no ClusterClient to write volumes through");
   absl::Status bound =
-      volumebinding::BindPodVolumes(pod.pod(), node, s->node_labels, s->volumes, *client, bind_timeout_);
+      volumebinding::BindPodVolumes(pod.pod(), node, s->node_labels, s->volumes, *client, handle_.objects(),
+                                    bind_timeout_);
   if (!bound.ok()) return Status::Error(std::string(bound.message()));
   return Status();
 }
@@ -262,46 +263,46 @@ std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() c
   using Hint = absl::StatusOr<QueueingHint>;
   // Queueing hints are on (GA) in v1.35, so UpdateNodeTaint is not needed.
   return {
-      {{EventResource::kStorageClass, framework::kActionAdd | framework::kActionUpdate, "StorageClass"},
+      {{EventResource::Of<api::v1::StorageClass>(), framework::kActionAdd | framework::kActionUpdate, "StorageClass"},
        [](const framework::PodInfo&, const EventObjects& e) -> Hint {
-         if (e.new_storage_class == nullptr) return absl::InvalidArgumentError("expected a StorageClass");
-         if (e.old_storage_class == nullptr) return QueueingHint::kQueue;
-         return TopologiesEqual(*e.old_storage_class, *e.new_storage_class) ? QueueingHint::kSkip
+         if (e.New<api::v1::StorageClass>() == nullptr) return absl::InvalidArgumentError("expected a StorageClass");
+         if (e.Old<api::v1::StorageClass>() == nullptr) return QueueingHint::kQueue;
+         return TopologiesEqual(*e.Old<api::v1::StorageClass>(), *e.New<api::v1::StorageClass>()) ? QueueingHint::kSkip
                                                                             : QueueingHint::kQueue;
        }},
-      {{EventResource::kPersistentVolumeClaim, framework::kActionAdd | framework::kActionUpdate,
+      {{EventResource::Of<api::v1::PersistentVolumeClaim>(), framework::kActionAdd | framework::kActionUpdate,
         "PersistentVolumeClaim"},
        [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {
-         if (e.new_pvc == nullptr) return absl::InvalidArgumentError("expected a PersistentVolumeClaim");
-         return internal::PodUsesClaim(pod.pod(), *e.new_pvc, /*with_ephemeral=*/true) ? QueueingHint::kQueue
+         if (e.New<api::v1::PersistentVolumeClaim>() == nullptr) return absl::InvalidArgumentError("expected a PersistentVolumeClaim");
+         return internal::PodUsesClaim(pod.pod(), *e.New<api::v1::PersistentVolumeClaim>(), /*with_ephemeral=*/true) ? QueueingHint::kQueue
                                                                                        : QueueingHint::kSkip;
        }},
-      {{EventResource::kPersistentVolume, framework::kActionAdd | framework::kActionUpdate, "PersistentVolume"},
+      {{EventResource::Of<api::v1::PersistentVolume>(), framework::kActionAdd | framework::kActionUpdate, "PersistentVolume"},
        {}},
-      {{EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"}, {}},
-      {{EventResource::kCSINode, framework::kActionAdd | framework::kActionUpdate, "CSINode"},
+      {{EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"}, {}},
+      {{EventResource::Of<api::v1::CSINode>(), framework::kActionAdd | framework::kActionUpdate, "CSINode"},
        [](const framework::PodInfo&, const EventObjects& e) -> Hint {
-         if (e.old_csi_node == nullptr) return QueueingHint::kQueue;
-         if (e.new_csi_node == nullptr) return absl::InvalidArgumentError("expected a CSINode");
+         if (e.Old<api::v1::CSINode>() == nullptr) return QueueingHint::kQueue;
+         if (e.New<api::v1::CSINode>() == nullptr) return absl::InvalidArgumentError("expected a CSINode");
          // Only a change of the migrated plugins can change what Filter sees.
          static const std::string kMigrated = "storage.alpha.kubernetes.io/migrated-plugins";
          auto annotation = [](const api::v1::CSINode& n) {
            auto it = n.metadata().annotations().find(kMigrated);
            return it == n.metadata().annotations().end() ? std::string() : it->second;
          };
-         return annotation(*e.old_csi_node) != annotation(*e.new_csi_node) ? QueueingHint::kQueue
+         return annotation(*e.Old<api::v1::CSINode>()) != annotation(*e.New<api::v1::CSINode>()) ? QueueingHint::kQueue
                                                                           : QueueingHint::kSkip;
        }},
-      {{EventResource::kCSIDriver, framework::kActionUpdate, "CSIDriverUpdate"},
+      {{EventResource::Of<api::v1::CSIDriver>(), framework::kActionUpdate, "CSIDriverUpdate"},
        [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {
-         if (e.old_csi_driver == nullptr || e.new_csi_driver == nullptr) {
+         if (e.Old<api::v1::CSIDriver>() == nullptr || e.New<api::v1::CSIDriver>() == nullptr) {
            return absl::InvalidArgumentError("expected the old and new CSIDriver");
          }
          for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
-           if (!v.has_csi() || v.csi().driver() != e.new_csi_driver->metadata().name()) continue;
+           if (!v.has_csi() || v.csi().driver() != e.New<api::v1::CSIDriver>()->metadata().name()) continue;
            // Capacity tracking turned off can only free the pod.
-           const auto& was = e.old_csi_driver->spec();
-           const auto& now = e.new_csi_driver->spec();
+           const auto& was = e.Old<api::v1::CSIDriver>()->spec();
+           const auto& now = e.New<api::v1::CSIDriver>()->spec();
            if (was.has_storage_capacity() && was.storage_capacity() &&
                !(now.has_storage_capacity() && now.storage_capacity())) {
              return QueueingHint::kQueue;
@@ -309,13 +310,13 @@ std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() c
          }
          return QueueingHint::kSkip;
        }},
-      {{EventResource::kCSIStorageCapacity, framework::kActionAdd | framework::kActionUpdate,
+      {{EventResource::Of<api::v1::CSIStorageCapacity>(), framework::kActionAdd | framework::kActionUpdate,
         "CSIStorageCapacity"},
        [](const framework::PodInfo&, const EventObjects& e) -> Hint {
-         if (e.new_capacity == nullptr) return absl::InvalidArgumentError("expected a CSIStorageCapacity");
-         if (e.old_capacity == nullptr) return QueueingHint::kQueue;
-         const std::optional<int64_t> was = volumebinding::CapacityLimit(*e.old_capacity);
-         const std::optional<int64_t> now = volumebinding::CapacityLimit(*e.new_capacity);
+         if (e.New<api::v1::CSIStorageCapacity>() == nullptr) return absl::InvalidArgumentError("expected a CSIStorageCapacity");
+         if (e.Old<api::v1::CSIStorageCapacity>() == nullptr) return QueueingHint::kQueue;
+         const std::optional<int64_t> was = volumebinding::CapacityLimit(*e.Old<api::v1::CSIStorageCapacity>());
+         const std::optional<int64_t> now = volumebinding::CapacityLimit(*e.New<api::v1::CSIStorageCapacity>());
          return now && (!was || *now > *was) ? QueueingHint::kQueue : QueueingHint::kSkip;
        }},
   };

@@ -5,7 +5,7 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/storage_lookup.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -118,11 +118,11 @@ framework::PreFilterPlugin::Result VolumeRestrictions::PreFilter(
     std::span<const framework::NodeInfo* const> /*nodes*/) {
   auto s = std::make_unique<VolumeRestrictionsState>();
   const api::v1::Pod& p = pod.pod();
-  const framework::ClusterClient* client = handle_.client();
+  const api::ObjectLister& objects = handle_.objects();
   for (const api::v1::Volume& v : p.spec().volumes()) {
     s->check_disks = s->check_disks || IsDisk(v);
     if (!v.has_persistent_volume_claim()) continue;
-    auto claim = internal::GetClaim(client, p.metadata().namespace_(), v.persistent_volume_claim().claim_name());
+    auto claim = internal::GetClaim(objects, p.metadata().namespace_(), v.persistent_volume_claim().claim_name());
     if (!claim.ok()) return {{}, internal::LookupStatus(claim.status())};
     if (internal::HasAccessMode((*claim)->spec().access_modes(), "ReadWriteOncePod")) {
       s->read_write_once_pod_pvcs.insert((*claim)->metadata().name());
@@ -180,17 +180,17 @@ Status VolumeRestrictions::Filter(const framework::CycleState& state, const fram
 std::vector<framework::ClusterEventWithHint> VolumeRestrictions::EventsToRegister() const {
   // Queueing hints are on (GA) in v1.35, so Node/Add suffices.
   return {
-      {{framework::EventResource::kPod, framework::kActionDelete, "PodDelete"},
+      {{framework::EventResource::Pod(), framework::kActionDelete, "PodDelete"},
        &VolumeRestrictions::IsSchedulableAfterPodDeleted},
-      {{framework::EventResource::kNode, framework::kActionAdd, "NodeAdd"}, {}},
-      {{framework::EventResource::kPersistentVolumeClaim, framework::kActionAdd, "PersistentVolumeClaimAdd"},
+      {{framework::EventResource::Node(), framework::kActionAdd, "NodeAdd"}, {}},
+      {{framework::EventResource::Of<api::v1::PersistentVolumeClaim>(), framework::kActionAdd, "PersistentVolumeClaimAdd"},
        &VolumeRestrictions::IsSchedulableAfterClaimAdded},
   };
 }
 
 absl::StatusOr<framework::QueueingHint> VolumeRestrictions::IsSchedulableAfterPodDeleted(
     const framework::PodInfo& pod, const framework::EventObjects& event) {
-  const api::v1::Pod* deleted = event.old_pod;
+  const api::v1::Pod* deleted = event.Old<api::v1::Pod>();
   if (deleted == nullptr) {
     return absl::InvalidArgumentError(
         "unexpected objects in isSchedulableAfterPodDeleted: expected the deleted pod, got none");
@@ -212,7 +212,7 @@ absl::StatusOr<framework::QueueingHint> VolumeRestrictions::IsSchedulableAfterPo
 
 absl::StatusOr<framework::QueueingHint> VolumeRestrictions::IsSchedulableAfterClaimAdded(
     const framework::PodInfo& pod, const framework::EventObjects& event) {
-  const api::v1::PersistentVolumeClaim* claim = event.new_pvc;
+  const api::v1::PersistentVolumeClaim* claim = event.New<api::v1::PersistentVolumeClaim>();
   if (claim == nullptr) {
     return absl::InvalidArgumentError(
         "unexpected objects in isSchedulableAfterPersistentVolumeClaimChange: expected the new claim, got none");

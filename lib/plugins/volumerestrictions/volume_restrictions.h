@@ -31,6 +31,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
@@ -67,7 +68,7 @@ class VolumeRestrictions final : public framework::PreFilterPlugin,
                            const framework::NodeInfo& node) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
-  // Pod/Delete hint: Queue when the deleted pod (event.old_pod), in the same
+  // Pod/Delete hint: Queue when the deleted pod (event.Old<api::v1::Pod>()), in the same
   // namespace, had a disk the pod conflicts with or used one of the pod's
   // PVCs; QueueSkip otherwise.
   static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodDeleted(

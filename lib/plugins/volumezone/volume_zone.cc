@@ -8,7 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "plugins/internal/storage_lookup.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -51,7 +51,7 @@ Status Unresolvable(std::string text) {
 }
 
 // Upstream's getPVbyPod: the topologies of the pod's bound volumes.
-Status PodVolumeTopologies(const framework::ClusterClient* client, const framework::PodInfo& pod,
+Status PodVolumeTopologies(const api::ObjectLister& objects, const framework::PodInfo& pod,
                            std::vector<VolumeTopology>& out) {
   const api::v1::Pod& p = pod.pod();
   for (const api::v1::Volume& v : p.spec().volumes()) {
@@ -61,13 +61,13 @@ Status PodVolumeTopologies(const framework::ClusterClient* client, const framewo
       static const Symbol no_name = Symbol::Intern("PersistentVolumeClaim had no name");
       return Status(Code::kUnschedulableAndUnresolvable, no_name);
     }
-    auto claim = internal::GetClaim(client, p.metadata().namespace_(), claim_name);
+    auto claim = internal::GetClaim(objects, p.metadata().namespace_(), claim_name);
     if (!claim.ok()) return internal::LookupStatus(claim.status());
     const std::string& pv_name = (*claim)->spec().volume_name();
     if (pv_name.empty()) {
       const std::string& class_name = internal::ClaimClass(**claim);
       if (class_name.empty()) return Unresolvable("PersistentVolumeClaim had no pv name and storageClass name");
-      auto sc = internal::GetClass(client, class_name);
+      auto sc = internal::GetClass(objects, class_name);
       if (!sc.ok()) return internal::LookupStatus(sc.status());
       if (!(*sc)->has_volume_binding_mode()) {
         return Unresolvable(schedkit::StrCat("VolumeBindingMode not set for StorageClass \"", class_name, "\""));
@@ -75,7 +75,7 @@ Status PodVolumeTopologies(const framework::ClusterClient* client, const framewo
       if ((*sc)->volume_binding_mode() == "WaitForFirstConsumer") continue;
       return Unresolvable("PersistentVolume had no name");
     }
-    auto pv = internal::GetVolume(client, pv_name);
+    auto pv = internal::GetVolume(objects, pv_name);
     if (!pv.ok()) return internal::LookupStatus(pv.status());
     std::vector<VolumeTopology> t = VolumeTopologies(**pv);
     out.insert(out.end(), std::make_move_iterator(t.begin()), std::make_move_iterator(t.end()));
@@ -115,7 +115,7 @@ framework::PreFilterPlugin::Result VolumeZone::PreFilter(
     framework::CycleState& state, const framework::PodInfo& pod,
     std::span<const framework::NodeInfo* const> /*nodes*/) {
   auto s = std::make_unique<ZoneState>();
-  Status status = PodVolumeTopologies(handle_.client(), pod, s->topologies);
+  Status status = PodVolumeTopologies(handle_.objects(), pod, s->topologies);
   if (!status.IsSuccess()) return {{}, std::move(status)};
   if (s->topologies.empty()) return {{}, Status::Skip()};
   state.Write(StateKey(), std::move(s));
@@ -131,7 +131,7 @@ Status VolumeZone::Filter(const framework::CycleState& state, const framework::P
     topologies = &s->topologies;
   } else {
     // Upstream's fallback without PreFilter state: compute them here.
-    Status status = PodVolumeTopologies(handle_.client(), pod, recomputed);
+    Status status = PodVolumeTopologies(handle_.objects(), pod, recomputed);
     if (!status.IsSuccess()) return status;
     topologies = &recomputed;
   }
@@ -155,34 +155,34 @@ std::vector<framework::ClusterEventWithHint> VolumeZone::EventsToRegister() cons
   using framework::EventResource;
   // Queueing hints are on (GA) in v1.35, so UpdateNodeTaint is not needed.
   return {
-      {{EventResource::kStorageClass, framework::kActionAdd, "StorageClassAdd"},
+      {{EventResource::Of<api::v1::StorageClass>(), framework::kActionAdd, "StorageClassAdd"},
        [](const framework::PodInfo&, const framework::EventObjects& e) -> absl::StatusOr<framework::QueueingHint> {
-         if (e.new_storage_class == nullptr) {
+         if (e.New<api::v1::StorageClass>() == nullptr) {
            return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterStorageClassAdded");
          }
          // Only a WaitForFirstConsumer class can let an unbound claim pass.
-         const bool wffc = e.new_storage_class->has_volume_binding_mode() &&
-                           e.new_storage_class->volume_binding_mode() == "WaitForFirstConsumer";
+         const bool wffc = e.New<api::v1::StorageClass>()->has_volume_binding_mode() &&
+                           e.New<api::v1::StorageClass>()->volume_binding_mode() == "WaitForFirstConsumer";
          return wffc ? framework::QueueingHint::kQueue : framework::QueueingHint::kSkip;
        }},
-      {{EventResource::kNode, framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"}, {}},
-      {{EventResource::kPersistentVolumeClaim, framework::kActionAdd | framework::kActionUpdate,
+      {{EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"}, {}},
+      {{EventResource::Of<api::v1::PersistentVolumeClaim>(), framework::kActionAdd | framework::kActionUpdate,
         "PersistentVolumeClaim"},
        [](const framework::PodInfo& pod, const framework::EventObjects& e) -> absl::StatusOr<framework::QueueingHint> {
-         if (e.new_pvc == nullptr) {
+         if (e.New<api::v1::PersistentVolumeClaim>() == nullptr) {
            return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterPersistentVolumeClaimChange");
          }
-         return internal::PodUsesClaim(pod.pod(), *e.new_pvc, /*with_ephemeral=*/false)
+         return internal::PodUsesClaim(pod.pod(), *e.New<api::v1::PersistentVolumeClaim>(), /*with_ephemeral=*/false)
                     ? framework::QueueingHint::kQueue
                     : framework::QueueingHint::kSkip;
        }},
-      {{EventResource::kPersistentVolume, framework::kActionAdd | framework::kActionUpdate, "PersistentVolume"},
+      {{EventResource::Of<api::v1::PersistentVolume>(), framework::kActionAdd | framework::kActionUpdate, "PersistentVolume"},
        [](const framework::PodInfo&, const framework::EventObjects& e) -> absl::StatusOr<framework::QueueingHint> {
-         if (e.new_pv == nullptr) {
+         if (e.New<api::v1::PersistentVolume>() == nullptr) {
            return absl::InvalidArgumentError("unexpected objects in isSchedulableAfterPersistentVolumeChange");
          }
-         if (e.old_pv == nullptr) return framework::QueueingHint::kQueue;
-         return VolumeTopologies(*e.old_pv) != VolumeTopologies(*e.new_pv) ? framework::QueueingHint::kQueue
+         if (e.Old<api::v1::PersistentVolume>() == nullptr) return framework::QueueingHint::kQueue;
+         return VolumeTopologies(*e.Old<api::v1::PersistentVolume>()) != VolumeTopologies(*e.New<api::v1::PersistentVolume>()) ? framework::QueueingHint::kQueue
                                                                            : framework::QueueingHint::kSkip;
        }},
   };

@@ -32,7 +32,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
+#include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/persistent_volume_claim.h"
+#include "schedkit/api/v1/storage_class.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"

@@ -40,9 +40,6 @@ class FakeClient : public framework::ClusterClient {
   absl::Status ClearNominatedNodeName(const framework::PodInfo&) override {
     return absl::UnimplementedError("clear");
   }
-  std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override {
-    return {};
-  }
 };
 
 TEST_CASE("TestDefaultBinder", "[defaultbinder]") {

@@ -131,7 +131,7 @@ TEST_CASE("DefaultPreemption: name, events and numCandidates", "[defaultpreempti
   CHECK(pl->Name() == names::kDefaultPreemption);
   std::vector<framework::ClusterEventWithHint> events = pl->EventsToRegister();
   REQUIRE(events.size() == 1);
-  CHECK(events[0].event.resource == framework::EventResource::kPod);
+  CHECK(events[0].event.resource == framework::EventResource::Pod());
   CHECK(events[0].event.action == framework::kActionDelete);
   PodInfoPtr pod = Info(MakePod().Name("p").Obj());
   auto hint = events[0].hint(*pod, framework::EventObjects{});

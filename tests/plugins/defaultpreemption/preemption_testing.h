@@ -41,7 +41,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "plugins/defaultpreemption/default_preemption.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/api/object_store.h"
+#include "schedkit/api/v1/pod_disruption_budget.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/minimal_plugins.h"
@@ -122,8 +124,14 @@ inline framework::NodeToStatus Statuses(const std::map<std::string, Code>& codes
 
 // ------------------------------------------------------------------ fakes
 
-class FakeClient : public framework::ClusterClient {
+// The writes preemption makes, recorded; and the PodDisruptionBudgets it
+// reads, as given (a list: two budgets may share a name here).
+class FakeClient : public framework::ClusterClient, public api::EmptyObjectLister {
  public:
+  api::AnyObjectList ListObjects(const api::Kind& kind) const override {
+    if (&kind != &api::KindOf<api::v1::PodDisruptionBudget>()) return {};
+    return api::AnyObjectList(pdbs.begin(), pdbs.end());
+  }
   absl::Status Bind(const PodInfo&, Symbol) override { return absl::OkStatus(); }
   absl::Status Evict(const PodInfo& victim, const PodInfo& preemptor, Symbol node) override {
     if (on_evict) on_evict(victim);
@@ -139,9 +147,6 @@ class FakeClient : public framework::ClusterClient {
     absl::MutexLock lock(&mu);
     cleared.push_back(std::string(pod.name().str()));
     return absl::OkStatus();
-  }
-  std::vector<std::shared_ptr<const api::v1::PodDisruptionBudget>> ListPodDisruptionBudgets() const override {
-    return pdbs;
   }
   std::set<std::string> EvictedSet() {
     absl::MutexLock lock(&mu);
@@ -446,6 +451,7 @@ class World {
     framework::FrameworkOptions o;
     o.parallelism = parallelism;
     o.client = &client;
+    o.objects = &client;
     o.nominator = &nominator;
     o.events = &events;
     absl::StatusOr<std::unique_ptr<framework::Framework>> f = framework::Framework::Create(registry, profile, o);

@@ -110,7 +110,7 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[dynamicresources]") {
   }
   SECTION("missing-claim") {
     framework::EventObjects e;
-    e.new_pod = &in_status;
+    e.SetNew(&in_status);
     auto got =
         DynamicResources::IsSchedulableAfterPodChange(*pod_with_claim_template, e, ClaimTemplateInStatus());
     REQUIRE(got.ok());
@@ -119,7 +119,7 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[dynamicresources]") {
   SECTION("wrong-pod") {
     auto other = MakePod().Name(kPodName + "2").Namespace(kNamespace).UID(kPodUID + "2").Info();
     framework::EventObjects e;
-    e.new_pod = &in_status;
+    e.SetNew(&in_status);
     auto got = DynamicResources::IsSchedulableAfterPodChange(*other, e, ClaimTemplateInStatus());
     REQUIRE(got.ok());
     CHECK(*got == framework::QueueingHint::kSkip);
@@ -249,7 +249,7 @@ TEST_CASE("DynamicResources claim references against an empty claim cache", "[dy
     auto p = NewPlugin(h);
     const auto updated = pod->pod();
     framework::EventObjects e;
-    e.new_pod = &updated;
+    e.SetNew(&updated);
     CHECK(*DynamicResources::IsSchedulableAfterPodChange(*pod, e) == framework::QueueingHint::kQueue);
   }
 }
@@ -259,16 +259,16 @@ TEST_CASE("DynamicResources events", "[dynamicresources]") {
   auto p = NewPlugin(h);
   auto events = p->EventsToRegister();
   REQUIRE(events.size() == 2);
-  CHECK(events[0].event.resource == framework::EventResource::kNode);
+  CHECK(events[0].event.resource == framework::EventResource::Node());
   CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel |
                                    framework::kActionUpdateNodeAllocatable));
   CHECK_FALSE(static_cast<bool>(events[0].hint));
-  CHECK(events[1].event.resource == framework::EventResource::kPod);
+  CHECK(events[1].event.resource == framework::EventResource::Pod());
   CHECK(events[1].event.action == framework::kActionUpdatePodGeneratedResourceClaim);
   REQUIRE(static_cast<bool>(events[1].hint));
   auto pod = MakePod().Name("p").Info();
   const auto same = pod->pod();
-  CHECK(*events[1].hint(*pod, framework::EventObjects{nullptr, nullptr, nullptr, &same}) ==
+  CHECK(*events[1].hint(*pod, framework::EventObjects::Added(same)) ==
         framework::QueueingHint::kQueue);
 }
 

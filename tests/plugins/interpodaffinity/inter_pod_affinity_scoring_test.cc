@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "test_util.h"
 
 namespace schedkit::ipa_test {

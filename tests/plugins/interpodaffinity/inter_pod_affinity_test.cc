@@ -82,11 +82,11 @@ TEST_CASE("InterPodAffinity name and extension points", "[interpodaffinity]") {
 
   const auto events = p->EventsToRegister();
   REQUIRE(events.size() == 2);
-  CHECK(events[0].event.resource == framework::EventResource::kPod);
+  CHECK(events[0].event.resource == framework::EventResource::Pod());
   CHECK(events[0].event.action ==
         (framework::kActionAdd | framework::kActionUpdatePodLabel | framework::kActionDelete));
   CHECK(events[0].hint);
-  CHECK(events[1].event.resource == framework::EventResource::kNode);
+  CHECK(events[1].event.resource == framework::EventResource::Node());
   CHECK(events[1].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel));
   CHECK(events[1].hint);
 }
@@ -146,8 +146,8 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[interpodaffinity][hints]") {
     const Case& c = cases[i];
     DYNAMIC_SECTION("Test_isSchedulableAfterPodChange #" << i << ": " << c.name) {
       EventObjects event;
-      if (c.old_pod) event.old_pod = &*c.old_pod;
-      if (c.new_pod) event.new_pod = &*c.new_pod;
+      if (c.old_pod) event.SetOld(&*c.old_pod);
+      if (c.new_pod) event.SetNew(&*c.new_pod);
       const auto hint = plugins::InterPodAffinity::IsSchedulableAfterPodChange(*Info(c.pod), event);
       REQUIRE(hint.ok());
       CHECK(*hint == c.expected);
@@ -212,8 +212,8 @@ TEST_CASE("Test_isSchedulableAfterNodeChange", "[interpodaffinity][hints]") {
     const Case& c = cases[i];
     DYNAMIC_SECTION("Test_isSchedulableAfterNodeChange #" << i << ": " << c.name) {
       EventObjects event;
-      if (c.old_node) event.old_node = &*c.old_node;
-      event.new_node = &c.new_node;
+      if (c.old_node) event.SetOld(&*c.old_node);
+      event.SetNew(&c.new_node);
       const auto hint = plugins::InterPodAffinity::IsSchedulableAfterNodeChange(*Info(c.pod), event);
       REQUIRE(hint.ok());
       CHECK(*hint == c.expected);

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "plugins/interpodaffinity/inter_pod_affinity.h"
-#include "schedkit/api/v1/cluster.pb.h"
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/status.h"
 #include "schedkit/testing/builders.h"

@@ -551,10 +551,10 @@ TEST_CASE("Test_isSchedulableAfterNodeChange", "[nodeaffinity]") {
       REQUIRE(events[0].hint);
       auto info = framework::PodInfo::Create(c.pod).value();
       EventObjects e;
-      if (c.old_node) e.old_node = &*c.old_node;
-      if (c.new_node) e.new_node = &*c.new_node;
-      if (c.old_pod) e.old_pod = &*c.old_pod;
-      if (c.new_pod) e.new_pod = &*c.new_pod;
+      if (c.old_node) e.SetOld(&*c.old_node);
+      if (c.new_node) e.SetNew(&*c.new_node);
+      if (c.old_pod) e.SetOld(&*c.old_pod);
+      if (c.new_pod) e.SetNew(&*c.new_pod);
       const auto got = events[0].hint(*info, e);
       if (c.want_err) {
         CHECK_FALSE(got.ok());  // an error counts as Queue
@@ -690,7 +690,7 @@ TEST_CASE("NodeAffinity hint queues on a parse error only when no parsed term ma
   auto plugin = testing::MustNew(&NewNodeAffinity, h);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 1);
-  CHECK(events[0].event.resource == framework::EventResource::kNode);
+  CHECK(events[0].event.resource == framework::EventResource::Node());
   CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel));
   auto pod = framework::PodInfo::Create(
                  RequiredPod({Term({Req("foo", "In", {"bad value!"})}), Term({Req("zone", "In", {"a"})})}))
@@ -698,9 +698,9 @@ TEST_CASE("NodeAffinity hint queues on a parse error only when no parsed term ma
   const api::v1::Node zone_a = MakeNode().Label("zone", "a").Obj();
   const api::v1::Node other = MakeNode().Label("zone", "b").Obj();
   EventObjects add_a;
-  add_a.new_node = &zone_a;
+  add_a.SetNew(&zone_a);
   EventObjects add_other;
-  add_other.new_node = &other;
+  add_other.SetNew(&other);
   auto got = events[0].hint(*pod, add_a);
   REQUIRE(got.ok());
   CHECK(*got == QueueingHint::kQueue);

@@ -64,7 +64,7 @@ TEST_CASE("NodeName registers Node/Add without a hint", "[nodename]") {
   REQUIRE(ext != nullptr);
   const auto events = ext->EventsToRegister();
   REQUIRE(events.size() == 1);
-  CHECK(events[0].event.resource == framework::EventResource::kNode);
+  CHECK(events[0].event.resource == framework::EventResource::Node());
   CHECK(events[0].event.action == framework::kActionAdd);
   CHECK(events[0].event.label == "NodeAdd");
   CHECK_FALSE(events[0].hint);

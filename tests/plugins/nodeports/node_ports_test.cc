@@ -154,7 +154,7 @@ TEST_CASE("Test_isSchedulableAfterPodDeleted", "[nodeports]") {
   auto plugin = testing::MustNew(&NewNodePorts, h);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 2);
-  REQUIRE(events[0].event.resource == framework::EventResource::kPod);
+  REQUIRE(events[0].event.resource == framework::EventResource::Pod());
   const framework::QueueingHintFn& hint = events[0].hint;
   REQUIRE(hint);
   const api::v1::Node some_node = MakeNode().Name("n").Obj();
@@ -162,8 +162,8 @@ TEST_CASE("Test_isSchedulableAfterPodDeleted", "[nodeports]") {
     DYNAMIC_SECTION("Test_isSchedulableAfterPodDeleted/" << c.name) {
       auto pod = framework::PodInfo::Create(c.pod).value();
       EventObjects e;
-      if (c.old_pod) e.old_pod = &*c.old_pod;
-      if (c.old_is_a_node) e.old_node = &some_node;
+      if (c.old_pod) e.SetOld(&*c.old_pod);
+      if (c.old_is_a_node) e.SetOld(&some_node);
       const auto got = hint(*pod, e);
       if (c.want_err) {
         CHECK_FALSE(got.ok());
@@ -235,9 +235,9 @@ TEST_CASE("NodePorts registers Pod/Delete and Node/Add", "[nodeports]") {
   CHECK(plugin->Name() == names::kNodePorts);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 2);
-  CHECK(events[0].event.resource == framework::EventResource::kPod);
+  CHECK(events[0].event.resource == framework::EventResource::Pod());
   CHECK(events[0].event.action == framework::kActionDelete);
-  CHECK(events[1].event.resource == framework::EventResource::kNode);
+  CHECK(events[1].event.resource == framework::EventResource::Node());
   CHECK(events[1].event.action == framework::kActionAdd);
   CHECK_FALSE(events[1].hint);
 }

@@ -671,9 +671,9 @@ TEST_CASE("TestEventsToRegister", "[noderesources][fit]") {
       auto p = MustNewFit(h, "", f);
       auto events = dynamic_cast<framework::EnqueueExtensions&>(*p).EventsToRegister();
       REQUIRE(events.size() == 2);
-      CHECK(events[0].event.resource == EventResource::kPod);
+      CHECK(events[0].event.resource == EventResource::Pod());
       CHECK(events[0].event.action == tc.pod_actions);
-      CHECK(events[1].event.resource == EventResource::kNode);
+      CHECK(events[1].event.resource == EventResource::Node());
       CHECK(events[1].event.action == tc.node_actions);
       CHECK(events[0].hint);
       CHECK(events[1].hint);
@@ -749,9 +749,9 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[noderesources][fit]") {
       f.enable_in_place_pod_vertical_scaling = tc.in_place;
       auto p = MustNewFit(h, "", f);
       framework::EventObjects e;
-      if (tc.old_obj) e.old_pod = &*tc.old_obj;
-      if (tc.new_obj) e.new_pod = &*tc.new_obj;
-      auto got = Hint(*p, framework::EventResource::kPod, tc.pod, e);
+      if (tc.old_obj) e.SetOld(&*tc.old_obj);
+      if (tc.new_obj) e.SetNew(&*tc.new_obj);
+      auto got = Hint(*p, framework::EventResource::Pod(), tc.pod, e);
       REQUIRE(got.ok());
       CHECK(*got == tc.want);
     }
@@ -759,7 +759,7 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[noderesources][fit]") {
   SECTION("no pod in the event is an error (upstream: backoff-wrong-*-object)") {
     testing::FakeHandle h;
     auto p = MustNewFit(h);
-    CHECK(!Hint(*p, framework::EventResource::kPod, MakePod().Obj(), {}).ok());
+    CHECK(!Hint(*p, framework::EventResource::Pod(), MakePod().Obj(), {}).ok());
   }
 }
 
@@ -796,9 +796,9 @@ TEST_CASE("Test_isSchedulableAfterNodeChange", "[noderesources][fit]") {
       testing::FakeHandle h;
       auto p = MustNewFit(h);
       framework::EventObjects e;
-      if (tc.old_obj) e.old_node = &*tc.old_obj;
-      if (tc.new_obj) e.new_node = &*tc.new_obj;
-      auto got = Hint(*p, framework::EventResource::kNode, tc.pod, e);
+      if (tc.old_obj) e.SetOld(&*tc.old_obj);
+      if (tc.new_obj) e.SetNew(&*tc.new_obj);
+      auto got = Hint(*p, framework::EventResource::Node(), tc.pod, e);
       REQUIRE(got.ok());
       CHECK(*got == tc.want);
     }
@@ -808,8 +808,8 @@ TEST_CASE("Test_isSchedulableAfterNodeChange", "[noderesources][fit]") {
     auto p = MustNewFit(h);
     api::v1::Node old_node = MakeNode().Obj();
     framework::EventObjects e;
-    e.old_node = &old_node;
-    CHECK(!Hint(*p, framework::EventResource::kNode, MakePod().Obj(), e).ok());
+    e.SetOld(&old_node);
+    CHECK(!Hint(*p, framework::EventResource::Node(), MakePod().Obj(), e).ok());
   }
 }
 

@@ -14,9 +14,9 @@
 
 #include "plugins/noderesources/args.h"
 #include "plugins/noderesources/fit.h"
-#include "schedkit/api/str_cat.h"
-#include "schedkit/api/v1/node.pb.h"
-#include "schedkit/api/v1/pod.pb.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/api/v1/node.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/status.h"

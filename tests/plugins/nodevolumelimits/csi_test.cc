@@ -24,7 +24,7 @@
 
 #include "plugins/nodevolumelimits/csi_translation.h"
 #include "schedkit/testing/builders.h"
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/testing/fake_handle.h"
 #include "schedkit/testing/fake_storage_client.h"
 #include "testing/must.h"
@@ -132,7 +132,7 @@ TEST_CASE("TestCSILimitsQHint", "[nodevolumelimits]") {
   for (const Case& c : cases) {
     SECTION(c.name) {
       framework::EventObjects e;
-      e.old_pod = &c.deleted;
+      e.SetOld(&c.deleted);
       auto got = NodeVolumeLimits::IsSchedulableAfterPodDeleted(*new_pod, e);
       REQUIRE(got.ok());
       CHECK(*got == c.want);
@@ -492,7 +492,7 @@ TEST_CASE("TestCSILimitsDeletedVolumeAttachmentQHint", "[nodevolumelimits]") {
   for (const Case& c : cases) {
     SECTION(c.test) {
       framework::EventObjects e;
-      e.old_attachment = &c.deleted;
+      e.SetOld(&c.deleted);
       auto got = NodeVolumeLimits::IsSchedulableAfterVolumeAttachmentDeleted(*testing::Info(c.new_pod), e);
       REQUIRE(got.ok());
       CHECK(*got == c.want);
@@ -501,7 +501,7 @@ TEST_CASE("TestCSILimitsDeletedVolumeAttachmentQHint", "[nodevolumelimits]") {
   SECTION("schedkit: an inline EBS disk that does not translate is an error, which queues") {
     framework::EventObjects e;
     const api::v1::VolumeAttachment va = attachment("ebs.csi.aws.com");
-    e.old_attachment = &va;
+    e.SetOld(&va);
     auto got = NodeVolumeLimits::IsSchedulableAfterVolumeAttachmentDeleted(
         *MakePod().Volume(EBSVolume("bad", "aws://zone/disk-1")).Info(), e);
     REQUIRE_FALSE(got.ok());
@@ -976,9 +976,10 @@ TEST_CASE("NodeVolumeLimits counts migrated volumes of the node's pods", "[nodev
 // Counts the CSINode lookups Filter makes.
 class CountingClient : public testing::FakeStorageClient {
  public:
-  std::shared_ptr<const api::v1::CSINode> GetCSINode(std::string_view name) const override {
-    ++csi_node_lookups;
-    return FakeStorageClient::GetCSINode(name);
+  api::AnyObject GetObject(const api::Kind& kind, std::string_view namespace_name,
+                           std::string_view name) const override {
+    if (&kind == &api::KindOf<api::v1::CSINode>()) ++csi_node_lookups;
+    return FakeStorageClient::GetObject(kind, namespace_name, name);
   }
   mutable int csi_node_lookups = 0;
 };
@@ -1034,9 +1035,9 @@ TEST_CASE("NodeVolumeLimits events and hint edges", "[nodevolumelimits]") {
   auto* ee = dynamic_cast<framework::EnqueueExtensions*>(plugin.get());
   auto events = ee->EventsToRegister();
   REQUIRE(events.size() == 5);
-  CHECK(events[0].event.resource == framework::EventResource::kCSINode);
+  CHECK(events[0].event.resource == framework::EventResource::Of<api::v1::CSINode>());
   CHECK_FALSE(static_cast<bool>(events[0].hint));
-  CHECK(events[2].event.resource == framework::EventResource::kPod);
+  CHECK(events[2].event.resource == framework::EventResource::Pod());
   CHECK(events[2].event.action == framework::kActionDelete);
   CHECK(static_cast<bool>(events[2].hint));
 
@@ -1046,11 +1047,11 @@ TEST_CASE("NodeVolumeLimits events and hint edges", "[nodevolumelimits]") {
   api::v1::Pod nominated = MakePod().PVC("x").Obj();
   nominated.mutable_status()->set_nominated_node_name("n1");
   framework::EventObjects e;
-  e.old_pod = &nominated;
+  e.SetOld(&nominated);
   CHECK(*NodeVolumeLimits::IsSchedulableAfterPodDeleted(*pod, e) == framework::QueueingHint::kQueue);
   // Bound, but only non-PVC volumes.
   const api::v1::Pod plain = WithPlainVolumes(MakePod().Node("n1").Obj(), 1);
-  e.old_pod = &plain;
+  e.SetOld(&plain);
   CHECK(*NodeVolumeLimits::IsSchedulableAfterPodDeleted(*pod, e) == framework::QueueingHint::kSkip);
 }
 

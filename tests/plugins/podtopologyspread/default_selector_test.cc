@@ -1,7 +1,7 @@
 // The selector of a pod's default spreading constraints (upstream's
 // helper.DefaultSelector, helper/spread_test.go's TestGetPodServices ported
-// as facts, and the controller cases of DefaultSelector) over a
-// ClusterClient holding the workloads.
+// as facts, and the controller cases of DefaultSelector) over an object
+// store holding the workloads.
 #include "plugins/internal/default_selector.h"
 
 #include <catch2/catch.hpp>
@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "schedkit/api/str_cat.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/testing/builders.h"
-#include "schedkit/testing/noop_cluster_client.h"
+#include "schedkit/api/builtin_kinds.h"
+#include "schedkit/api/object_store.h"
+#include "schedkit/api/v1/kinds.h"
 #include "testing/must.h"
 
 namespace schedkit::plugins {
@@ -20,34 +22,17 @@ namespace {
 
 using testing::MakePod;
 
-// A ClusterClient that holds workloads and nothing else.
-class WorkloadClient : public testing::NoopClusterClient {
+// The workloads, held as the scheduler holds them.
+class WorkloadClient {
  public:
-  std::vector<std::shared_ptr<const api::v1::Service>> ListServices(std::string_view ns) const override {
-    std::vector<std::shared_ptr<const api::v1::Service>> out;
-    for (const auto& s : services) {
-      if (s->metadata().namespace_() == ns) out.push_back(s);
-    }
-    return out;
-  }
-  std::shared_ptr<const api::v1::ReplicationController> GetReplicationController(
-      std::string_view ns, std::string_view name) const override {
-    return Find(rcs, ns, name);
-  }
-  std::shared_ptr<const api::v1::ReplicaSet> GetReplicaSet(std::string_view ns, std::string_view name) const override {
-    return Find(rss, ns, name);
-  }
-  std::shared_ptr<const api::v1::StatefulSet> GetStatefulSet(std::string_view ns,
-                                                             std::string_view name) const override {
-    return Find(sss, ns, name);
-  }
+  operator const api::ObjectLister&() const { return store_; }
 
   void Service(const std::string& ns, const std::string& name, std::map<std::string, std::string> selector) {
     auto s = std::make_shared<api::v1::Service>();
     s->mutable_metadata()->set_namespace_(ns);
     s->mutable_metadata()->set_name(name);
     for (const auto& [k, v] : selector) (*s->mutable_spec()->mutable_selector())[k] = v;
-    services.push_back(std::move(s));
+    Add(std::shared_ptr<const api::v1::Service>(std::move(s)));
   }
   void ReplicationController(const std::string& ns, const std::string& name,
                              std::map<std::string, std::string> selector) {
@@ -55,12 +40,12 @@ class WorkloadClient : public testing::NoopClusterClient {
     rc->mutable_metadata()->set_namespace_(ns);
     rc->mutable_metadata()->set_name(name);
     for (const auto& [k, v] : selector) (*rc->mutable_spec()->mutable_selector())[k] = v;
-    rcs.push_back(std::move(rc));
+    Add(std::shared_ptr<const api::v1::ReplicationController>(std::move(rc)));
   }
   // `selector` null: the selector field unset.
   template <typename T>
-  static std::shared_ptr<T> Workload(const std::string& ns, const std::string& name,
-                                     const std::map<std::string, std::string>* match_labels) {
+  static std::shared_ptr<const T> Workload(const std::string& ns, const std::string& name,
+                                           const std::map<std::string, std::string>* match_labels) {
     auto w = std::make_shared<T>();
     w->mutable_metadata()->set_namespace_(ns);
     w->mutable_metadata()->set_name(name);
@@ -70,21 +55,13 @@ class WorkloadClient : public testing::NoopClusterClient {
     }
     return w;
   }
-
-  std::vector<std::shared_ptr<const api::v1::Service>> services;
-  std::vector<std::shared_ptr<const api::v1::ReplicationController>> rcs;
-  std::vector<std::shared_ptr<const api::v1::ReplicaSet>> rss;
-  std::vector<std::shared_ptr<const api::v1::StatefulSet>> sss;
+  template <typename T>
+  void Add(std::shared_ptr<const T> object) {
+    REQUIRE(store_.Upsert(std::move(object)).ok());
+  }
 
  private:
-  template <typename T>
-  static std::shared_ptr<const T> Find(const std::vector<std::shared_ptr<const T>>& objs, std::string_view ns,
-                                       std::string_view name) {
-    for (const auto& o : objs) {
-      if (o->metadata().namespace_() == ns && o->metadata().name() == name) return o;
-    }
-    return nullptr;
-  }
+  api::ObjectStore store_{api::BuiltinKinds()};
 };
 
 api::v1::OwnerReference Controller(const std::string& api_version, const std::string& kind, const std::string& name) {
@@ -134,10 +111,10 @@ TEST_CASE("DefaultSelector merges Services, then the controller's selector", "[d
   client.Service("ns", "no-selector", {});
   client.ReplicationController("ns", "rc", {{"rc", "1"}, {"app", "web"}});
   const std::map<std::string, std::string> rs_labels{{"pod-template-hash", "abc"}};
-  client.rss.push_back(WorkloadClient::Workload<api::v1::ReplicaSet>("ns", "rs", &rs_labels));
-  client.rss.push_back(WorkloadClient::Workload<api::v1::ReplicaSet>("ns", "rs-nil", nullptr));
+  client.Add(WorkloadClient::Workload<api::v1::ReplicaSet>("ns", "rs", &rs_labels));
+  client.Add(WorkloadClient::Workload<api::v1::ReplicaSet>("ns", "rs-nil", nullptr));
   const std::map<std::string, std::string> ss_labels{{"ss", "db"}};
-  client.sss.push_back(WorkloadClient::Workload<api::v1::StatefulSet>("ns", "ss", &ss_labels));
+  client.Add(WorkloadClient::Workload<api::v1::StatefulSet>("ns", "ss", &ss_labels));
 
   auto pod_owned_by = [](std::vector<api::v1::OwnerReference> owners) {
     api::v1::Pod pod = MakePod().Namespace("ns").Name("p").Label("app", "web").Label("tier", "front").Obj();

@@ -515,10 +515,10 @@ TEST_CASE("PodTopologySpread EventsToRegister", "[podtopologyspread][hints]") {
   auto p = NewPlugin(h, kListDefaulting, Features{true, true});
   const auto events = p->EventsToRegister();
   REQUIRE(events.size() == 2);
-  CHECK(events[0].event.resource == framework::EventResource::kPod);
+  CHECK(events[0].event.resource == framework::EventResource::Pod());
   CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdatePodLabel |
                                    framework::kActionUpdatePodToleration | framework::kActionDelete));
-  CHECK(events[1].event.resource == framework::EventResource::kNode);
+  CHECK(events[1].event.resource == framework::EventResource::Node());
   CHECK(events[1].event.action == (framework::kActionAdd | framework::kActionDelete |
                                    framework::kActionUpdateNodeLabel | framework::kActionUpdateNodeTaint));
   REQUIRE(events[0].hint);
@@ -532,13 +532,13 @@ TEST_CASE("PodTopologySpread EventsToRegister", "[podtopologyspread][hints]") {
                             .Obj());
   const api::v1::Pod added = MakePod().UID("p2").Node("fake-node").Label("foo", "").Obj();
   framework::EventObjects pod_event;
-  pod_event.new_pod = &added;
+  pod_event.SetNew(&added);
   auto hint = events[0].hint(*pod, pod_event);
   REQUIRE(hint.ok());
   CHECK(*hint == QueueingHint::kQueue);
   const api::v1::Node node = MakeNode().Name("node-a").Label("foo", "bar").Obj();
   framework::EventObjects node_event;
-  node_event.new_node = &node;
+  node_event.SetNew(&node);
   hint = events[1].hint(*pod, node_event);
   REQUIRE(hint.ok());
   CHECK(*hint == QueueingHint::kSkip);

@@ -53,7 +53,7 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[schedulinggates]") {
     // Upstream: new object "not-a-pod".
     const auto old_pod = MakePod().Obj();
     framework::EventObjects e;
-    e.old_pod = &old_pod;
+    e.SetOld(&old_pod);
     auto got = hint(*MakePod().Info(), e);
     CHECK_FALSE(got.ok());
   }
@@ -62,8 +62,8 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[schedulinggates]") {
     const auto old_obj = MakePod().Name("p1").SchedulingGates({"foo", "bar"}).UID("uid1").Obj();
     const auto new_obj = MakePod().Name("p1").SchedulingGates({"foo"}).UID("uid1").Obj();
     framework::EventObjects e;
-    e.old_pod = &old_obj;
-    e.new_pod = &new_obj;
+    e.SetOld(&old_obj);
+    e.SetNew(&new_obj);
     auto got = hint(*pod, e);
     REQUIRE(got.ok());
     CHECK(*got == framework::QueueingHint::kSkip);
@@ -73,8 +73,8 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[schedulinggates]") {
     const auto old_obj = MakePod().Name("p").SchedulingGates({"foo"}).Obj();
     const auto new_obj = MakePod().Name("p").SchedulingGates({}).Obj();
     framework::EventObjects e;
-    e.old_pod = &old_obj;
-    e.new_pod = &new_obj;
+    e.SetOld(&old_obj);
+    e.SetNew(&new_obj);
     auto got = hint(*pod, e);
     REQUIRE(got.ok());
     CHECK(*got == framework::QueueingHint::kQueue);
@@ -88,7 +88,7 @@ TEST_CASE("SchedulingGates registers the gates-eliminated pod update", "[schedul
   REQUIRE(ee != nullptr);
   auto events = ee->EventsToRegister();
   REQUIRE(events.size() == 1);
-  CHECK(events[0].event.resource == framework::EventResource::kPod);
+  CHECK(events[0].event.resource == framework::EventResource::Pod());
   CHECK(events[0].event.action == framework::kActionUpdatePodSchedulingGatesEliminated);
   CHECK(static_cast<bool>(events[0].hint));
 }

@@ -650,7 +650,7 @@ void CheckRestored(const vb::AssumeCache& cache, const FakeStorageClient& client
                    const std::vector<Binding>& bindings, const std::vector<PVC>& provisions) {
   for (const auto& [claim, pv] : bindings) {
     auto got = cache.GetVolume(pv.metadata().name());
-    if (got != nullptr) CHECK(got == client.GetPersistentVolume(pv.metadata().name()));
+    if (got != nullptr) CHECK(got == client.Get<api::v1::PersistentVolume>(pv.metadata().name()));
   }
   for (const auto& c : provisions) {
     auto got = cache.GetClaim(c.metadata().namespace_(), c.metadata().name());
@@ -781,7 +781,7 @@ const char* Name(Outcome o) {
 absl::Status Bind(const api::v1::Pod& pod, const api::v1::Node& node, vb::PodVolumes& volumes,
                   FakeStorageClient& client, absl::Duration timeout) {
   return vb::BindPodVolumes(pod, Symbol::Intern(node.metadata().name()),
-                            api::LabelSet::FromMap(node.metadata().labels()), volumes, client, timeout);
+                            api::LabelSet::FromMap(node.metadata().labels()), volumes, client, client, timeout);
 }
 
 // The API server holds a newer version of the object named `name` than the
@@ -901,7 +901,7 @@ TEST_CASE("TestBindAPIUpdate", "[volumebinding][binder]") {
 
     vb::RevertAssumedPodVolumes(volumes, cache);
     for (const auto& want : c.want_pvs) {
-      auto held = client.GetPersistentVolume(want.metadata().name());
+      auto held = client.Get<api::v1::PersistentVolume>(want.metadata().name());
       REQUIRE(held != nullptr);
       CHECK(Diff(NoVersion(want), NoVersion(*held)) == "");
       auto cached = cache.GetVolume(want.metadata().name());
@@ -909,7 +909,7 @@ TEST_CASE("TestBindAPIUpdate", "[volumebinding][binder]") {
       CHECK(Diff(NoVersion(want), NoVersion(*cached)) == "");
     }
     for (const auto& want : c.want_pvcs) {
-      auto held = client.GetPersistentVolumeClaim("testns", want.metadata().name());
+      auto held = client.Get<api::v1::PersistentVolumeClaim>("testns", want.metadata().name());
       REQUIRE(held != nullptr);
       CHECK(Diff(NoVersion(want), NoVersion(*held)) == "");
       auto cached = cache.GetClaim("testns", want.metadata().name());
@@ -923,11 +923,11 @@ TEST_CASE("TestBindAPIUpdate", "[volumebinding][binder]") {
 // write answers with the held object (or, when there is none, the write).
 void WritesChangeNothing(FakeStorageClient& client) {
   client.set_on_pv_write([&client](const PV& pv) -> absl::StatusOr<std::shared_ptr<const PV>> {
-    if (auto held = client.GetPersistentVolume(pv.metadata().name())) return held;
+    if (auto held = client.Get<api::v1::PersistentVolume>(pv.metadata().name())) return held;
     return std::make_shared<const PV>(pv);
   });
   client.set_on_pvc_write([&client](const PVC& c) -> absl::StatusOr<std::shared_ptr<const PVC>> {
-    auto held = client.GetPersistentVolumeClaim(c.metadata().namespace_(), c.metadata().name());
+    auto held = client.Get<api::v1::PersistentVolumeClaim>(c.metadata().namespace_(), c.metadata().name());
     if (held != nullptr) return held;
     return std::make_shared<const PVC>(c);
   });
@@ -1189,7 +1189,7 @@ TEST_CASE("TestBindPodVolumes", "[volumebinding][binder][tsan]") {
        .init_pvcs = {o.provisioned_pvc},
        .claim_to_provision = WithSelectedNode(o.provisioned_pvc),
        .after_write = [](FakeStorageClient& c) -> absl::Status {
-         auto claim = c.GetPersistentVolumeClaim("testns", "provisioned-pvc");
+         auto claim = c.Get<api::v1::PersistentVolumeClaim>("testns", "provisioned-pvc");
          if (claim == nullptr) return absl::NotFoundError("provisioned-pvc");
          c.Add(TestPV("dynamic-pv", "node1", "1G", "1", claim.get(), kWaitClass));
          return BindClaim(c, *claim, "dynamic-pv");

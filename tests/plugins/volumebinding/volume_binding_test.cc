@@ -486,74 +486,74 @@ TEST_CASE("VolumeBinding queueing hints", "[volumebinding]") {
   auto p = NewPlugin(h);
   const auto events = p->EventsToRegister();
   REQUIRE(events.size() == 7);
-  CHECK(events[3].event.resource == EventResource::kNode);
+  CHECK(events[3].event.resource == EventResource::Node());
   CHECK(events[3].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel));
-  CHECK(events[2].event.resource == EventResource::kPersistentVolume);
+  CHECK(events[2].event.resource == EventResource::Of<api::v1::PersistentVolume>());
   CHECK_FALSE(static_cast<bool>(events[2].hint));
   auto pod = testing::Info(PodWithPVCs({"pvc-a"}));
 
   SECTION("TestIsSchedulableAfterPersistentVolumeClaimChange") {
-    auto hint = HintFor(*p, EventResource::kPersistentVolumeClaim);
+    auto hint = HintFor(*p, EventResource::Of<api::v1::PersistentVolumeClaim>());
     framework::EventObjects e;
     const auto mine = MakePVC("pvc-a", "sc");
     const auto other = MakePVC("pvc-b", "sc");
     auto elsewhere = MakePVC("pvc-a", "sc");
     elsewhere.mutable_metadata()->set_namespace_("ns");
-    e.new_pvc = &mine;
+    e.SetNew(&mine);
     CHECK(*hint(*pod, e) == QueueingHint::kQueue);
-    e.new_pvc = &other;
+    e.SetNew(&other);
     CHECK(*hint(*pod, e) == QueueingHint::kSkip);
-    e.new_pvc = &elsewhere;
+    e.SetNew(&elsewhere);
     CHECK(*hint(*pod, e) == QueueingHint::kSkip);
   }
   SECTION("TestIsSchedulableAfterStorageClassChange") {
-    auto hint = HintFor(*p, EventResource::kStorageClass);
+    auto hint = HintFor(*p, EventResource::Of<api::v1::StorageClass>());
     auto a = MakeClass("sc", "WaitForFirstConsumer");
     auto b = a;
     b.add_allowed_topologies()->add_match_label_expressions()->set_key("zone");
     framework::EventObjects e;
-    e.new_storage_class = &a;
+    e.SetNew(&a);
     CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // added
-    e.old_storage_class = &a;
+    e.SetOld(&a);
     CHECK(*hint(*pod, e) == QueueingHint::kSkip);  // nothing changed
-    e.new_storage_class = &b;
+    e.SetNew(&b);
     CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // allowed topologies changed
   }
   SECTION("TestIsSchedulableAfterCSIStorageCapacityChange") {
-    auto hint = HintFor(*p, EventResource::kCSIStorageCapacity);
+    auto hint = HintFor(*p, EventResource::Of<api::v1::CSIStorageCapacity>());
     api::v1::CSIStorageCapacity small, big;
     small.set_capacity("1Gi");
     big.set_capacity("2Gi");
     api::v1::CSIStorageCapacity max_small = big;
     max_small.set_maximum_volume_size("1Gi");
     framework::EventObjects e;
-    e.new_capacity = &small;
+    e.SetNew(&small);
     CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // added
-    e.old_capacity = &small;
-    e.new_capacity = &big;
+    e.SetOld(&small);
+    e.SetNew(&big);
     CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // grew
-    e.old_capacity = &big;
-    e.new_capacity = &small;
+    e.SetOld(&big);
+    e.SetNew(&small);
     CHECK(*hint(*pod, e) == QueueingHint::kSkip);  // shrank
-    e.old_capacity = &small;
-    e.new_capacity = &max_small;
+    e.SetOld(&small);
+    e.SetNew(&max_small);
     CHECK(*hint(*pod, e) == QueueingHint::kSkip);  // maximumVolumeSize is what counts
   }
   SECTION("TestIsSchedulableAfterCSINodeChange") {
-    auto hint = HintFor(*p, EventResource::kCSINode);
+    auto hint = HintFor(*p, EventResource::Of<api::v1::CSINode>());
     api::v1::CSINode a, b;
     (*b.mutable_metadata()->mutable_annotations())["storage.alpha.kubernetes.io/migrated-plugins"] =
         "kubernetes.io/gce-pd";
     framework::EventObjects e;
-    e.new_csi_node = &a;
+    e.SetNew(&a);
     CHECK(*hint(*pod, e) == QueueingHint::kQueue);  // added
-    e.old_csi_node = &a;
+    e.SetOld(&a);
     CHECK(*hint(*pod, e) == QueueingHint::kSkip);
-    e.new_csi_node = &b;
+    e.SetNew(&b);
     CHECK(*hint(*pod, e) == QueueingHint::kQueue);
   }
   SECTION("TestIsSchedulableAfterCSIDriverChange") {
-    auto hint = HintFor(*p, EventResource::kCSIDriver);
+    auto hint = HintFor(*p, EventResource::Of<api::v1::CSIDriver>());
     api::v1::CSIDriver on;
     on.mutable_metadata()->set_name("test-driver");
     on.mutable_spec()->set_storage_capacity(true);
@@ -564,12 +564,12 @@ TEST_CASE("VolumeBinding queueing hints", "[volumebinding]") {
     inline_csi.mutable_csi()->set_driver("test-driver");
     auto csi_pod = testing::Info(MakePod().Name("p").Volume(inline_csi).Obj());
     framework::EventObjects e;
-    e.old_csi_driver = &on;
-    e.new_csi_driver = &off;
+    e.SetOld(&on);
+    e.SetNew(&off);
     CHECK(*hint(*csi_pod, e) == QueueingHint::kQueue);
     CHECK(*hint(*pod, e) == QueueingHint::kSkip);  // the pod does not use the driver
-    e.old_csi_driver = &off;
-    e.new_csi_driver = &on;
+    e.SetOld(&off);
+    e.SetNew(&on);
     CHECK(*hint(*csi_pod, e) == QueueingHint::kSkip);
   }
 }

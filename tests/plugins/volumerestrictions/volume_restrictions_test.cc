@@ -210,7 +210,7 @@ TEST_CASE("Test_isSchedulableAfterPodDeleted", "[volumerestrictions]") {
   for (const Case& c : cases) {
     SECTION(c.name) {
       framework::EventObjects e;
-      e.old_pod = &c.old_obj;
+      e.SetOld(&c.old_obj);
       auto got = VolumeRestrictions::IsSchedulableAfterPodDeleted(*testing::Info(c.pod), e);
       REQUIRE(got.ok());
       CHECK(*got == c.expected);
@@ -253,7 +253,7 @@ TEST_CASE("Test_isSchedulableAfterPersistentVolumeClaimChange", "[volumerestrict
   for (const Case& c : cases) {
     SECTION(c.name) {
       framework::EventObjects e;
-      e.new_pvc = &c.added;
+      e.SetNew(&c.added);
       auto got = VolumeRestrictions::IsSchedulableAfterClaimAdded(*testing::Info(c.pod), e);
       REQUIRE(got.ok());
       CHECK(*got == c.expected);
@@ -322,18 +322,18 @@ TEST_CASE("VolumeRestrictions events and hint edges", "[volumerestrictions]") {
   auto* ee = dynamic_cast<framework::EnqueueExtensions*>(w.plugin.get());
   auto events = ee->EventsToRegister();
   REQUIRE(events.size() == 3);
-  CHECK(events[0].event.resource == framework::EventResource::kPod);
+  CHECK(events[0].event.resource == framework::EventResource::Pod());
   CHECK(events[0].event.action == framework::kActionDelete);
   CHECK(static_cast<bool>(events[0].hint));
-  CHECK(events[1].event.resource == framework::EventResource::kNode);
+  CHECK(events[1].event.resource == framework::EventResource::Node());
   CHECK(events[1].event.action == framework::kActionAdd);
-  CHECK(events[2].event.resource == framework::EventResource::kPersistentVolumeClaim);
+  CHECK(events[2].event.resource == framework::EventResource::Of<api::v1::PersistentVolumeClaim>());
   CHECK(events[2].event.action == framework::kActionAdd);
 
   auto pod = MakePod().Name("pod1").Namespace("a").PVC("c").Info();
   const auto other_ns = MakePod().Name("pod2").Namespace("b").PVC("c").Obj();
   framework::EventObjects e;
-  e.old_pod = &other_ns;
+  e.SetOld(&other_ns);
   CHECK(*VolumeRestrictions::IsSchedulableAfterPodDeleted(*pod, e) == framework::QueueingHint::kSkip);
   CHECK_FALSE(VolumeRestrictions::IsSchedulableAfterPodDeleted(*pod, framework::EventObjects()).ok());
   CHECK_FALSE(VolumeRestrictions::IsSchedulableAfterClaimAdded(*pod, framework::EventObjects()).ok());

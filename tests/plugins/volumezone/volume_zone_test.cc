@@ -211,19 +211,19 @@ framework::QueueingHint Hint(framework::EventResource resource, const api::v1::P
 
 TEST_CASE("TestIsSchedulableAfterPersistentVolumeClaimChange", "[volumezone]") {
   using framework::QueueingHint;
-  const auto r = framework::EventResource::kPersistentVolumeClaim;
+  const auto r = framework::EventResource::Of<api::v1::PersistentVolumeClaim>();
   const auto pvc1 = Pvc("PVC_1", "Vol_1");
   const auto pvc1_unbound = Pvc("PVC_1", "");
   const auto pvc1_ns1 = Pvc("PVC_1", "Vol_1", std::nullopt, "ns1");
   const auto no_pvc = MakePod().Name("pod_1").Namespace("default").Obj();
   auto added = [](const api::v1::PersistentVolumeClaim& n) {
     framework::EventObjects e;
-    e.new_pvc = &n;
+    e.SetNew(&n);
     return e;
   };
   framework::EventObjects updated;
-  updated.old_pvc = &pvc1_unbound;
-  updated.new_pvc = &pvc1;
+  updated.SetOld(&pvc1_unbound);
+  updated.SetNew(&pvc1);
   CHECK(Hint(r, no_pvc, added(pvc1)) == QueueingHint::kSkip);                          // pvc-was-added-but-pod-refers-no-pvc
   CHECK(Hint(r, PodWithVolume("pod_1", "PVC_2"), added(pvc1)) == QueueingHint::kSkip);  // ...-bound-to-different-pvc
   CHECK(Hint(r, PodWithVolume("pod_1", "PVC_1"), added(pvc1_ns1)) == QueueingHint::kSkip);  // ...-but-different-ns
@@ -235,29 +235,29 @@ TEST_CASE("TestIsSchedulableAfterPersistentVolumeClaimChange", "[volumezone]") {
 
 TEST_CASE("TestIsSchedulableAfterStorageClassAdded", "[volumezone]") {
   using framework::QueueingHint;
-  const auto r = framework::EventResource::kStorageClass;
+  const auto r = framework::EventResource::Of<api::v1::StorageClass>();
   api::v1::StorageClass no_mode;
   no_mode.mutable_metadata()->set_name("SC_1");
   api::v1::StorageClass wait = no_mode;
   wait.set_volume_binding_mode("WaitForFirstConsumer");
   framework::EventObjects e;
-  e.new_storage_class = &no_mode;
+  e.SetNew(&no_mode);
   CHECK(Hint(r, PodWithVolume("pod_1", "PVC_1"), e) == QueueingHint::kSkip);  // sc-doesn't-have-volume-binding-mode
-  e.new_storage_class = &wait;
+  e.SetNew(&wait);
   CHECK(Hint(r, PodWithVolume("pod_1", "PVC_1"), e) == QueueingHint::kQueue);  // new-sc-is-wait-for-first-consumer-mode
 }
 
 TEST_CASE("TestIsSchedulableAfterPersistentVolumeChange", "[volumezone]") {
   using framework::QueueingHint;
-  const auto r = framework::EventResource::kPersistentVolume;
+  const auto r = framework::EventResource::Of<api::v1::PersistentVolume>();
   const auto pod = PodWithVolume("pod_1", "PVC_1");
   const auto a = Pv("Vol_1", {{kBetaZone, "us-west1-a"}});
   const auto b = Pv("Vol_1", {{kBetaZone, "us-west1-b"}});
   const auto a_and_zone = Pv("Vol_1", {{kBetaZone, "us-west1-a"}, {kZone, "zone"}});
   auto change = [](const api::v1::PersistentVolume* o, const api::v1::PersistentVolume& n) {
     framework::EventObjects e;
-    e.old_pv = o;
-    e.new_pv = &n;
+    e.SetOld(o);
+    e.SetNew(&n);
     return e;
   };
   CHECK(Hint(r, pod, change(nullptr, b)) == QueueingHint::kQueue);          // new-pv-was-added

@@ -1,8 +1,8 @@
 // schedkit::StrCat / StrAppend: absl::StrCat that also takes std::string_view.
 // Debian's Abseil 20220623 has its own absl::string_view that std::string_view
 // does not convert to; these forward with the conversion done once, here.
-#ifndef SCHEDKIT_API_STR_CAT_H_
-#define SCHEDKIT_API_STR_CAT_H_
+#ifndef SCHEDKIT_BASE_STR_CAT_H_
+#define SCHEDKIT_BASE_STR_CAT_H_
 
 #include <string>
 #include <string_view>
@@ -38,4 +38,4 @@ void StrAppend(std::string* out, const Args&... args) {
 
 }  // namespace schedkit
 
-#endif  // SCHEDKIT_API_STR_CAT_H_
+#endif  // SCHEDKIT_BASE_STR_CAT_H_

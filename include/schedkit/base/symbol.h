@@ -11,8 +11,8 @@
 // The table only grows; a long-running host with ever-new label values pays a
 // few dozen bytes per distinct string.
 // Thread-safe: Intern takes a lock; str() is lock-free.
-#ifndef SCHEDKIT_API_SYMBOL_H_
-#define SCHEDKIT_API_SYMBOL_H_
+#ifndef SCHEDKIT_BASE_SYMBOL_H_
+#define SCHEDKIT_BASE_SYMBOL_H_
 
 #include <compare>
 #include <cstdint>
@@ -54,4 +54,4 @@ class Symbol {
 
 }  // namespace schedkit
 
-#endif  // SCHEDKIT_API_SYMBOL_H_
+#endif  // SCHEDKIT_BASE_SYMBOL_H_

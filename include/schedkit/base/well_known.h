@@ -1,12 +1,12 @@
 // Interned names the scheduler compares against: resource names, well-known
 // labels and taints. Each accessor interns once and then returns the cached
 // Symbol, so it is cheap enough for any path (but hoist it out of hot loops).
-#ifndef SCHEDKIT_API_WELL_KNOWN_H_
-#define SCHEDKIT_API_WELL_KNOWN_H_
+#ifndef SCHEDKIT_BASE_WELL_KNOWN_H_
+#define SCHEDKIT_BASE_WELL_KNOWN_H_
 
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 
-namespace schedkit::names {
+namespace schedkit::well_known {
 
 #define SCHEDKIT_WELL_KNOWN_SYMBOL(fn, text) \
   inline Symbol fn() {                      \
@@ -29,6 +29,6 @@ SCHEDKIT_WELL_KNOWN_SYMBOL(IpAny, "0.0.0.0")
 
 #undef SCHEDKIT_WELL_KNOWN_SYMBOL
 
-}  // namespace schedkit::names
+}  // namespace schedkit::well_known
 
-#endif  // SCHEDKIT_API_WELL_KNOWN_H_
+#endif  // SCHEDKIT_BASE_WELL_KNOWN_H_

@@ -1,4 +1,4 @@
-#include "schedkit/api/symbol.h"
+#include "schedkit/base/symbol.h"
 
 #include <array>
 #include <atomic>

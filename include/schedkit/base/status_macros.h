@@ -3,8 +3,8 @@
 //
 //   SCHEDKIT_RETURN_IF_ERROR(Validate(x));
 //   SCHEDKIT_ASSIGN_OR_RETURN(Quantity q, Quantity::Parse(text));
-#ifndef SCHEDKIT_API_STATUS_MACROS_H_
-#define SCHEDKIT_API_STATUS_MACROS_H_
+#ifndef SCHEDKIT_BASE_STATUS_MACROS_H_
+#define SCHEDKIT_BASE_STATUS_MACROS_H_
 
 #include <utility>
 
@@ -29,4 +29,4 @@
   if (!statusor.ok()) return std::move(statusor).status();   \
   lhs = *std::move(statusor)
 
-#endif  // SCHEDKIT_API_STATUS_MACROS_H_
+#endif  // SCHEDKIT_BASE_STATUS_MACROS_H_
