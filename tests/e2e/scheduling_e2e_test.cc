@@ -12,6 +12,7 @@
 #include "kube/informers.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/lister.h"
+#include "schedkit/api/v1/device_class.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/kube/api_client.h"
@@ -114,6 +115,45 @@ TEST_CASE("a Scheduler fed by the API server binds pods created through it", "[e
     REQUIRE(node_cpu.contains(node));
     CHECK(millis <= Millis(node_cpu.at(node)));
   }
+}
+
+TEST_CASE("the informers hold what the API server holds of every kind the scheduler reads", "[e2e]") {
+  auto client = AdminClient();
+  const std::string path = api::KindOf<api::v1::DeviceClass>().collection_path();
+  const json gpu = {{"apiVersion", "resource.k8s.io/v1"},
+                    {"kind", "DeviceClass"},
+                    {"metadata", {{"name", "e2e-gpu.example.com"}}},
+                    {"spec", {{"selectors", json::array({{{"cel", {{"expression", "device.driver == \"gpu\""}}}}})}}}};
+  REQUIRE(client->Do("POST", path, gpu.dump()).ok());
+
+  kube::internal::ApiHost host(*client, nullptr);
+  api::StaticClusterLister empty;
+  const framework::Registry registry = plugins::NewInTreeRegistry();
+  auto sched = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);
+  REQUIRE(sched.ok());
+  REQUIRE((*sched)->kinds().Contains(api::KindOf<api::v1::DeviceClass>()));
+  kube::internal::SchedulerInformers informers(*client, **sched, {"default-scheduler"});
+  informers.Start();
+  REQUIRE(informers.WaitForCacheSync(absl::Seconds(30)));
+  // Listed at the start...
+  auto held = (*sched)->objects().Get<api::v1::DeviceClass>("e2e-gpu.example.com");
+  REQUIRE(held != nullptr);
+  CHECK(held->spec().selectors(0).cel().expression() == "device.driver == \"gpu\"");
+  // ...then watched: a class created and one deleted (bounded: 30 s).
+  json cpu = gpu;
+  cpu["metadata"]["name"] = "e2e-cpu.example.com";
+  REQUIRE(client->Do("POST", path, cpu.dump()).ok());
+  REQUIRE(client->Do("DELETE", path + "/e2e-gpu.example.com").ok());
+  bool seen = false;
+  for (int i = 0; i < 300 && !seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    seen = (*sched)->objects().Get<api::v1::DeviceClass>("e2e-cpu.example.com") != nullptr &&
+           (*sched)->objects().Get<api::v1::DeviceClass>("e2e-gpu.example.com") == nullptr;
+  }
+  informers.Stop();
+  CHECK(seen);
+  CHECK(informers.rejected_objects() == 0);
+  REQUIRE(client->Do("DELETE", path + "/e2e-cpu.example.com").ok());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "schedkit/api/v1/csi_driver.h"
 #include "schedkit/api/v1/csi_node.h"
 #include "schedkit/api/v1/csi_storage_capacity.h"
+#include "schedkit/api/v1/device_class.h"
 #include "schedkit/api/v1/namespace.h"
 #include "schedkit/api/v1/node.h"
 #include "schedkit/api/v1/persistent_volume.h"
@@ -32,7 +33,7 @@ namespace schedkit::api::v1 {
 using BuiltinKindTypes =
     std::tuple<Namespace, PriorityClass, Node, Pod, PodDisruptionBudget, Service, ReplicationController, ReplicaSet,
                StatefulSet, PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, CSIDriver,
-               CSIStorageCapacity, VolumeAttachment>;
+               CSIStorageCapacity, VolumeAttachment, DeviceClass>;
 
 }  // namespace schedkit::api::v1
 
