@@ -1,6 +1,10 @@
 #include "schedkit/framework/cycle_state.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "schedkit/framework/nominated_pods.h"
 
 namespace schedkit::framework {
 
@@ -28,13 +32,15 @@ StateData* CycleState::MutableData(StateKey key) {
   return nullptr;
 }
 
-void CycleState::DeleteSchedulingCycleOnly() {
-  std::erase_if(entries_, [](const auto& e) { return e.second->SchedulingCycleOnly(); });
-}
-
 void CycleState::Delete(StateKey key) {
   entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [&](const auto& e) { return e.first == key; }),
                  entries_.end());
+}
+
+void CycleState::WrongType(StateKey key) {
+  std::fprintf(stderr, "CycleState: the data under \"%.*s\" is not of the type read\n",
+               static_cast<int>(key.str().size()), key.str().data());
+  std::abort();
 }
 
 std::unique_ptr<CycleState> CycleState::Clone() const {
@@ -43,7 +49,6 @@ std::unique_ptr<CycleState> CycleState::Clone() const {
   for (const auto& [k, v] : entries_) out->entries_.emplace_back(k, v ? v->Clone() : nullptr);
   out->skip_filter_ = skip_filter_;
   out->skip_score_ = skip_score_;
-  out->record_plugin_metrics_ = record_plugin_metrics_;
   out->nominated_pods_ = nominated_pods_;
   out->active_filter_chain_ = active_filter_chain_;
   return out;

@@ -14,6 +14,7 @@
 #include "framework/framework_impl.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
+#include "framework/cycle_bookkeeping.h"
 
 namespace schedkit::framework {
 namespace {
@@ -43,7 +44,7 @@ Status RunUntilFailure(const PluginList<T>& list, std::string_view point, bool s
 }  // namespace
 
 Status Framework::RunPreEnqueuePlugins(const PodInfo& pod) {
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreEnqueue, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kPreEnqueue, impl_->profile_name);
   const Status result = RunUntilFailure(impl_->pre_enqueue, "PreEnqueue", /*skip_passes=*/false,
                                         [&](PreEnqueuePlugin& p) { return p.PreEnqueue(pod); });
   timer.Done(result.code());
@@ -53,9 +54,9 @@ Status Framework::RunPreEnqueuePlugins(const PodInfo& pod) {
 PreFilterPlugin::Result Framework::RunPreFilterPlugins(CycleState& state, const PodInfo& pod,
                                                        absl::flat_hash_set<Symbol>* plugins_with_nodes) {
   const Impl& im = *impl_;
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreFilter, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kPreFilter, impl_->profile_name);
   std::span<const NodeInfo* const> nodes = snapshot().nodes();
-  auto& skip = state.skip_filter_plugins();
+  auto& skip = CycleBookkeeping::SkipFilter(state);
   skip.clear();
   PreFilterPlugin::Result out;
   std::optional<Status> rejection;
@@ -102,7 +103,7 @@ PreFilterPlugin::Result Framework::RunPreFilterPlugins(CycleState& state, const 
     }
   }
   if (out.status.IsSuccess() && rejection) out.status = std::move(*rejection);
-  state.set_active_filter_chain(DeriveFilterChain(state));
+  framework::CycleBookkeeping::SetFilterChain(state, impl_->DeriveFilterChain(state));
   if (plugins_with_nodes != nullptr) {
     plugins_with_nodes->clear();
     plugins_with_nodes->insert(narrowing.begin(), narrowing.end());
@@ -114,7 +115,7 @@ PreFilterPlugin::Result Framework::RunPreFilterPlugins(CycleState& state, const 
 PostFilterPlugin::Result Framework::RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
                                                          const NodeToStatus& statuses) {
   const Impl& im = *impl_;
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPostFilter, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kPostFilter, impl_->profile_name);
   PostFilterPlugin::Result out;
   std::vector<Symbol> reason_syms;
   std::vector<std::string> reasons;
@@ -155,8 +156,8 @@ PostFilterPlugin::Result Framework::RunPostFilterPlugins(CycleState& state, cons
 
 Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes) {
   const Impl& im = *impl_;
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreScore, profile_name_);
-  auto& skip = state.skip_score_plugins();
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kPreScore, impl_->profile_name);
+  auto& skip = framework::CycleBookkeeping::SkipScore(state);
   skip.clear();
   Status result;
   for (size_t i = 0; i < im.pre_score.size(); ++i) {
@@ -176,7 +177,7 @@ Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod, std:
 }
 
 Status Framework::RunReservePluginsReserve(CycleState& state, const PodInfo& pod, Symbol node) {
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kReserve, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kReserve, impl_->profile_name);
   const Status result = RunUntilFailure(impl_->reserve, "Reserve", /*skip_passes=*/false,
                                         [&](ReservePlugin& p) { return p.Reserve(state, pod, node); });
   timer.Done(result.code());
@@ -185,7 +186,7 @@ Status Framework::RunReservePluginsReserve(CycleState& state, const PodInfo& pod
 
 void Framework::RunReservePluginsUnreserve(CycleState& state, const PodInfo& pod, Symbol node) {
   const Impl& im = *impl_;
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kUnreserve, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kUnreserve, impl_->profile_name);
   for (size_t i = im.reserve.size(); i-- > 0;) im.reserve.plugins[i]->Unreserve(state, pod, node);
   timer.Done(Code::kSuccess);
 }
@@ -193,7 +194,7 @@ void Framework::RunReservePluginsUnreserve(CycleState& state, const PodInfo& pod
 Status Framework::RunPermitPlugins(CycleState& state, const PodInfoPtr& pod_ptr, Symbol node) {
   const Impl& im = *impl_;
   const PodInfo& pod = *pod_ptr;
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPermit, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kPermit, impl_->profile_name);
   std::vector<std::pair<Symbol, absl::Duration>> waits;
   Status result;
   for (size_t i = 0; i < im.permit.size(); ++i) {
@@ -217,7 +218,7 @@ Status Framework::RunPermitPlugins(CycleState& state, const PodInfoPtr& pod_ptr,
   }
   if (result.IsSuccess() && !waits.empty()) {
     // Park the pod: one timer per waiting plugin rejects it on expiry.
-    impl_->waiting.Park(pod_ptr, node, waits, *options_.clock);
+    impl_->waiting.Park(pod_ptr, node, waits, *impl_->options.clock);
     result = Status::WithText(Code::kWait, schedkit::StrCat("one or more plugins asked to wait and no plugin "
                                                             "rejected pod \"", pod.name().str(), "\""));
   }
@@ -251,7 +252,7 @@ Status Framework::RunPreBindPreFlights(const CycleState& state, const PodInfo& p
 }
 
 Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPreBind, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kPreBind, impl_->profile_name);
   const Status result = RunUntilFailure(impl_->pre_bind, "PreBind", /*skip_passes=*/true,
                                         [&](PreBindPlugin& p) { return p.PreBind(state, pod, node); });
   timer.Done(result.code());
@@ -260,7 +261,7 @@ Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod, Symbo
 
 Status Framework::RunBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
   const Impl& im = *impl_;
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kBind, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kBind, impl_->profile_name);
   Status result = Status::Skip();
   for (size_t i = 0; i < im.bind.size(); ++i) {
     Status s = im.bind.plugins[i]->Bind(state, pod, node);
@@ -283,7 +284,7 @@ Status Framework::RunBindPlugins(CycleState& state, const PodInfo& pod, Symbol n
 
 void Framework::RunPostBindPlugins(CycleState& state, const PodInfo& pod, Symbol node) {
   const Impl& im = *impl_;
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kPostBind, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kPostBind, impl_->profile_name);
   for (PostBindPlugin* p : im.post_bind.plugins) p->PostBind(state, pod, node);
   timer.Done(Code::kSuccess);
 }

@@ -32,6 +32,8 @@
 #include "framework/framework_impl.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
+#include "framework/cycle_bookkeeping.h"
+#include "framework/node_info_internals.h"
 
 namespace schedkit::framework {
 namespace {
@@ -99,13 +101,15 @@ struct RunScratch {
 // are inlined into the task, as one function would have them: called per
 // run and per rejected node, they cost about 4% of a TopologySpreading pod's
 // instructions when they are not.
-class Framework::FilterPass {
+namespace {
+
+class FilterPass {
  public:
-  FilterPass(const Framework& fw, const CycleState& state, const PodInfo& pod,
+  FilterPass(Framework::Impl& im, const CycleState& state, const PodInfo& pod,
              std::span<const NodeInfo* const> nodes, int start, const ActiveFilterChain& chain)
-      : fw_(fw),
-        im_(*fw.impl_),
-        snap_(*fw.snapshot_),
+      : fw_(*im.self),
+        im_(im),
+        snap_(*im.snapshot),
         state_(state),
         pod_(pod),
         nodes_(nodes),
@@ -113,9 +117,9 @@ class Framework::FilterPass {
         start_(start),
         chain_(chain),
         generations_(snap_.node_generations()) {
-    with_nominated_ = state.nominated_pods() != nullptr
-                          ? !state.nominated_pods()->empty()
-                          : fw.options_.nominator != nullptr && fw.options_.nominator->HasNominatedPods();
+    with_nominated_ = framework::CycleBookkeeping::NominatedPods(state) != nullptr
+                          ? !framework::CycleBookkeeping::NominatedPods(state)->empty()
+                          : im.options.nominator != nullptr && im.options.nominator->HasNominatedPods();
     // The memo answers for the per-node plugins on nodes that passed them
     // unchanged; the other plugins run everywhere.
     memo_ = chain.per_node_mask != 0 ? im_.cycle_memo : nullptr;
@@ -127,7 +131,7 @@ class Framework::FilterPass {
     // Where every active filter is per node and no PreFilter state takes the
     // added pods, the nominated-pods pass depends only on the node and its
     // nominations: the memo keeps its verdict for as long as both stay.
-    nominations_ = state.nominated_pods();
+    nominations_ = framework::CycleBookkeeping::NominatedPods(state);
     memo_keeps_nominated_ =
         with_nominated_ && memo_decides_ && nominations_ != nullptr && !chain.pre_filter_extensions;
     if (memo_keeps_nominated_) memo_->PrepareNominatedVerdicts();
@@ -144,7 +148,7 @@ class Framework::FilterPass {
     const int grain = RoundGrain(done, end);
     // One task runs the round's runs as RoundGrain counted them.
     const bool misses_counted = memo_decides_ && by_position_ && grain == end - done;
-    fw_.parallelizer_->ForRanges(end - done, grain,
+    im_.parallelizer->ForRanges(end - done, grain,
                                  [&](int b, int e) { FilterPositions(done, b, e, misses_counted); });
     return errored_.load();
   }
@@ -207,7 +211,7 @@ class Framework::FilterPass {
       // memo decides, few of them are read at all.
       const int next_count = memo_decides_ ? 0 : std::min(kNodesPerTask, e - rb - count);
       for (int k = 0, ahead = at; k < next_count; ++k, ahead = ahead + 1 == n ? 0 : ahead + 1) {
-        nodes[ahead]->Prefetch();
+        PrefetchHotLines(*nodes[ahead]);
       }
       FilterRun(pos, run, scratch);
     }
@@ -389,7 +393,7 @@ class Framework::FilterPass {
   }
 
   const Framework& fw_;
-  Impl& im_;
+  Framework::Impl& im_;
   const Snapshot& snap_;
   const CycleState& state_;
   const PodInfo& pod_;
@@ -409,19 +413,21 @@ class Framework::FilterPass {
   std::atomic<bool> errored_{false};
 };
 
-Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInfo& pod,
+}  // namespace
+
+Status Framework::Impl::FindNodesThatPassFilters(const CycleState& state, const PodInfo& pod,
                                            std::span<const NodeInfo* const> nodes, int start,
                                            Diagnosis& diagnosis, std::vector<const NodeInfo*>& feasible,
                                            int& processed, CycleTrace* trace) {
-  Impl& im = *impl_;
+  Impl& im = *this;
   const int n = static_cast<int>(nodes.size());
   feasible.clear();
   processed = 0;
   if (n == 0) return Status();
-  int to_find = NumFeasibleNodesToFind(percentage_of_nodes_to_score_, options_.percentage_of_nodes_to_score, n);
-  if (!HasScorePlugins()) to_find = 1;
+  int to_find = NumFeasibleNodesToFind(percentage_of_nodes_to_score, options.percentage_of_nodes_to_score, n);
+  if (!self->HasScorePlugins()) to_find = 1;
 
-  if (!HasFilterPlugins()) {
+  if (!self->HasFilterPlugins()) {
     for (int i = 0; i < to_find; ++i) feasible.push_back(nodes[(start + i) % n]);
     processed = to_find;
     if (trace != nullptr) {
@@ -494,10 +500,10 @@ Status Framework::FindNodesThatPassFilters(const CycleState& state, const PodInf
   return Status();
 }
 
-void Framework::CollectFilterResults(std::span<const NodeInfo* const> nodes, int start, int last, int found,
+void Framework::Impl::CollectFilterResults(std::span<const NodeInfo* const> nodes, int start, int last, int found,
                                      bool runs_counted, Diagnosis& diagnosis,
                                      std::vector<const NodeInfo*>& feasible, CycleTrace* trace) {
-  Impl& im = *impl_;
+  Impl& im = *this;
   const int n = static_cast<int>(nodes.size());
   // Each node of the pass is distinct: into a diagnosis without explicit
   // statuses they go unindexed (NodeToStatus::SetNew).

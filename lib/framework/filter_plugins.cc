@@ -11,14 +11,16 @@
 #include "framework/framework_impl.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
+#include "framework/cycle_bookkeeping.h"
+#include "framework/node_info_internals.h"
 
 namespace schedkit::framework {
 
-std::shared_ptr<const ActiveFilterChain> Framework::DeriveFilterChain(const CycleState& state) const {
-  const Impl& im = *impl_;
+std::shared_ptr<const ActiveFilterChain> Framework::Impl::DeriveFilterChain(const CycleState& state) const {
+  const Impl& im = *this;
   auto chain = std::make_shared<ActiveFilterChain>();
-  chain->owner = this;
-  chain->skips = state.skip_filter_plugins();
+  chain->owner = self;
+  chain->skips = CycleBookkeeping::SkipFilter(state);
   chain->all_per_node = true;
   for (size_t i = 0; i < im.filter.size(); ++i) {
     if (chain->skips.contains(im.filter.names[i])) continue;
@@ -36,13 +38,13 @@ std::shared_ptr<const ActiveFilterChain> Framework::DeriveFilterChain(const Cycl
   return chain;
 }
 
-const ActiveFilterChain* Framework::KeptFilterChain(const CycleState& state) const {
-  const ActiveFilterChain* chain = state.active_filter_chain().get();
-  if (chain == nullptr || chain->owner != this || !(chain->skips == state.skip_filter_plugins())) return nullptr;
+const ActiveFilterChain* Framework::Impl::KeptFilterChain(const CycleState& state) const {
+  const ActiveFilterChain* chain = framework::CycleBookkeeping::FilterChain(state).get();
+  if (chain == nullptr || chain->owner != self || !(chain->skips == CycleBookkeeping::SkipFilter(state))) return nullptr;
   return chain;
 }
 
-const ActiveFilterChain& Framework::FilterChainFor(const CycleState& state,
+const ActiveFilterChain& Framework::Impl::FilterChainFor(const CycleState& state,
                                                    std::shared_ptr<const ActiveFilterChain>& derived) const {
   if (const ActiveFilterChain* chain = KeptFilterChain(state)) return *chain;
   derived = DeriveFilterChain(state);
@@ -51,15 +53,15 @@ const ActiveFilterChain& Framework::FilterChainFor(const CycleState& state,
 
 Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
   const Impl& im = *impl_;
-  const auto& skip = state.skip_filter_plugins();
-  if (skip.empty()) return RunActiveFilters(im.filter.plugins, im.filter.names, state, pod, node);
+  const auto& skip = CycleBookkeeping::SkipFilter(state);
+  if (skip.empty()) return impl_->RunActiveFilters(im.filter.plugins, im.filter.names, state, pod, node);
   std::shared_ptr<const ActiveFilterChain> derived;
-  const ActiveFilterChain& chain = FilterChainFor(state, derived);
-  return RunActiveFilters(chain.plugins, chain.names, state, pod, node);
+  const ActiveFilterChain& chain = impl_->FilterChainFor(state, derived);
+  return impl_->RunActiveFilters(chain.plugins, chain.names, state, pod, node);
 }
 
 // The filter chain over plugins already cleared of this cycle's skips.
-Status Framework::RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
+Status Framework::Impl::RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
                                    const CycleState& state, const PodInfo& pod, const NodeInfo& node) {
   for (size_t i = 0; i < plugins.size(); ++i) {
     Status s = plugins[i]->Filter(state, pod, node);
@@ -82,7 +84,7 @@ Status RunPreFilterExtensions(const PluginList<PreFilterPlugin>& pre_filter, con
                               std::string_view verb, Call&& call) {
   for (size_t i = 0; i < pre_filter.size(); ++i) {
     const PreFilterExtensions* ext = pre_filter.plugins[i]->GetPreFilterExtensions();
-    if (ext == nullptr || state.skip_filter_plugins().contains(pre_filter.names[i])) continue;
+    if (ext == nullptr || CycleBookkeeping::SkipFilter(state).contains(pre_filter.names[i])) continue;
     Status s = call(*ext);
     if (!s.IsSuccess()) {
       return Status::Error(schedkit::StrCat("running ", verb, " on PreFilter plugin \"", pre_filter.names[i].str(),
@@ -109,21 +111,21 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const PodInf
 }
 
 bool Framework::HasActivePreFilterExtensions(const CycleState& state) const {
-  if (const ActiveFilterChain* chain = KeptFilterChain(state)) return chain->pre_filter_extensions;
-  return ScanPreFilterExtensions(state);
+  if (const ActiveFilterChain* chain = impl_->KeptFilterChain(state)) return chain->pre_filter_extensions;
+  return impl_->ScanPreFilterExtensions(state);
 }
 
 std::optional<uint64_t> Framework::PerNodeFilterChain(const CycleState& state) const {
   if (!impl_->memoizes) return std::nullopt;
   std::shared_ptr<const ActiveFilterChain> derived;
-  const ActiveFilterChain& chain = FilterChainFor(state, derived);
+  const ActiveFilterChain& chain = impl_->FilterChainFor(state, derived);
   if (!chain.all_per_node || chain.pre_filter_extensions) return std::nullopt;
   return chain.per_node_mask;
 }
 
-bool Framework::ScanPreFilterExtensions(const CycleState& state) const {
-  for (Symbol name : impl_->pre_filter_extension_names) {
-    if (!state.skip_filter_plugins().contains(name)) return true;
+bool Framework::Impl::ScanPreFilterExtensions(const CycleState& state) const {
+  for (Symbol name : pre_filter_extension_names) {
+    if (!CycleBookkeeping::SkipFilter(state).contains(name)) return true;
   }
   return false;
 }
@@ -135,10 +137,10 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   // pass only because of them).
   std::span<const PodInfoPtr> nominated;
   std::vector<PodInfoPtr> asked;  // when the cycle has no snapshot
-  if (const NominatedPodsSnapshot* snapshot = state.nominated_pods()) {
+  if (const NominatedPodsSnapshot* snapshot = framework::CycleBookkeeping::NominatedPods(state)) {
     nominated = snapshot->ForNode(node.name());
-  } else if (options_.nominator != nullptr) {
-    asked = options_.nominator->NominatedPodsForNode(node.name());
+  } else if (impl_->options.nominator != nullptr) {
+    asked = impl_->options.nominator->NominatedPodsForNode(node.name());
     nominated = asked;
   }
   if (nominated.empty()) return RunFilterPlugins(state, pod, node);

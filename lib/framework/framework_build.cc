@@ -40,20 +40,21 @@ class OrderedNames {
 
 }  // namespace
 
-Framework::Framework(FrameworkOptions options) : options_(std::move(options)), impl_(std::make_unique<Impl>()) {
-  parallelizer_ = options_.parallelizer ? options_.parallelizer
-                                        : std::make_shared<Parallelizer>(options_.parallelism);
+Framework::Framework(FrameworkOptions options) : impl_(std::make_unique<Impl>(*this, std::move(options))) {
+  Impl& im = *impl_;
+  FrameworkOptions& o = im.options;
+  im.parallelizer = o.parallelizer ? o.parallelizer : std::make_shared<Parallelizer>(o.parallelism);
   // A recorder that records nothing counts as none, so PointTimer skips the clock.
-  if (RecordsNothing(options_.metrics)) {
-    noop_metrics_ = std::make_unique<NoopMetricsRecorder>();
-    metrics_ = noop_metrics_.get();
+  if (RecordsNothing(o.metrics)) {
+    im.noop_metrics = std::make_unique<NoopMetricsRecorder>();
+    im.metrics = im.noop_metrics.get();
   } else {
-    metrics_ = options_.metrics;
+    im.metrics = o.metrics;
   }
-  if (options_.clock == nullptr) options_.clock = &Clock::Real();
-  if (options_.objects == nullptr) {
+  if (o.clock == nullptr) o.clock = &Clock::Real();
+  if (o.objects == nullptr) {
     static const api::EmptyObjectLister kNoObjects;
-    options_.objects = &kNoObjects;
+    o.objects = &kNoObjects;
   }
 }
 
@@ -62,7 +63,7 @@ Framework::~Framework() = default;
 absl::StatusOr<std::unique_ptr<Framework>> Framework::Create(const Registry& registry, const Profile& profile,
                                                              FrameworkOptions options) {
   std::unique_ptr<Framework> f(new Framework(std::move(options)));
-  absl::Status s = f->Build(registry, profile);
+  absl::Status s = f->impl_->Build(registry, profile);
   if (!s.ok()) {
     return absl::InvalidArgumentError(
         schedkit::StrCat("profile \"", profile.scheduler_name, "\": ", s.message()));
@@ -70,10 +71,10 @@ absl::StatusOr<std::unique_ptr<Framework>> Framework::Create(const Registry& reg
   return f;
 }
 
-absl::Status Framework::Build(const Registry& registry, const Profile& profile) {
-  profile_name_ = profile.scheduler_name;
-  percentage_of_nodes_to_score_ = profile.percentage_of_nodes_to_score;
-  Impl& im = *impl_;
+absl::Status Framework::Impl::Build(const Registry& registry, const Profile& profile) {
+  profile_name = profile.scheduler_name;
+  percentage_of_nodes_to_score = profile.percentage_of_nodes_to_score;
+  Impl& im = *this;
   const ProfilePlugins& pp = profile.plugins;
 
   // Instantiate every plugin the profile names, once, in order of first mention.
@@ -88,7 +89,7 @@ absl::Status Framework::Build(const Registry& registry, const Profile& profile) 
       if (factory == nullptr) continue;  // reported below with the extension point
       auto args_it = profile.plugin_args.find(ref.name);
       PluginArgs args(args_it == profile.plugin_args.end() ? "" : args_it->second);
-      auto plugin = (*factory)(args, *this);
+      auto plugin = (*factory)(args, *self);
       if (!plugin.ok()) {
         return absl::InvalidArgumentError(
             schedkit::StrCat("initializing plugin \"", ref.name, "\": ", plugin.status().message()));
@@ -174,12 +175,12 @@ absl::Status Framework::Build(const Registry& registry, const Profile& profile) 
 
   if (im.queue_sort.size() != 1) {
     return absl::InvalidArgumentError(schedkit::StrCat(
-        "only one queue sort plugin required for profile with scheduler name \"", profile_name_, "\", but got ",
+        "only one queue sort plugin required for profile with scheduler name \"", profile_name, "\", but got ",
         im.queue_sort.size()));
   }
   if (im.bind.size() == 0) {
     return absl::InvalidArgumentError(schedkit::StrCat(
-        "at least one bind plugin is needed for profile with scheduler name \"", profile_name_, "\""));
+        "at least one bind plugin is needed for profile with scheduler name \"", profile_name, "\""));
   }
 
   // Score weights: the explicit Score entry wins over multiPoint; 0 means 1.
@@ -214,7 +215,7 @@ absl::Status Framework::Build(const Registry& registry, const Profile& profile) 
     im.score_by_maximum.push_back(ext != nullptr ? ext->NormalizesByMaximum() : std::nullopt);
   }
   const auto any = [](const std::vector<uint8_t>& v) { return std::find(v.begin(), v.end(), 1) != v.end(); };
-  im.memoizes = options_.memoize_per_node_outcomes && im.filter.size() <= 64 && im.score.size() <= 64 &&
+  im.memoizes = options.memoize_per_node_outcomes && im.filter.size() <= 64 && im.score.size() <= 64 &&
                 (any(im.filter_per_node) || any(im.score_per_node));
 
   // Queueing registrations of the plugins that can reject a pod.
@@ -231,7 +232,7 @@ absl::Status Framework::Build(const Registry& registry, const Profile& profile) 
     } else {
       pe.events.push_back(ClusterEventWithHint{ClusterEvent{EventResource::Wildcard(), kActionAll, "*"}, {}});
     }
-    enqueue_events_.push_back(std::move(pe));
+    enqueue_events.push_back(std::move(pe));
   }
   return absl::OkStatus();
 }
@@ -285,7 +286,20 @@ Plugin* Framework::GetPlugin(std::string_view name) const {
 
 const Snapshot& Framework::snapshot() const {
   static const Snapshot* empty = new Snapshot();
-  return snapshot_ != nullptr ? *snapshot_ : *empty;
+  return impl_->snapshot != nullptr ? *impl_->snapshot : *empty;
 }
+
+const std::vector<Framework::PluginEvents>& Framework::enqueue_events() const { return impl_->enqueue_events; }
+void Framework::SetPodNominator(PodNominator* nominator) { impl_->options.nominator = nominator; }
+void Framework::SetPodActivator(PodActivator* activator) { impl_->options.activator = activator; }
+void Framework::SetSnapshot(const Snapshot* snapshot) { impl_->snapshot = snapshot; }
+Parallelizer& Framework::parallelizer() const { return *impl_->parallelizer; }
+std::string_view Framework::profile_name() const { return impl_->profile_name; }
+MetricsRecorder& Framework::metrics() const { return *impl_->metrics; }
+const api::ObjectLister& Framework::objects() const { return *impl_->options.objects; }
+PodNominator* Framework::nominator() const { return impl_->options.nominator; }
+PodActivator* Framework::activator() const { return impl_->options.activator; }
+ClusterClient* Framework::client() const { return impl_->options.client; }
+EventRecorder* Framework::events() const { return impl_->options.events; }
 
 }  // namespace schedkit::framework

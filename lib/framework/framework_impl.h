@@ -102,6 +102,18 @@ std::vector<std::string> SortedDistinctNames(const Symbols& plugins) {
 }
 
 struct Framework::Impl {
+  Impl(Framework& framework, FrameworkOptions opts) : self(&framework), options(std::move(opts)) {}
+
+  Framework* const self;
+  FrameworkOptions options;
+  std::string profile_name;
+  std::optional<int32_t> percentage_of_nodes_to_score;
+  std::shared_ptr<Parallelizer> parallelizer;
+  std::unique_ptr<NoopMetricsRecorder> noop_metrics;
+  MetricsRecorder* metrics = nullptr;
+  const Snapshot* snapshot = nullptr;
+  std::vector<PluginEvents> enqueue_events;
+
   // ---- the profile, as Build made it
   std::vector<std::unique_ptr<Plugin>> owned;
   std::map<std::string, Plugin*, std::less<>> by_name;
@@ -163,6 +175,34 @@ struct Framework::Impl {
   std::vector<const NodeInfo*> candidates;
   std::vector<const NodeInfo*> feasible;
   std::vector<const NodeInfo*> one_node;
+
+  // Builds the profile's plugins (framework_build.cc).
+  absl::Status Build(const Registry& registry, const Profile& profile);
+
+  // ---- the filter pass (filter_pass.cc)
+  // Filters `nodes` starting at the rotating index; fills feasible nodes and
+  // the diagnosis. Returns an error status when a filter errs.
+  Status FindNodesThatPassFilters(const CycleState& state, const PodInfo& pod,
+                                  std::span<const NodeInfo* const> nodes, int start, Diagnosis& diagnosis,
+                                  std::vector<const NodeInfo*>& feasible, int& processed, CycleTrace* trace);
+  // After the filter pass: the feasible nodes among positions [0, last) of
+  // the rotated order into `feasible`, the others' statuses into `diagnosis`.
+  void CollectFilterResults(std::span<const NodeInfo* const> nodes, int start, int last, int found,
+                            bool runs_counted, Diagnosis& diagnosis, std::vector<const NodeInfo*>& feasible,
+                            CycleTrace* trace);
+
+  // ---- the filter chain (filter_plugins.cc)
+  static Status RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
+                                 const CycleState& state, const PodInfo& pod, const NodeInfo& node);
+  std::shared_ptr<const ActiveFilterChain> DeriveFilterChain(const CycleState& state) const;
+  // The chain kept in `state` when this framework derived it from the
+  // state's current skip set; nullptr otherwise.
+  const ActiveFilterChain* KeptFilterChain(const CycleState& state) const;
+  // The kept chain, or one derived now and held by `derived`.
+  const ActiveFilterChain& FilterChainFor(const CycleState& state,
+                                          std::shared_ptr<const ActiveFilterChain>& derived) const;
+  // HasActivePreFilterExtensions without a kept chain to answer it.
+  bool ScanPreFilterExtensions(const CycleState& state) const;
 
   // Score pass from kept totals (score_pass.cc).
   bool KeptTotalsApply() const;

@@ -1,5 +1,7 @@
 #include "schedkit/framework/node_info.h"
 
+#include "framework/node_info_internals.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -123,36 +125,37 @@ void NodeInfo::AddPod(PodInfoPtr pod) {
   if (pod->has_host_ports()) {
     for (const HostPort& p : pod->host_ports()) used_ports_.Add(p);
   }
-  if (pod->has_pod_affinity()) pods_with_affinity_.push_back(pod);
-  if (pod->has_required_anti_affinity()) pods_with_required_anti_affinity_.push_back(pod);
+  if (pod->has_pod_affinity()) pods_with_affinity_.items().push_back(pod);
+  if (pod->has_required_anti_affinity()) pods_with_required_anti_affinity_.items().push_back(pod);
   if (pod->priority() < lowest_pod_priority_) {
     lowest_pod_priority_ = pod->priority();
     pods_at_lowest_priority_ = 0;
   }
   if (pod->priority() == lowest_pod_priority_) ++pods_at_lowest_priority_;
-  pods_.push_back(std::move(pod));
+  pods_.items().push_back(std::move(pod));
   Touch();
 }
 
 absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
   // Usually the caller passes the very PodInfo that was added: find it by
   // address first, by UID only when that fails.
-  auto it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p.get() == &pod; });
-  if (it == pods_.end()) {
-    it = std::find_if(pods_.begin(), pods_.end(), [&](const PodInfoPtr& p) { return p->SameUid(pod); });
+  std::vector<PodInfoPtr>& pods = pods_.items();
+  auto it = std::find_if(pods.begin(), pods.end(), [&](const PodInfoPtr& p) { return p.get() == &pod; });
+  if (it == pods.end()) {
+    it = std::find_if(pods.begin(), pods.end(), [&](const PodInfoPtr& p) { return p->SameUid(pod); });
   }
-  if (it == pods_.end()) {
+  if (it == pods.end()) {
     return absl::NotFoundError(
         schedkit::StrCat("no pod ", pod.key(), " (uid ", pod.uid(), ") on node ", hot_.name.str()));
   }
   // Account with the stored PodInfo: it is what was added. Moved out, not
   // copied: preemption's dry runs remove pods by the thousand.
   PodInfoPtr stored = std::move(*it);
-  *it = std::move(pods_.back());
-  pods_.pop_back();
+  *it = std::move(pods.back());
+  pods.pop_back();
   // The stored pod's flags decided its lists when it was added.
-  if (stored->has_pod_affinity()) EraseByUid(pods_with_affinity_, *stored);
-  if (stored->has_required_anti_affinity()) EraseByUid(pods_with_required_anti_affinity_, *stored);
+  if (stored->has_pod_affinity()) EraseByUid(pods_with_affinity_.items(), *stored);
+  if (stored->has_required_anti_affinity()) EraseByUid(pods_with_required_anti_affinity_.items(), *stored);
   AddRequests(stored->requests(), -1);
   hot_.non_zero_milli_cpu -= stored->non_zero_milli_cpu();
   hot_.non_zero_memory -= stored->non_zero_memory();
@@ -167,7 +170,7 @@ absl::Status NodeInfo::RemovePod(const PodInfo& pod) {
 void NodeInfo::RecountLowestPriority() {
   lowest_pod_priority_ = std::numeric_limits<int32_t>::max();
   pods_at_lowest_priority_ = 0;
-  for (const PodInfoPtr& p : pods_) {
+  for (const PodInfoPtr& p : pods_.items()) {
     if (p->priority() < lowest_pod_priority_) {
       lowest_pod_priority_ = p->priority();
       pods_at_lowest_priority_ = 0;
@@ -176,11 +179,17 @@ void NodeInfo::RecountLowestPriority() {
   }
 }
 
+// Only the slots that hold another pod are written: a snapshot copies a
+// node's NodeInfo each time the node changes, and a change adds or removes a
+// pod or two (removal moves the last pod into the gap), so most slots already
+// hold the same pod and are left alone, without reference-count traffic. On
+// a node with thousands of pods (a DaemonSet's target, a virtual node) that
+// traffic was most of a cycle.
 PodInfoList& PodInfoList::operator=(const PodInfoList& other) {
   if (this == &other) return *this;
-  const size_t common = std::min(size(), other.size());
-  PodInfoPtr* mine = data();
-  const PodInfoPtr* theirs = other.data();
+  const size_t common = std::min(items_.size(), other.items_.size());
+  PodInfoPtr* mine = items_.data();
+  const PodInfoPtr* theirs = other.items_.data();
   for (size_t i = 0; i < common; ++i) {
     // The same pod and the same owner: a borrowed (non-owning) pointer of a
     // scratch simulation copy is not the owning one, though it points alike.
@@ -188,10 +197,10 @@ PodInfoList& PodInfoList::operator=(const PodInfoList& other) {
                       !theirs[i].owner_before(mine[i]);
     if (!same) mine[i] = theirs[i];
   }
-  if (size() > other.size()) {
-    erase(begin() + static_cast<std::ptrdiff_t>(other.size()), end());
+  if (items_.size() > other.items_.size()) {
+    items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(other.items_.size()), items_.end());
   } else {
-    insert(end(), other.begin() + static_cast<std::ptrdiff_t>(common), other.end());
+    items_.insert(items_.end(), other.items_.begin() + static_cast<std::ptrdiff_t>(common), other.items_.end());
   }
   return *this;
 }
@@ -207,82 +216,6 @@ void NodeInfo::AssignSimulationCopy(const NodeInfo& from) {
   simulation_ = true;
 }
 
-namespace {
-
-void AssignBorrowed(std::vector<PodInfoPtr>& to, const std::vector<PodInfoPtr>& from) {
-  to.clear();
-  for (const PodInfoPtr& p : from) to.push_back(ScratchSimulation::Borrow(p));
-}
-
-}  // namespace
-
-void NodeInfo::AssignBorrowedSimulationCopy(const NodeInfo& from) {
-  // Member by member; a member added to NodeInfo must be added here too (the
-  // scratch test compares against SimulationCopy with operator==).
-  static_assert(sizeof(NodeInfo) == 448, "NodeInfo changed: update AssignBorrowedSimulationCopy");
-  if (this == &from) return;
-  hot_ = from.hot_;
-  labels_ = from.labels_;
-  taints_ = from.taints_;
-  AssignBorrowed(pods_, from.pods_);
-  images_ = from.images_;
-  allocatable_ = from.allocatable_;
-  requested_ = from.requested_;
-  node_ = std::shared_ptr<const api::v1::Node>(std::shared_ptr<const api::v1::Node>(), from.node_.get());
-  used_ports_ = from.used_ports_;
-  AssignBorrowed(pods_with_affinity_, from.pods_with_affinity_);
-  AssignBorrowed(pods_with_required_anti_affinity_, from.pods_with_required_anti_affinity_);
-  generation_ = from.generation_;
-  lowest_pod_priority_ = from.lowest_pod_priority_;
-  pods_at_lowest_priority_ = from.pods_at_lowest_priority_;
-  simulation_ = true;
-}
-
-void NodeInfo::DropBorrowed() {
-  node_.reset();
-  pods_.clear();
-  pods_with_affinity_.clear();
-  pods_with_required_anti_affinity_.clear();
-  RecountLowestPriority();
-}
-
-namespace {
-
-// Two per thread: a preemption dry run holds one while the nominated-pods
-// pass it calls takes the other.
-struct ScratchSlot {
-  NodeInfo node;
-  bool taken = false;
-};
-
-std::array<ScratchSlot, 2>& Scratch() {
-  thread_local std::array<ScratchSlot, 2> slots;
-  return slots;
-}
-
-}  // namespace
-
-ScratchSimulation::ScratchSimulation(const NodeInfo& node) {
-  for (ScratchSlot& slot : Scratch()) {
-    if (slot.taken) continue;
-    slot.taken = true;
-    slot.node.AssignBorrowedSimulationCopy(node);
-    node_ = &slot.node;
-    return;
-  }
-  own_ = std::make_unique<NodeInfo>(node.SimulationCopy());
-  node_ = own_.get();
-}
-
-ScratchSimulation::~ScratchSimulation() {
-  if (own_ != nullptr) return;
-  // No borrowed pointer outlives the node it was borrowed from.
-  node_->DropBorrowed();
-  for (ScratchSlot& slot : Scratch()) {
-    if (&slot.node == node_) slot.taken = false;
-  }
-}
-
 void NodeInfo::Touch() {
   generation_ = simulation_ ? generation_ + 1 : NextGeneration();
   hot_.has_taints = !taints_.empty();
@@ -293,7 +226,7 @@ void NodeInfo::Touch() {
   // Saturating, so that a check of free_pod_slots >= 1 agrees with
   // pods + 1 <= allowed for any allowed_pod_number.
   int64_t free = 0;
-  if (__builtin_sub_overflow(allocatable_.allowed_pod_number, static_cast<int64_t>(pods_.size()), &free)) {
+  if (__builtin_sub_overflow(allocatable_.allowed_pod_number, static_cast<int64_t>(pods_.items().size()), &free)) {
     free = std::numeric_limits<int64_t>::min();
   }
   hot_.free_pod_slots = static_cast<int32_t>(std::clamp<int64_t>(free, std::numeric_limits<int32_t>::min(),
@@ -301,7 +234,7 @@ void NodeInfo::Touch() {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   static_assert(offsetof(NodeInfo, hot_) + sizeof(Figures) <= 64, "the figures fill one line");
-  static_assert(offsetof(NodeInfo, taints_) + sizeof(taints_) <= kHotBytes);
+  static_assert(offsetof(NodeInfo, taints_) + sizeof(taints_) <= NodeInfoInternals::kHotBytes);
 #pragma GCC diagnostic pop
 }
 
@@ -331,9 +264,9 @@ bool operator==(const NodeInfo& a, const NodeInfo& b) {
   return a.hot_ == b.hot_ && a.node_ == b.node_ && a.labels_ == b.labels_ && same_taints(a.taints_, b.taints_) &&
          a.allocatable_ == b.allocatable_ && a.requested_ == b.requested_ &&
          a.used_ports_.ports() == b.used_ports_.ports() &&
-         same_images(a.images_, b.images_) && same_pods(a.pods_, b.pods_) &&
-         same_pods(a.pods_with_affinity_, b.pods_with_affinity_) &&
-         same_pods(a.pods_with_required_anti_affinity_, b.pods_with_required_anti_affinity_) &&
+         same_images(a.images_, b.images_) && same_pods(a.pods_.items(), b.pods_.items()) &&
+         same_pods(a.pods_with_affinity_.items(), b.pods_with_affinity_.items()) &&
+         same_pods(a.pods_with_required_anti_affinity_.items(), b.pods_with_required_anti_affinity_.items()) &&
          a.lowest_pod_priority_ == b.lowest_pod_priority_ &&
          a.pods_at_lowest_priority_ == b.pods_at_lowest_priority_;
 }

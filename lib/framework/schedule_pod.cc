@@ -13,6 +13,7 @@
 #include "framework/framework_impl.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
+#include "framework/cycle_bookkeeping.h"
 
 namespace schedkit::framework {
 namespace {
@@ -50,7 +51,7 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
   SetSnapshot(&snap);
   // One look at the nominator per cycle; the filter pass and preemption
   // then read nominations per node without its lock.
-  if (options_.nominator != nullptr) state.set_nominated_pods(options_.nominator->Snapshot());
+  if (impl_->options.nominator != nullptr) framework::CycleBookkeeping::SetNominatedPods(state, impl_->options.nominator->Snapshot());
   ScheduleOutcome out;
   if (snap.NumNodes() == 0) {
     out.status = Status::WithText(Code::kUnschedulableAndUnresolvable, "no nodes available to schedule pods");
@@ -101,7 +102,7 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
       Diagnosis scratch;
       std::vector<const NodeInfo*> feasible;
       int processed = 0;
-      Status s = FindNodesThatPassFilters(state, pod, im.one_node, 0, scratch, feasible, processed, nullptr);
+      Status s = impl_->FindNodesThatPassFilters(state, pod, im.one_node, 0, scratch, feasible, processed, nullptr);
       if (s.IsSuccess() && !feasible.empty()) {
         if (trace != nullptr) trace->filter.push_back({n->name(), Status()});
         out.result = ScheduleResult{n->name(), 1, 1};
@@ -135,10 +136,10 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
     }
   }
 
-  const PointTimer filter_timer(metrics_, noop_metrics_.get(), ExtensionPoint::kFilter, profile_name_);
+  const PointTimer filter_timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kFilter, impl_->profile_name);
   int processed = 0;
   const int start = candidates.empty() ? 0 : selection.next_start_node_index % static_cast<int>(candidates.size());
-  Status fs = FindNodesThatPassFilters(state, pod, candidates, start, diagnosis, im.feasible, processed, trace);
+  Status fs = impl_->FindNodesThatPassFilters(state, pod, candidates, start, diagnosis, im.feasible, processed, trace);
   filter_timer.Done(fs.code());
   selection.next_start_node_index = (selection.next_start_node_index + processed) % snap.NumNodes();
   if (!fs.IsSuccess()) {

@@ -14,6 +14,8 @@
 #include "framework/framework_impl.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
+#include "framework/cycle_bookkeeping.h"
+#include "framework/node_info_internals.h"
 
 namespace schedkit::framework {
 namespace {
@@ -149,13 +151,13 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
                                   std::span<const NodeInfo* const> nodes, std::vector<int64_t>& totals,
                                   CycleTrace* trace) {
   Impl& im = *impl_;
-  const PointTimer timer(metrics_, noop_metrics_.get(), ExtensionPoint::kScore, profile_name_);
+  const PointTimer timer(impl_->metrics, impl_->noop_metrics.get(), ExtensionPoint::kScore, impl_->profile_name);
   const int n = static_cast<int>(nodes.size());
   // Active plugins this cycle (PreScore may have skipped some).
   std::vector<size_t>& active = im.active_scores;
   active.clear();
   for (size_t i = 0; i < im.score.size(); ++i) {
-    if (!state.skip_score_plugins().contains(im.score.names[i])) active.push_back(i);
+    if (!framework::CycleBookkeeping::SkipScore(state).contains(im.score.names[i])) active.push_back(i);
   }
   if (im.scores.size() < active.size()) im.scores.resize(active.size());
   // Every ScoreNodes writes every entry of its run, so no zeroing here.
@@ -192,19 +194,19 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
     }
   }
   if (per_node_mask == 0) memo = nullptr;
-  const std::span<const int64_t> generations = snapshot_->node_generations();
+  const std::span<const int64_t> generations = impl_->snapshot->node_generations();
   const bool memo_decides = memo != nullptr && all_per_node;
   int grain = kNodesPerTask;
   if (memo != nullptr) {
     memo->BeginScores(per_node_mask, im.score.size());
-    if (memo_decides && im.KeptTotalsApply() && im.ScoreFromKeptTotals(state, pod, *snapshot_, nodes, totals)) {
+    if (memo_decides && im.KeptTotalsApply() && im.ScoreFromKeptTotals(state, pod, *impl_->snapshot, nodes, totals)) {
       timer.Done(Code::kSuccess);
       return Status();
     }
     im.score_positions.resize(n);
     int misses = 0;
     for (int i = 0; i < n; ++i) {
-      im.score_positions[i] = snapshot_->PositionOf(*nodes[i]);
+      im.score_positions[i] = impl_->snapshot->PositionOf(*nodes[i]);
       // Counted only where it can decide the hand-off.
       if (memo_decides) misses += !memo->Scored(im.score_positions[i], generations);
     }
@@ -217,7 +219,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   std::atomic<bool> failed{false};
   std::vector<Status>& errors = im.score_errors;
   errors.assign(active.size(), Status());
-  parallelizer_->ForRanges(n, grain, [&](int begin, int end) {
+  impl_->parallelizer->ForRanges(n, grain, [&](int begin, int end) {
     std::array<const NodeInfo*, kNodesPerTask> to_score;  // the run's nodes the memo lacks
     std::array<int32_t, kNodesPerTask> to_score_at;       // and their positions
     std::array<int64_t, kNodesPerTask> fresh;
@@ -226,7 +228,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
     for (int rb = begin; rb < end; rb += kNodesPerTask) {
       const int re = std::min(end, rb + kNodesPerTask);
       if (!memo_decides) {
-        for (int k = re; k < std::min(end, re + kNodesPerTask); ++k) nodes[k]->Prefetch();
+        for (int k = re; k < std::min(end, re + kNodesPerTask); ++k) PrefetchHotLines(*nodes[k]);
       }
       const std::span<const NodeInfo* const> run = nodes.subspan(rb, re - rb);
       size_t misses = run.size();
@@ -291,7 +293,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
     };
     // Spreading a few short passes over threads would cost more than it saves.
     if (n >= kNodesToNormalizeInParallel) {
-      parallelizer_->ForEach(static_cast<int>(normalizing.size()), normalize);
+      impl_->parallelizer->ForEach(static_cast<int>(normalizing.size()), normalize);
     } else {
       for (size_t k = 0; k < normalizing.size(); ++k) normalize(static_cast<int>(k));
     }
@@ -308,7 +310,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   if (result.IsSuccess()) {
     im.totals_chunks.resize(NumTotalsChunks(n));
     const uint64_t direct_bits = direct_range_bits.load(std::memory_order_relaxed);
-    parallelizer_->ForEach(static_cast<int>(im.totals_chunks.size()), [&](int c) {
+    impl_->parallelizer->ForEach(static_cast<int>(im.totals_chunks.size()), [&](int c) {
       im.totals_chunks[c] = SumWeightedScoresChunk(im.normalized_weighted, direct_bits, c, n, totals.data());
     });
     result = CheckScoreRange(im.scores, active, im.score.names, n, im.totals_chunks);

@@ -103,10 +103,10 @@ void WaitingPodMap::ForEach(const std::function<void(WaitingPod&)>& fn) const {
 Status Framework::WaitOnPermit(const PodInfo& pod) {
   std::shared_ptr<WaitingPodImpl> wp = impl_->waiting.Get(pod.uid());
   if (wp == nullptr) return Status();
-  const absl::Time start = options_.clock->Now();
+  const absl::Time start = impl_->options.clock->Now();
   Status s = wp->Wait();
   impl_->waiting.Remove(pod.uid());
-  metrics_->ObservePermitWait(CodeName(s.code()), options_.clock->Now() - start);
+  impl_->metrics->ObservePermitWait(CodeName(s.code()), impl_->options.clock->Now() - start);
   if (s.IsSuccess()) return s;
   if (s.IsRejected()) return s;
   Status err = Status::Error(schedkit::StrCat("waiting on permit for pod: ", s.Message()));

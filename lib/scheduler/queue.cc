@@ -415,6 +415,12 @@ struct SchedulingQueue::Impl {
   struct Reported {
     int active = -1, backoff = -1, unschedulable = -1, gated = -1;
   } reported ABSL_GUARDED_BY(mu);
+
+  // OnClusterEvent and OnClusterEventShared. `objects` null: read them from
+  // `owned`, only once a pod may care.
+  void HandleClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects* objects,
+                          const SharedEventObjects* owned,
+                          const std::function<bool(const framework::PodInfo&)>& pre_check);
 };
 
 // ==================================================================== public
@@ -579,20 +585,20 @@ void SchedulingQueue::AddUnschedulableIfNotPresent(framework::QueuedPodInfo info
 void SchedulingQueue::OnClusterEvent(const framework::ClusterEvent& event,
                                      const framework::EventObjects& objects,
                                      const std::function<bool(const framework::PodInfo&)>& pre_check) {
-  HandleClusterEvent(event, &objects, nullptr, pre_check);
+  impl_->HandleClusterEvent(event, &objects, nullptr, pre_check);
 }
 
 void SchedulingQueue::OnClusterEventShared(const framework::ClusterEvent& event,
                                            const SharedEventObjects& objects,
                                            const std::function<bool(const framework::PodInfo&)>& pre_check) {
-  HandleClusterEvent(event, nullptr, &objects, pre_check);
+  impl_->HandleClusterEvent(event, nullptr, &objects, pre_check);
 }
 
-void SchedulingQueue::HandleClusterEvent(const framework::ClusterEvent& event,
-                                         const framework::EventObjects* objects,
-                                         const SharedEventObjects* owned,
-                                         const std::function<bool(const framework::PodInfo&)>& pre_check) {
-  Impl& im = *impl_;
+void SchedulingQueue::Impl::HandleClusterEvent(const framework::ClusterEvent& event,
+                                               const framework::EventObjects* objects,
+                                               const SharedEventObjects* owned,
+                                               const std::function<bool(const framework::PodInfo&)>& pre_check) {
+  Impl& im = *this;
   std::unique_lock<SpinningSharedMutex> lock(im.mu);
   std::vector<Entry*> candidates = im.PoolEntries();
   if (pre_check) {

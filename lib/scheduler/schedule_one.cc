@@ -13,6 +13,7 @@
 
 #include "absl/time/clock.h"
 #include "scheduler/scheduler_impl.h"
+#include "framework/cycle_bookkeeping.h"
 
 namespace schedkit::scheduler {
 
@@ -300,7 +301,7 @@ void Scheduler::Impl::ScheduleQueued(QueuedPodInfo qpi) {
   }
   report.node = std::string(host_node.str());
   Notify(report);
-  state->DeleteSchedulingCycleOnly();
+  framework::CycleBookkeeping::DeleteSchedulingCycleOnly(*state);
   {
     std::lock_guard<std::mutex> lock(bind_mu);
     ++bindings_in_flight;

@@ -14,6 +14,7 @@
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/minimal_plugins.h"
+#include "framework/cycle_bookkeeping.h"
 
 namespace schedkit::framework {
 namespace {
@@ -309,7 +310,7 @@ TEST_CASE("PreFilter: Skip drops the plugin's Filter; results intersect", "[fram
   REQUIRE(out.status.IsSuccess());
   CHECK(out.result.suggested_host == S("n3"));
   CHECK(out.result.feasible_nodes == 2);
-  CHECK(state.skip_filter_plugins().contains(S("Skipper")));
+  CHECK(CycleBookkeeping::SkipFilter(state).contains(S("Skipper")));
   // Nodes outside the intersection carry the absent-node status.
   REQUIRE(trace.filter.size() == 4);
   bool saw_absent = false;
@@ -673,20 +674,20 @@ TEST_CASE("RunFilterPlugins follows the cycle's skip set", "[framework]") {
 
   CycleState state;
   REQUIRE(f->RunPreFilterPlugins(state, *pod).status.IsSuccess());
-  REQUIRE(state.active_filter_chain() != nullptr);
+  REQUIRE(framework::CycleBookkeeping::FilterChain(state) != nullptr);
   CHECK(f->RunFilterPlugins(state, *pod, n1).IsSuccess());  // Skipper's Filter is not called
   CHECK(f->RunFilterPlugins(state, *pod, n0).Message() == "a rejects n0");
   // Clones share the chain and give the same answers.
   std::unique_ptr<CycleState> clone = state.Clone();
-  CHECK(clone->active_filter_chain() == state.active_filter_chain());
+  CHECK(framework::CycleBookkeeping::FilterChain(*clone) == framework::CycleBookkeeping::FilterChain(state));
   CHECK(f->RunFilterPlugins(*clone, *pod, n1).IsSuccess());
   // Another framework does not use this one's chain.
   CHECK(other->RunFilterPlugins(state, *pod, n1).IsSuccess());
   CHECK(other->RunFilterPlugins(state, *pod, n0).Message() == "a rejects n0");
   // A changed skip set is followed, not the kept chain.
-  state.skip_filter_plugins().insert(S("A"));
+  CycleBookkeeping::SkipFilter(state).insert(S("A"));
   CHECK(f->RunFilterPlugins(state, *pod, n0).IsSuccess());
-  state.skip_filter_plugins().clear();
+  CycleBookkeeping::SkipFilter(state).clear();
   CHECK(f->RunFilterPlugins(state, *pod, n1).Message() == "never asked");
   CHECK(f->RunFilterPlugins(state, *pod, n0).Message() == "a rejects n0");
 }
@@ -855,7 +856,7 @@ TEST_CASE("Filter with nominated pods: only nodes that gain a pod leave the runs
   by_node[S("n2")] = list(MakePod().Name("lower").UID("l").Priority(5).Info());
   by_node[S("n3")] = list(MakePod().Name("p").UID("p").Priority(20).Info());  // the pod itself
   CycleState state;
-  state.set_nominated_pods(std::make_shared<const NominatedPodsSnapshot>(std::move(by_node)));
+  framework::CycleBookkeeping::SetNominatedPods(state, std::make_shared<const NominatedPodsSnapshot>(std::move(by_node)));
   SelectionState sel;
   CycleTrace trace;
   auto out = f->SchedulePod(state, pod, w.snapshot, sel, &trace);

@@ -8,6 +8,7 @@
 #include "schedkit/base/symbol.h"
 #include "schedkit/framework/node_info.h"
 #include "schedkit/testing/builders.h"
+#include "framework/node_info_internals.h"
 
 namespace schedkit::framework {
 namespace {
@@ -270,7 +271,9 @@ TEST_CASE("a pod list copied onto an older copy ends equal, owners included", "[
   auto p3 = MakePod().Name("p3").Node("n1").Info();
   auto p4 = MakePod().Name("p4").Node("n1").Info();
   const PodInfoPtr borrowed_p2(PodInfoPtr(), p2.get());
-  const auto same = [](const PodInfoList& a, const PodInfoList& b) {
+  const auto same = [](const PodInfoList& list_a, const PodInfoList& list_b) {
+    const std::vector<PodInfoPtr>& a = list_a.items();
+    const std::vector<PodInfoPtr>& b = list_b.items();
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i) {
       if (a[i].get() != b[i].get() || a[i].owner_before(b[i]) || b[i].owner_before(a[i])) return false;
@@ -301,7 +304,7 @@ TEST_CASE("a pod list copied onto an older copy ends equal, owners included", "[
   SECTION("to empty") {
     PodInfoList old{p1, p2};
     old = PodInfoList{};
-    CHECK(old.empty());
+    CHECK(old.items().empty());
   }
 }
 

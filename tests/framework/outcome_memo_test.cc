@@ -15,6 +15,7 @@
 #include "schedkit/framework/framework.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/minimal_plugins.h"
+#include "framework/cycle_bookkeeping.h"
 
 namespace schedkit::framework {
 namespace {
@@ -202,7 +203,7 @@ struct World {
   ScheduleOutcome Cycle(const PodInfoPtr& pod, std::optional<NominatedPodsSnapshot::ByNode> nominated = {}) {
     auto run = [&](Framework& f, SelectionState& kept) {
       CycleState state;
-      if (nominated) state.set_nominated_pods(std::make_shared<const NominatedPodsSnapshot>(*nominated));
+      if (nominated) framework::CycleBookkeeping::SetNominatedPods(state, std::make_shared<const NominatedPodsSnapshot>(*nominated));
       SelectionState fresh;
       SelectionState& sel = keep_selection ? kept : fresh;
       sel.tie_break = TieBreak::kLowestName;

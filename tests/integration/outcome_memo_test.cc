@@ -14,6 +14,7 @@
 #include "schedkit/framework/framework.h"
 #include "schedkit/plugins/in_tree.h"
 #include "schedkit/testing/builders.h"
+#include "framework/cycle_bookkeeping.h"
 
 namespace schedkit {
 namespace {
@@ -147,8 +148,8 @@ TEST_CASE("Outcome memo: the default profile decides as without it over a changi
       for (Pair& p : pairs) {
         framework::CycleState s1, s2;
         if (nominated) {
-          s1.set_nominated_pods(nominated);
-          s2.set_nominated_pods(nominated);
+          framework::CycleBookkeeping::SetNominatedPods(s1, nominated);
+          framework::CycleBookkeeping::SetNominatedPods(s2, nominated);
         }
         const framework::ScheduleOutcome a = p.with_memo->SchedulePod(s1, pod, snapshot, p.sel_memo);
         const framework::ScheduleOutcome b = p.without->SchedulePod(s2, pod, snapshot, p.sel_plain);

@@ -8,6 +8,8 @@
 // Keys are interned, so a Read is a short scan comparing integers: cheap
 // enough for Filter and Score. Clone() deep-copies every entry through
 // StateData::Clone, for the nominated-pods pass and preemption's dry runs.
+// Besides the plugins' data, a CycleState carries the framework's own notes
+// on the cycle, which only the framework reads.
 //
 // Thread-safety: Read may run concurrently from Filter/Score on many threads.
 // Write and Delete happen only from extension points that run sequentially
@@ -24,7 +26,6 @@
 
 #include "absl/container/inlined_vector.h"
 #include "schedkit/base/symbol.h"
-#include "schedkit/framework/nominated_pods.h"
 
 namespace schedkit::framework {
 
@@ -63,9 +64,13 @@ class SymbolSet {
   absl::InlinedVector<Symbol, 8> items_;
 };
 
-// A framework's filter chain with one cycle's skipped plugins removed;
-// defined by the framework, opaque here.
+// The framework's bookkeeping in a CycleState (which plugins the cycle
+// skips, the nominations it filters against, its derived filter chain):
+// defined by the framework (lib/framework/cycle_bookkeeping.h), not
+// reachable from a plugin.
+class CycleBookkeeping;
 struct ActiveFilterChain;
+class NominatedPodsSnapshot;
 
 class CycleState {
  public:
@@ -73,55 +78,43 @@ class CycleState {
   CycleState(const CycleState&) = delete;
   CycleState& operator=(const CycleState&) = delete;
 
+  // Stores `data` under `key`, replacing what was there.
   void Write(StateKey key, std::unique_ptr<StateData> data);
   // nullptr when the key was never written (upstream's ErrNotFound).
   const StateData* ReadData(StateKey key) const;
   StateData* MutableData(StateKey key);
+  // The data under `key` as the type its writer stored; nullptr when the
+  // key was never written. T must be that type: debug builds abort naming
+  // the key when it is not, release builds do not check.
   template <typename T>
   const T* Read(StateKey key) const {
-    return static_cast<const T*>(ReadData(key));
+    const StateData* data = ReadData(key);
+#ifndef NDEBUG
+    if (data != nullptr && dynamic_cast<const T*>(data) == nullptr) WrongType(key);
+#endif
+    return static_cast<const T*>(data);
   }
   template <typename T>
   T* Mutable(StateKey key) {
-    return static_cast<T*>(MutableData(key));
+    StateData* data = MutableData(key);
+#ifndef NDEBUG
+    if (data != nullptr && dynamic_cast<T*>(data) == nullptr) WrongType(key);
+#endif
+    return static_cast<T*>(data);
   }
   void Delete(StateKey key);
-  // Deletes every entry whose data is SchedulingCycleOnly.
-  void DeleteSchedulingCycleOnly();
 
+  // A deep copy (StateData::Clone), for simulations: the nominated-pods
+  // pass, preemption's dry runs.
   std::unique_ptr<CycleState> Clone() const;
 
-  // Plugins whose PreFilter returned Skip: their Filter and PreFilter
-  // extensions are not called this cycle.
-  const SymbolSet& skip_filter_plugins() const { return skip_filter_; }
-  SymbolSet& skip_filter_plugins() { return skip_filter_; }
-  // Plugins whose PreScore returned Skip: their Score is not called.
-  const SymbolSet& skip_score_plugins() const { return skip_score_; }
-  SymbolSet& skip_score_plugins() { return skip_score_; }
-
-  // The nominations this cycle filters against, taken from the nominator
-  // when the cycle starts; null when the nominator answers only per node (or
-  // outside a cycle), and then the framework asks it per node. Clones share it.
-  const NominatedPodsSnapshot* nominated_pods() const { return nominated_pods_.get(); }
-  void set_nominated_pods(std::shared_ptr<const NominatedPodsSnapshot> pods) { nominated_pods_ = std::move(pods); }
-
-  // The filter chain the framework derived once this cycle's PreFilter had
-  // run, so per-node filter calls outside the main pass (the nominated-pods
-  // pass, preemption's dry runs) need not derive it again. Clones share it.
-  const std::shared_ptr<const ActiveFilterChain>& active_filter_chain() const { return active_filter_chain_; }
-  void set_active_filter_chain(std::shared_ptr<const ActiveFilterChain> chain) {
-    active_filter_chain_ = std::move(chain);
-  }
-
-  // Whether this cycle samples per-plugin durations (upstream: 10% of cycles).
-  bool record_plugin_metrics() const { return record_plugin_metrics_; }
-  void set_record_plugin_metrics(bool v) { record_plugin_metrics_ = v; }
-
  private:
+  friend class CycleBookkeeping;
+  [[noreturn]] static void WrongType(StateKey key);
+
   std::vector<std::pair<StateKey, std::unique_ptr<StateData>>> entries_;
   SymbolSet skip_filter_;
   SymbolSet skip_score_;
-  bool record_plugin_metrics_ = false;
   std::shared_ptr<const NominatedPodsSnapshot> nominated_pods_;
   std::shared_ptr<const ActiveFilterChain> active_filter_chain_;
 };

@@ -142,17 +142,17 @@ class Framework final : public Handle, public PluginRunner, public WaitingPods {
     Symbol plugin;
     std::vector<ClusterEventWithHint> events;
   };
-  const std::vector<PluginEvents>& enqueue_events() const { return enqueue_events_; }
+  const std::vector<PluginEvents>& enqueue_events() const;
   Plugin* GetPlugin(std::string_view name) const;
 
   // The nominator consulted by the two-pass filter, and the activator
   // plugins reach (the scheduling queue, which is built after the
   // frameworks whose QueueSort it uses).
-  void SetPodNominator(PodNominator* nominator) { options_.nominator = nominator; }
-  void SetPodActivator(PodActivator* activator) { options_.activator = activator; }
+  void SetPodNominator(PodNominator* nominator);
+  void SetPodActivator(PodActivator* activator);
 
   // The snapshot plugins see through snapshot(); set before each cycle.
-  void SetSnapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }
+  void SetSnapshot(const Snapshot* snapshot);
 
   // --- extension points ---
   Status RunPreEnqueuePlugins(const PodInfo& pod);
@@ -184,14 +184,14 @@ class Framework final : public Handle, public PluginRunner, public WaitingPods {
 
   // --- Handle ---
   const Snapshot& snapshot() const override;
-  Parallelizer& parallelizer() const override { return *parallelizer_; }
-  std::string_view profile_name() const override { return profile_name_; }
-  MetricsRecorder& metrics() const override { return *metrics_; }
-  const api::ObjectLister& objects() const override { return *options_.objects; }
-  PodNominator* nominator() const override { return options_.nominator; }
-  PodActivator* activator() const override { return options_.activator; }
-  ClusterClient* client() const override { return options_.client; }
-  EventRecorder* events() const override { return options_.events; }
+  Parallelizer& parallelizer() const override;
+  std::string_view profile_name() const override;
+  MetricsRecorder& metrics() const override;
+  const api::ObjectLister& objects() const override;
+  PodNominator* nominator() const override;
+  PodActivator* activator() const override;
+  ClusterClient* client() const override;
+  EventRecorder* events() const override;
   WaitingPods& waiting_pods() const override { return const_cast<Framework&>(*this); }
   const PluginRunner& plugin_runner() const override { return *this; }
   bool RunsFilter(std::string_view plugin) const override;
@@ -211,42 +211,13 @@ class Framework final : public Handle, public PluginRunner, public WaitingPods {
   bool HasActivePreFilterExtensions(const CycleState& state) const override;
   std::optional<uint64_t> PerNodeFilterChain(const CycleState& state) const override;
 
- private:
+ // Everything the framework keeps and its helpers (lib/framework/
+  // framework_impl.h): the profile's plugins, the options, the cycle's
+  // scratch, the outcome memo. Named here for that file alone.
   struct Impl;
-  class FilterPass;
+
+ private:
   explicit Framework(FrameworkOptions options);
-
-  absl::Status Build(const Registry& registry, const Profile& profile);
-  // Filters `nodes` starting at the rotating index; fills feasible nodes and
-  // the diagnosis. Returns an error status when a filter errs.
-  Status FindNodesThatPassFilters(const CycleState& state, const PodInfo& pod,
-                                  std::span<const NodeInfo* const> nodes, int start, Diagnosis& diagnosis,
-                                  std::vector<const NodeInfo*>& feasible, int& processed, CycleTrace* trace);
-  // After the filter pass: the feasible nodes among positions [0, last) of
-  // the rotated order into `feasible`, the others' statuses into `diagnosis`.
-  void CollectFilterResults(std::span<const NodeInfo* const> nodes, int start, int last, int found,
-                            bool runs_counted, Diagnosis& diagnosis, std::vector<const NodeInfo*>& feasible,
-                            CycleTrace* trace);
-  static Status RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
-                                 const CycleState& state, const PodInfo& pod, const NodeInfo& node);
-  std::shared_ptr<const ActiveFilterChain> DeriveFilterChain(const CycleState& state) const;
-  // The chain kept in `state` when this framework derived it from the
-  // state's current skip set; nullptr otherwise.
-  const ActiveFilterChain* KeptFilterChain(const CycleState& state) const;
-  // The kept chain, or one derived now and held by `derived`.
-  const ActiveFilterChain& FilterChainFor(const CycleState& state,
-                                          std::shared_ptr<const ActiveFilterChain>& derived) const;
-  // HasActivePreFilterExtensions without a kept chain to answer it.
-  bool ScanPreFilterExtensions(const CycleState& state) const;
-
-  FrameworkOptions options_;
-  std::string profile_name_;
-  std::optional<int32_t> percentage_of_nodes_to_score_;
-  std::shared_ptr<Parallelizer> parallelizer_;
-  std::unique_ptr<NoopMetricsRecorder> noop_metrics_;
-  MetricsRecorder* metrics_ = nullptr;
-  const Snapshot* snapshot_ = nullptr;
-  std::vector<PluginEvents> enqueue_events_;
   std::unique_ptr<Impl> impl_;
 };
 

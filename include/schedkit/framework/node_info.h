@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -52,30 +53,28 @@ class HostPortSet {
   std::vector<HostPort> ports_;
 };
 
-// A node's list of pods, whose copy assignment writes only the slots that
-// hold another pod. A snapshot copies a node's NodeInfo each time the node
-// changes, and a change adds or removes a pod or two (removal moves the last
-// pod into the gap), so most slots already hold the same pod: they are left
-// alone, without reference-count traffic, which on a node with thousands of
-// pods (a DaemonSet's target, a virtual node) was most of a cycle.
-class PodInfoList : public std::vector<PodInfoPtr> {
+// A node's list of pods (held by value in NodeInfo), whose copy assignment
+// writes only the slots that hold another pod: a snapshot copies a changed
+// node's NodeInfo, where most slots already hold the same pod.
+class PodInfoList {
  public:
-  using std::vector<PodInfoPtr>::vector;
   PodInfoList() = default;
+  PodInfoList(std::initializer_list<PodInfoPtr> items) : items_(items) {}
   PodInfoList(const PodInfoList&) = default;
   PodInfoList(PodInfoList&&) noexcept = default;
   PodInfoList& operator=(PodInfoList&&) noexcept = default;
   PodInfoList& operator=(const PodInfoList& other);
+
+  const std::vector<PodInfoPtr>& items() const { return items_; }
+  std::vector<PodInfoPtr>& items() { return items_; }
+
+ private:
+  std::vector<PodInfoPtr> items_;
 };
 
 // Cache-line aligned, so the hot fields below share as few lines as they can.
 class alignas(64) NodeInfo {
  public:
-  // The leading bytes that hold the hot fields: the first line has the
-  // figures every default filter and score reads of every node, the second
-  // the label, taint and pod lists.
-  static constexpr size_t kHotBytes = 128;
-
   NodeInfo() = default;
   static absl::StatusOr<NodeInfo> Create(std::shared_ptr<const api::v1::Node> node);
   static absl::StatusOr<NodeInfo> Create(const api::v1::Node& node);
@@ -99,26 +98,6 @@ class alignas(64) NodeInfo {
   // Removes the pod with the same UID; NotFound if absent. The last pod
   // takes the removed one's place, as upstream does.
   absl::Status RemovePod(const PodInfo& pod);
-
-  // Asks the cache for the lines every default filter and score reads, ahead
-  // of a pass over many nodes (they are scattered over the heap, and a pass
-  // otherwise waits for each node's first line in turn).
-  void Prefetch() const {
-    const char* p = reinterpret_cast<const char*>(this);
-    for (size_t offset = 0; offset < kHotBytes; offset += 64) __builtin_prefetch(p + offset);
-  }
-  // The same for a what-if on the node (a dry run): all its lines, which the
-  // simulation copy reads. Then, once those are in, PrefetchPods.
-  void PrefetchWhole() const {
-    const char* p = reinterpret_cast<const char*>(this);
-    for (size_t offset = 0; offset < sizeof(NodeInfo); offset += 64) __builtin_prefetch(p + offset);
-  }
-  // The line of lowest_pod_priority(), for a walk that reads only that.
-  void PrefetchLowestPodPriority() const { __builtin_prefetch(&lowest_pod_priority_); }
-  // Asks for the hot lines of the node's pods (PodInfo::Prefetch).
-  void PrefetchPods() const {
-    for (const PodInfoPtr& pod : pods_) pod->Prefetch();
-  }
 
   // --- read side (hot) ---
   Symbol name() const { return hot_.name; }
@@ -150,16 +129,15 @@ class alignas(64) NodeInfo {
   const std::vector<ImageOnNode>& images() const { return images_; }
   const ImageOnNode* FindImage(Symbol name) const;
 
-  const std::vector<PodInfoPtr>& pods() const { return pods_; }
-  int num_pods() const { return static_cast<int>(pods_.size()); }
+  const std::vector<PodInfoPtr>& pods() const { return pods_.items(); }
+  int num_pods() const { return static_cast<int>(pods_.items().size()); }
   // The lowest priority among the pods (INT32_MAX without pods). A pod of
   // no higher priority can preempt nothing here: preemption's dry runs learn
-  // that from this figure instead of reading every pod, which on a full
-  // cluster was most of an unschedulable pod's attempt.
+  // that from this figure instead of reading every pod.
   int32_t lowest_pod_priority() const { return lowest_pod_priority_; }
-  const std::vector<PodInfoPtr>& pods_with_affinity() const { return pods_with_affinity_; }
+  const std::vector<PodInfoPtr>& pods_with_affinity() const { return pods_with_affinity_.items(); }
   const std::vector<PodInfoPtr>& pods_with_required_anti_affinity() const {
-    return pods_with_required_anti_affinity_;
+    return pods_with_required_anti_affinity_.items();
   }
 
   // Bumped (from a process-wide counter) on every change; snapshots copy a
@@ -215,45 +193,8 @@ class alignas(64) NodeInfo {
   int32_t pods_at_lowest_priority_ = 0;
   bool simulation_ = false;
 
-  friend class ScratchSimulation;
-  // AssignSimulationCopy with the pod lists borrowed (see ScratchSimulation).
-  void AssignBorrowedSimulationCopy(const NodeInfo& from);
-  // Drops the borrowed node object and empties the pod lists, keeping their
-  // buffers.
-  void DropBorrowed();
-};
-
-// The next value of the process-wide generation counter.
-int64_t NextGeneration();
-
-// A simulation copy of a node made in the calling thread's scratch NodeInfo,
-// whose buffers outlive each use: what-if loops over many nodes (preemption's
-// dry runs, the nominated-pods pass) then copy without allocating. A second
-// one alive on the same thread gets a copy of its own.
-//
-// The copy borrows the node's API object and pods: node_ptr() and the pod
-// lists point at them without owning them, so that a copy costs no reference
-// counting. `node` must therefore outlive the ScratchSimulation and keep them
-// meanwhile; a pointer taken from the copy's node_ptr() or lists must not be
-// kept beyond it (pods added to the copy are owned as usual).
-class ScratchSimulation {
- public:
-  explicit ScratchSimulation(const NodeInfo& node);
-  ~ScratchSimulation();
-  ScratchSimulation(const ScratchSimulation&) = delete;
-  ScratchSimulation& operator=(const ScratchSimulation&) = delete;
-
-  NodeInfo& node() { return *node_; }
-
-  // `pod` without ownership, for adding to the copy a pod that outlives it
-  // (a nominated pod, a victim reprieved in a dry run): copying and dropping
-  // it touches no reference count, whose locked instructions would also
-  // hold back the loads of the pods that follow.
-  static PodInfoPtr Borrow(const PodInfoPtr& pod) { return PodInfoPtr(PodInfoPtr(), pod.get()); }
-
- private:
-  std::unique_ptr<NodeInfo> own_;  // when the thread's scratch is taken
-  NodeInfo* node_ = nullptr;
+  // Prefetching and scratch simulations (lib/framework/node_info_internals.h).
+  friend class NodeInfoInternals;
 };
 
 }  // namespace schedkit::framework

@@ -130,13 +130,6 @@ class alignas(64) PodInfo {
   PodInfoPtr WithNodeName(Symbol node) const;
   PodInfoPtr WithNominatedNodeName(std::string_view node) const;
 
-  // Asks the cache for the two lines that passes over a node's pods read
-  // (requests, priority, start time, the list flags), ahead of such a pass.
-  void Prefetch() const {
-    __builtin_prefetch(this);
-    __builtin_prefetch(reinterpret_cast<const char*>(this) + 64);
-  }
-
   // The API object, spec.nodeName included. Safe to call concurrently.
   const api::v1::Pod& pod() const { return *pod_ptr(); }
   const std::shared_ptr<const api::v1::Pod>& pod_ptr() const {

@@ -193,11 +193,6 @@ class SchedulingQueue : public framework::PodNominator, public framework::PodAct
   void DeleteNominatedPodIfExists(const framework::PodInfo& pod) override;
 
  private:
-  // `objects` null: read them from `owned`, only once a pod may care.
-  void HandleClusterEvent(const framework::ClusterEvent& event, const framework::EventObjects* objects,
-                          const SharedEventObjects* owned,
-                          const std::function<bool(const framework::PodInfo&)>& pre_check);
-
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

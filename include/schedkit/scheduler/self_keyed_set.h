@@ -14,9 +14,8 @@ namespace schedkit::scheduler {
 
 // The scheduler indexes every pod it knows by uid and by name. A table keyed
 // by a copied std::string pays the key's slot and, for keys longer than the
-// string's inline buffer (every uid), a heap block: about 100 bytes per pod
-// and table, a tenth of a bound pod's cost. Here the slot holds the value
-// alone and the key is read from it. KeyOf maps a value to its key; the key
+// string's inline buffer (every uid), a heap block per pod and table. Here
+// the slot holds the value alone and the key is read from it. KeyOf maps a value to its key; the key
 // must not change while the value is in the set, so a value found by Find may
 // be changed or replaced only by one with the same key.
 template <typename Value, typename KeyOf>

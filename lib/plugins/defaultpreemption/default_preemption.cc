@@ -12,6 +12,7 @@
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/plugins/names.h"
+#include "framework/node_info_internals.h"
 
 namespace schedkit::plugins {
 namespace {

@@ -1,4 +1,5 @@
 #include "plugins/defaultpreemption/dry_run_memo.h"
+#include "framework/cycle_bookkeeping.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,7 +12,7 @@ void DryRunMemo::Begin(const framework::Handle& handle, const framework::CycleSt
   serving_ = nullptr;
   const std::optional<uint64_t> chain = handle.plugin_runner().PerNodeFilterChain(state);
   if (!chain.has_value() || pod.signature() == nullptr) return;
-  if (state.nominated_pods() == nullptr && handle.nominator() != nullptr) return;
+  if (framework::CycleBookkeeping::NominatedPods(state) == nullptr && handle.nominator() != nullptr) return;
   const framework::Snapshot& snap = handle.snapshot();
   if (signature_ == nullptr || !(*signature_ == *pod.signature()) || layout_id_ != snap.layout_id() ||
       node_objects_id_ != snap.node_objects_id() || chain_ != *chain) {
@@ -22,7 +23,7 @@ void DryRunMemo::Begin(const framework::Handle& handle, const framework::CycleSt
     by_position_.assign(static_cast<size_t>(snap.NumNodes()), Kept{});
   }
   snapshot_ = &snap;
-  may_be_nominee_ = state.nominated_pods() != nullptr && state.nominated_pods()->MayList(pod);
+  may_be_nominee_ = framework::CycleBookkeeping::NominatedPods(state) != nullptr && framework::CycleBookkeeping::NominatedPods(state)->MayList(pod);
   serving_ = &state;
 }
 
@@ -41,7 +42,7 @@ DryRunMemo::Slot DryRunMemo::SlotFor(const framework::CycleState& state, const f
   if (position >= nodes.size() || nodes[position] != &node) return slot;
   static const framework::NominatedPodsSnapshot::PodList kNone;
   const framework::NominatedPodsSnapshot::PodList& nominated =
-      state.nominated_pods() != nullptr ? state.nominated_pods()->ListFor(node.name()) : kNone;
+      framework::CycleBookkeeping::NominatedPods(state) != nullptr ? framework::CycleBookkeeping::NominatedPods(state)->ListFor(node.name()) : kNone;
   // The pod's own nomination stays out of its dry run, which another pod of
   // its signature would count: then the outcome is this pod's alone.
   const auto is_pod = [&](const framework::PodInfoPtr& p) { return p->SameUid(pod); };

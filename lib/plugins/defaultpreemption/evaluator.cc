@@ -8,6 +8,7 @@
 #include "absl/container/inlined_vector.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/snapshot.h"
+#include "framework/node_info_internals.h"
 
 namespace schedkit::plugins::preemption {
 namespace {
@@ -280,7 +281,7 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(const framework::CycleState&
     dry_runs.clear();
     int span = 0;
     while (done + span < n && dry_runs.size() < want) {
-      if (done + span + 8 < n) node_at(done + span + 8).PrefetchLowestPodPriority();
+      if (done + span + 8 < n) framework::PrefetchLowestPodPriority(node_at(done + span + 8));
       Slot& slot = slots.emplace_back();
       if (std::optional<Status> status = policy_.StatusWithoutDryRun(pod, node_at(done + span))) {
         slot.status = *std::move(status);
@@ -293,8 +294,8 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(const framework::CycleState&
     handle_.parallelizer().ForEach(num_dry_runs, [&](int k) {
       // Each dry run waits on memory: its node's lines, then its pods'.
       // Ask for the next node's pods and the node after's lines meanwhile.
-      if (k + 2 < num_dry_runs) node_at(done + dry_runs[k + 2]).PrefetchWhole();
-      if (k + 1 < num_dry_runs) node_at(done + dry_runs[k + 1]).PrefetchPods();
+      if (k + 2 < num_dry_runs) framework::PrefetchWholeNode(node_at(done + dry_runs[k + 2]));
+      if (k + 1 < num_dry_runs) framework::PrefetchPods(node_at(done + dry_runs[k + 1]));
       Slot& slot = slots[dry_runs[k]];
       slot.status = policy_.SelectVictimsOnNode(state, pod, node_at(done + dry_runs[k]), pdbs, slot.victims);
       if (slot.status.IsSuccess() && !slot.victims.pods.empty()) slot.summary = Summarize(slot.victims);

@@ -9,6 +9,7 @@
 
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "framework/cycle_bookkeeping.h"
 
 namespace schedkit::plugins::preemption {
 namespace {
@@ -46,7 +47,7 @@ struct Fixture {
   // A cycle's state with a snapshot of by_node as it is now.
   std::unique_ptr<CycleState> State() const {
     auto state = std::make_unique<CycleState>();
-    state->set_nominated_pods(std::make_shared<const NominatedPodsSnapshot>(by_node));
+    framework::CycleBookkeeping::SetNominatedPods(*state, std::make_shared<const NominatedPodsSnapshot>(by_node));
     return state;
   }
   const framework::NodeInfo& Node(std::string_view name) const { return *handle.snapshot().Get(name); }

@@ -18,6 +18,7 @@
 #include "schedkit/testing/fake_handle.h"
 #include "testing/filter_nodes.h"
 #include "testing/must.h"
+#include "testing/node_or_pod_event.h"
 
 namespace schedkit::plugins {
 namespace {
@@ -93,25 +94,8 @@ void RunHints(const std::string& test, framework::EventResource resource,
   for (const HintCase& c : cases) {
     DYNAMIC_SECTION(test << "/" << c.name) {
       auto pod = framework::PodInfo::Create(c.pod).value();
-      // An event carries objects of one kind: where a case gives both, the
-      // kind the hint does not expect is set last and wins, which is what
-      // upstream's "wrong object" cases test.
-      EventObjects e;
-      auto set_nodes = [&] {
-        if (c.old_node) e.SetOld(&*c.old_node);
-        if (c.new_node) e.SetNew(&*c.new_node);
-      };
-      auto set_pods = [&] {
-        if (c.old_pod) e.SetOld(&*c.old_pod);
-        if (c.new_pod) e.SetNew(&*c.new_pod);
-      };
-      if (resource == framework::EventResource::Node()) {
-        set_nodes();
-        set_pods();
-      } else {
-        set_pods();
-        set_nodes();
-      }
+      const EventObjects e =
+          testing::NodeOrPodEvent(resource, c.old_node, c.new_node, c.old_pod, c.new_pod);
       const auto got = hint(*pod, e);
       if (c.want_err) {
         CHECK_FALSE(got.ok());  // an error counts as Queue
