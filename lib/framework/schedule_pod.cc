@@ -94,15 +94,18 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
   } memo_scope{im.cycle_memo};
   if (im.memoizes && trace == nullptr) im.cycle_memo = im.memo.For(pod, snap);
 
-  // A node nominated by an earlier preemption is tried alone first.
+  // A node nominated by an earlier preemption is tried alone first. As
+  // upstream's evaluateNominatedNode, into the cycle's own diagnosis: the
+  // plugins that reject the node count among the pod's rejectors (and name
+  // themselves in the message for the nodes PreFilter left out), and the
+  // node keeps its status unless the pass below filters it again.
   const Symbol nominated = pod.nominated_node_name();
   if (!nominated.empty()) {
     if (const NodeInfo* n = snap.Get(nominated)) {
       im.one_node.assign(1, n);
-      Diagnosis scratch;
       std::vector<const NodeInfo*> feasible;
       int processed = 0;
-      Status s = impl_->FindNodesThatPassFilters(state, pod, im.one_node, 0, scratch, feasible, processed, nullptr);
+      Status s = impl_->FindNodesThatPassFilters(state, pod, im.one_node, 0, diagnosis, feasible, processed, nullptr);
       if (s.IsSuccess() && !feasible.empty()) {
         if (trace != nullptr) trace->filter.push_back({n->name(), Status()});
         out.result = ScheduleResult{n->name(), 1, 1};
@@ -124,8 +127,10 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
     im.candidates.clear();
     for (int pos : positions) im.candidates.push_back(snap.nodes()[pos]);
     candidates = im.candidates;
-    const std::string msg =
-        schedkit::StrCat("node(s) didn't satisfy plugin(s) ", GoStringList(SortedDistinctNames(narrowing)));
+    // Upstream formats the set its diagnosis shares: the narrowing plugins
+    // and any that rejected the nominated node above.
+    const std::string msg = schedkit::StrCat("node(s) didn't satisfy plugin(s) ",
+                                             GoStringList(SortedDistinctNames(diagnosis.unschedulable_plugins)));
     diagnosis.node_to_status.SetAbsentNodesStatus(Status::WithText(Code::kUnschedulableAndUnresolvable, msg));
     if (trace != nullptr) {
       for (const NodeInfo* n : snap.nodes()) {

@@ -324,6 +324,34 @@ TEST_CASE("PreFilter: Skip drops the plugin's Filter; results intersect", "[fram
   CHECK(saw_absent);
 }
 
+// Upstream's evaluateNominatedNode filters the nominated node into the
+// cycle's diagnosis (findNodesThatPassFilters with &diagnosis, whose plugin
+// set and NodeToStatus the caller shares): a plugin that rejects it counts
+// among the pod's rejectors, and is named in the status of the nodes the
+// PreFilter result leaves out. Found by conformance seed 41020261206,
+// scenario 1181 (a preemptor back on its nominated node).
+TEST_CASE("PreFilter: the nominated node's rejectors join the diagnosis", "[framework]") {
+  World w(3);
+  Behaviour a;
+  a.pre_filter_nodes = std::vector<std::string>{"n1"};
+  a.filter["n1"] = Status(Code::kUnschedulable, S("a rejects n1"));
+  w.AddPlugin("A", a);
+  Behaviour b;
+  b.filter["n0"] = Status(Code::kUnschedulable, S("b rejects n0"));
+  w.AddPlugin("B", b);
+  auto f = w.Build();
+  CycleState state;
+  SelectionState sel;
+  auto pod = MakePod().Name("p").NominatedNodeName("n0").Info();
+  auto out = f->SchedulePod(state, pod, w.snapshot, sel);
+  REQUIRE(out.fit_error != nullptr);
+  const Diagnosis& d = out.fit_error->diagnosis;
+  CHECK(d.unschedulable_plugins == absl::flat_hash_set<Symbol>{S("A"), S("B")});
+  // n0 keeps what B said of it; n2 was left out by A's PreFilter result.
+  CHECK(out.fit_error->Message() ==
+        "0/3 nodes are available: 1 a rejects n1, 1 b rejects n0, 1 node(s) didn't satisfy plugin(s) [A B].");
+}
+
 TEST_CASE("PreFilter: an empty intersection is unresolvable with upstream's text", "[framework]") {
   World w(3);
   Behaviour a;
