@@ -19,7 +19,6 @@
 #ifndef SCHEDKIT_FRAMEWORK_HANDLE_H_
 #define SCHEDKIT_FRAMEWORK_HANDLE_H_
 
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -33,6 +32,7 @@
 #include "google/protobuf/message.h"
 #include "schedkit/api/kind.h"
 #include "schedkit/api/object_store.h"
+#include "schedkit/base/str_cat.h"
 #include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/metrics.h"
@@ -42,7 +42,6 @@
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/snapshot.h"
-#include "schedkit/base/str_cat.h"
 #include "schedkit/framework/status.h"
 
 namespace schedkit::framework {

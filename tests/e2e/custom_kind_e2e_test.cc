@@ -1,0 +1,120 @@
+// A kind schedkit does not model, registered beside a plugin (the install
+// test's toy PodGroup CRD): the API server serves it from a
+// CustomResourceDefinition, and the informers a Scheduler runs under
+// schedkit::kube list and watch it into the scheduler's store as they do any
+// built-in kind, with nothing in schedkit naming it.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "e2e/shared_apiserver.h"
+#include "kube/api_host.h"
+#include "kube/informers.h"
+#include "nlohmann/json.hpp"
+#include "pod_group.pb.h"
+#include "schedkit/api/kind.h"
+#include "schedkit/api/lister.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/config/configuration.h"
+#include "schedkit/kube/api_client.h"
+#include "schedkit/plugins/in_tree.h"
+#include "schedkit/scheduler/scheduler.h"
+
+template <>
+struct schedkit::api::KindTraits<consumer::v1alpha1::PodGroup> {
+  static constexpr KindName kName = {.group = "scheduling.x-k8s.io", .version = "v1alpha1", .kind = "PodGroup",
+                                     .resource = "podgroups", .namespaced = true};
+};
+
+namespace schedkit::e2e {
+namespace {
+
+using consumer::v1alpha1::PodGroup;
+using nlohmann::json;
+
+json Group(const std::string& ns, const std::string& name, int min_member) {
+  return {{"apiVersion", "scheduling.x-k8s.io/v1alpha1"},
+          {"kind", "PodGroup"},
+          {"metadata", {{"namespace", ns}, {"name", name}}},
+          {"spec", {{"minMember", min_member}}}};
+}
+
+TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefinition", "[e2e]") {
+  auto config = kube::LoadKubeconfig({Server().admin_kubeconfig()});
+  REQUIRE(config.ok());
+  auto created_client = kube::ApiClient::Create(*config);
+  REQUIRE(created_client.ok());
+  kube::ApiClient& client = **created_client;
+  const api::Kind& kind = api::KindOf<PodGroup>();
+
+  const json crd = {
+      {"apiVersion", "apiextensions.k8s.io/v1"},
+      {"kind", "CustomResourceDefinition"},
+      {"metadata", {{"name", "podgroups.scheduling.x-k8s.io"}}},
+      {"spec",
+       {{"group", "scheduling.x-k8s.io"},
+        {"scope", "Namespaced"},
+        {"names", {{"kind", "PodGroup"}, {"listKind", "PodGroupList"}, {"plural", "podgroups"}, {"singular", "podgroup"}}},
+        {"versions",
+         json::array({{{"name", "v1alpha1"},
+                       {"served", true},
+                       {"storage", true},
+                       {"schema",
+                        {{"openAPIV3Schema",
+                          {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}})}}}};
+  REQUIRE(client.Do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump()).ok());
+  const std::string ns = "e2e-custom-kind";
+  REQUIRE(client.Do("POST", "/api/v1/namespaces",
+                    json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}}.dump())
+              .ok());
+  // The API server serves the kind once the definition is established (bounded: 30 s).
+  const std::string in_ns = schedkit::StrCat("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/", ns, "/podgroups");
+  bool served = false;
+  for (int i = 0; i < 300 && !served; ++i) {
+    served = client.Do("POST", in_ns, Group(ns, "gang-a", 3).dump()).ok();
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  REQUIRE(served);
+
+  kube::internal::ApiHost host(client, nullptr);
+  api::StaticClusterLister empty;
+  framework::Registry registry = plugins::NewInTreeRegistry();
+  registry.AddKind<PodGroup>();
+  auto sched = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);
+  REQUIRE(sched.ok());
+  REQUIRE((*sched)->kinds().Contains(kind));
+  kube::internal::SchedulerInformers informers(client, **sched, {"default-scheduler"});
+  informers.Start();
+  REQUIRE(informers.WaitForCacheSync(absl::Seconds(30)));
+  // Listed at the start...
+  auto held = (*sched)->objects().Get<PodGroup>(ns, "gang-a");
+  REQUIRE(held != nullptr);
+  CHECK(held->spec().min_member() == 3);
+  // ...then watched: one created, one changed, one deleted (bounded: 30 s).
+  REQUIRE(client.Do("POST", in_ns, Group(ns, "gang-b", 2).dump()).ok());
+  REQUIRE(client.Do("PATCH", in_ns + "/gang-a", json{{"spec", {{"minMember", 5}}}}.dump(),
+                    "application/merge-patch+json")
+              .ok());
+  bool seen = false;
+  for (int i = 0; i < 300 && !seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto a = (*sched)->objects().Get<PodGroup>(ns, "gang-a");
+    seen = a != nullptr && a->spec().min_member() == 5 && (*sched)->objects().Get<PodGroup>(ns, "gang-b") != nullptr;
+  }
+  CHECK(seen);
+  REQUIRE(client.Do("DELETE", in_ns + "/gang-b").ok());
+  bool gone = false;
+  for (int i = 0; i < 300 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gone = (*sched)->objects().Get<PodGroup>(ns, "gang-b") == nullptr;
+  }
+  informers.Stop();
+  CHECK(gone);
+  CHECK(informers.rejected_objects() == 0);
+  REQUIRE(client.Do("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/podgroups.scheduling.x-k8s.io").ok());
+}
+
+}  // namespace
+}  // namespace schedkit::e2e
