@@ -119,11 +119,22 @@ struct SchedulingQueue::Impl {
     e.rank = rank.value_or(0);
   }
 
-  QueuedPodInfo NewQueuedPodInfo(PodInfoPtr pod) const {
+  QueuedPodInfo NewQueuedPodInfo(PodInfoPtr pod) {
     QueuedPodInfo info;
     info.pod = std::move(pod);
-    info.timestamp = Now();
+    Stamp(info);
     return info;
+  }
+
+  // Upstream stamps Timestamp when a pod enters the queue and when it comes
+  // back from an attempt, and nowhere else (a move between sub-queues keeps
+  // it). Equal timestamps (a coarse or simulated clock) break by the order
+  // of stamping, which is what a clock that moved between them would give;
+  // not by the order of placement, which differs for a pod that waited in the
+  // pool or in backoffQ.
+  void Stamp(QueuedPodInfo& info) {
+    info.timestamp = Now();
+    info.sequence = ++next_sequence;
   }
 
   Entry* Find(const std::string& uid) const {
@@ -163,7 +174,6 @@ struct SchedulingQueue::Impl {
 
   void PlaceActive(std::unique_ptr<Entry> e) {
     Entry* raw = e.get();
-    raw->info.sequence = ++next_sequence;
     raw->place = Place::kActive;
     entries.Insert(std::move(e));
     nominator.PodChanged(raw->info.pod->uid());
@@ -569,9 +579,8 @@ void SchedulingQueue::AddUnschedulableIfNotPresent(framework::QueuedPodInfo info
     ++info.unschedulable_count;
     info.consecutive_errors = 0;
   }
-  const absl::Time now = im.Now();
-  info.timestamp = now;
-  info.last_failure = now;
+  im.Stamp(info);
+  info.last_failure = info.timestamp;
   // Upstream's Gated() is "has a gating plugin".
   info.gated = !info.gating_plugin.empty();
 

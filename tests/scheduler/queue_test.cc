@@ -383,6 +383,45 @@ TEST_CASE("TestPodTimestamp: pods moved back to activeQ keep the order of their 
   CHECK(q.GetPod("tp-1")->timestamp == t0);
 }
 
+// schedkit-specific, from a conformance failure
+// (regressions/backoff-ties-by-last-failure): upstream stamps a pod when it
+// enters the queue and when it fails, so among equal priorities and equal
+// clocks the pod that failed first leaves backoffQ, and then activeQ, first,
+// whatever the order the pods were first added in.
+TEST_CASE("Equal timestamps: pods leave backoffQ and activeQ in the order of their last failures", "[queue]") {
+  World w;
+  w.Plugin("plugin", kPvAdd, kQueue);
+  SchedulingQueue& q = w.Build();
+  const PodInfoPtr a = Pod("a", "ns1", "a", kHighPriority);
+  const PodInfoPtr b = Pod("b", "ns1", "b", kHighPriority);
+  const PodInfoPtr c = Pod("c", "ns1", "c", kHighPriority);
+  for (const auto& p : {a, b, c}) q.Add(p);
+  QueuedPodInfo ia = PopExpect(q, a);
+  QueuedPodInfo ib = PopExpect(q, b);
+  QueuedPodInfo ic = PopExpect(q, c);
+  // The clock stands still; b fails, then c, then a.
+  for (QueuedPodInfo* info : {&ib, &ic, &ia}) {
+    info->unschedulable_plugins = {S("plugin")};
+    q.AddUnschedulableIfNotPresent(*info);
+  }
+  q.OnClusterEvent(kPvAdd, {});
+  REQUIRE(q.counts().backoff == 3);
+  SECTION("backoffQ, popped while activeQ is empty") {
+    std::vector<std::string> got;
+    while (auto p = q.Pop()) got.emplace_back(p->pod->name().str());
+    CHECK(got == Strings{"b", "c", "a"});
+  }
+  SECTION("activeQ, once their backoff is over") {
+    w.clock.Advance(absl::Seconds(20));
+    q.FlushBackoffQCompleted();
+    REQUIRE(q.counts().active == 3);
+    CHECK(Names(q.PodsIn(SubQueue::kActive), false) == Strings{"b", "c", "a"});
+    std::vector<std::string> got;
+    while (auto p = q.Pop()) got.emplace_back(p->pod->name().str());
+    CHECK(got == Strings{"b", "c", "a"});
+  }
+}
+
 TEST_CASE("TestPriorityQueue_GetPod", "[queue]") {
   World w;
   SchedulingQueue& q = w.Build();
