@@ -9,6 +9,13 @@ install(TARGETS schedkit EXPORT schedkitTargets
   FILE_SET generated DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT schedkitTargets NAMESPACE schedkit::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+# The testing component: find_package(schedkit COMPONENTS testing), then link schedkit::testing.
+install(TARGETS schedkit_testing EXPORT schedkitTestingTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT schedkitTestingTargets NAMESPACE schedkit::
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
 # The kube component: find_package(schedkit COMPONENTS kube), then link schedkit::kube.
 if(SCHEDKIT_BUILD_KUBE)
   install(TARGETS schedkit_kube EXPORT schedkitKubeTargets

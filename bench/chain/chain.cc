@@ -39,9 +39,18 @@ const std::map<std::string, PodTemplate, std::less<>>& Templates() {
   return *templates;
 }
 
+struct NodeLabel {
+  std::string key;
+  std::vector<std::string> values;  // given to the nodes in turn
+};
+
 struct Chain {
+  std::string program = "chain_benchmark";
   framework::Registry registry;
   framework::Profile profile;
+  // Where the profile came from, as the start line says it.
+  std::string source;
+  std::vector<NodeLabel> node_labels;
   int32_t percentage_of_nodes_to_score = 0;
   PodTemplate pod = PodTemplate::kDefault;
   int pods_per_node = 4;
@@ -66,7 +75,8 @@ std::string PluginsConfig(std::string_view list) {
 // Consumes our flags from argv (Google Benchmark rejects unknown ones).
 absl::Status ParseFlags(int& argc, char** argv, Chain& chain) {
   config::SchedulerConfiguration cfg = config::DefaultConfiguration();
-  std::string config_path, plugins;
+  std::string config_path, plugins, profile_name;
+  std::map<std::string, std::string> plugin_args;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -80,6 +90,22 @@ absl::Status ParseFlags(int& argc, char** argv, Chain& chain) {
       config_path = std::string(*v);
     } else if (auto v = value("--plugins")) {
       plugins = std::string(*v);
+    } else if (auto v = value("--profile")) {
+      profile_name = std::string(*v);
+    } else if (auto v = value("--plugin-args")) {
+      const size_t eq = v->find('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        return absl::InvalidArgumentError(schedkit::StrCat("--plugin-args: expected NAME=JSON, got \"", *v, "\""));
+      }
+      plugin_args[std::string(v->substr(0, eq))] = std::string(v->substr(eq + 1));
+    } else if (auto v = value("--node-label")) {
+      const size_t eq = v->find('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        return absl::InvalidArgumentError(
+            schedkit::StrCat("--node-label: expected KEY=VALUE[|VALUE...], got \"", *v, "\""));
+      }
+      chain.node_labels.push_back(
+          {std::string(v->substr(0, eq)), absl::StrSplit(std::string(v->substr(eq + 1)), '|')});
     } else if (auto v = value("--pod")) {
       auto it = Templates().find(*v);
       if (it == Templates().end()) return absl::InvalidArgumentError(schedkit::StrCat("--pod: unknown template \"", *v, "\""));
@@ -98,16 +124,33 @@ absl::Status ParseFlags(int& argc, char** argv, Chain& chain) {
   }
   argc = kept;
   if (!config_path.empty() && !plugins.empty()) return absl::InvalidArgumentError("--config and --plugins exclude each other");
+  chain.source = "the default configuration";
   if (!config_path.empty()) {
     auto loaded = config::LoadConfiguration(config_path);
     if (!loaded.ok()) return loaded.status();
     cfg = *std::move(loaded);
+    chain.source = config_path;
   } else if (!plugins.empty()) {
     auto parsed = config::ParseConfiguration(PluginsConfig(plugins), "--plugins");
     if (!parsed.ok()) return parsed.status();
     cfg = *std::move(parsed);
+    chain.source = "--plugins";
   }
-  chain.profile = cfg.profiles.front();
+  const framework::Profile* chosen = &cfg.profiles.front();
+  if (!profile_name.empty()) {
+    chosen = nullptr;
+    std::string names;
+    for (const framework::Profile& p : cfg.profiles) {
+      if (p.scheduler_name == profile_name) chosen = &p;
+      schedkit::StrAppend(&names, names.empty() ? "" : ", ", "\"", p.scheduler_name, "\"");
+    }
+    if (chosen == nullptr) {
+      return absl::InvalidArgumentError(schedkit::StrCat("--profile: no profile \"", profile_name, "\" in ",
+                                                         chain.source, " (it has ", names, ")"));
+    }
+  }
+  chain.profile = *chosen;
+  for (auto& [name, args] : plugin_args) chain.profile.plugin_args[name] = framework::PluginArgs(args);
   chain.percentage_of_nodes_to_score = cfg.percentage_of_nodes_to_score;
   return absl::OkStatus();
 }
@@ -118,7 +161,11 @@ void BM_Cycle(benchmark::State& bench, const Chain* chain) {
   static const std::vector<std::string> kZones = {"zone1", "zone2", "zone3"};
   for (int i = 0; i < nodes; ++i) {
     const std::string name = schedkit::StrCat("scheduler-perf-", i);
-    auto node = std::make_shared<const api::v1::Node>(perf::MakeDefaultNode(name, kZones[i % kZones.size()]));
+    api::v1::Node made = perf::MakeDefaultNode(name, kZones[i % kZones.size()]);
+    for (const NodeLabel& l : chain->node_labels) {
+      (*made.mutable_metadata()->mutable_labels())[l.key] = l.values[i % l.values.size()];
+    }
+    auto node = std::make_shared<const api::v1::Node>(std::move(made));
     if (!cluster.AddNode(node).ok()) return bench.SkipWithError("node rejected");
     for (int j = 0; j < chain->pods_per_node; ++j) {
       api::v1::Pod pod = perf::MakePod(chain->pod, "running", schedkit::StrCat("pod-", i, "-", j));
@@ -165,16 +212,22 @@ void BM_Cycle(benchmark::State& bench, const Chain* chain) {
 
 int ChainBenchmarkMain(int argc, char** argv, framework::Registry registry) {
   auto chain = std::make_unique<Chain>();
+  if (argc > 0 && argv[0] != nullptr && argv[0][0] != '\0') {
+    const std::string_view path(argv[0]);
+    chain->program = std::string(path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1));
+  }
   chain->registry = std::move(registry);
   if (absl::Status s = ParseFlags(argc, argv, *chain); !s.ok()) {
-    std::fprintf(stderr, "chain_benchmark: %s\n", std::string(s.message()).c_str());
+    std::fprintf(stderr, "%s: %s\n", chain->program.c_str(), std::string(s.message()).c_str());
     return 2;
   }
   // A chain that does not build is bad usage, not a benchmark error.
   if (auto fw = framework::Framework::Create(chain->registry, chain->profile, {}); !fw.ok()) {
-    std::fprintf(stderr, "chain_benchmark: %s\n", std::string(fw.status().message()).c_str());
+    std::fprintf(stderr, "%s: %s\n", chain->program.c_str(), std::string(fw.status().message()).c_str());
     return 2;
   }
+  std::fprintf(stderr, "%s: profile \"%s\" of %s\n", chain->program.c_str(), chain->profile.scheduler_name.c_str(),
+               chain->source.c_str());
   benchmark::RegisterBenchmark("BM_Cycle", BM_Cycle, chain.get())
       ->ArgName("nodes")
       ->Arg(1000)

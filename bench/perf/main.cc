@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "command_line.h"
+#include "command_line/command_line.h"
 #include "floor.h"
 #include "kubectl_dump.h"
 #include "report.h"

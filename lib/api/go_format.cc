@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "absl/strings/str_replace.h"
+
 namespace schedkit {
 namespace {
 
@@ -151,6 +153,25 @@ std::string GoStringList(std::span<const std::string> items) {
   }
   out += ']';
   return out;
+}
+
+bool IsValidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    uint32_t rune = 0;
+    const int len = DecodeRune(s, i, rune);
+    if (len == 0) return false;
+    i += static_cast<size_t>(len);
+  }
+  return true;
+}
+
+bool ParseGoDuration(std::string_view text, absl::Duration* out) {
+  // Go accepts both micro signs for microseconds; Abseil spells them "us".
+  const std::string normalized = absl::StrReplaceAll(
+      absl::string_view(text.data(), text.size()),
+      {{absl::string_view("\xC2\xB5s"), absl::string_view("us")}, {absl::string_view("\xCE\xBCs"), absl::string_view("us")}});
+  if (normalized.find("inf") != std::string::npos) return false;
+  return absl::ParseDuration(normalized, out);
 }
 
 }  // namespace schedkit

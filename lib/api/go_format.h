@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "absl/time/time.h"
+
 namespace schedkit {
 
 // strconv.Quote: printable ASCII as is, `"` and `\` escaped, the C escapes
@@ -30,6 +32,13 @@ std::string JsonQuote(std::string_view s);
 
 // fmt's %v of a []string: the items separated by single spaces, in brackets.
 std::string GoStringList(std::span<const std::string> items);
+
+// utf8.ValidString.
+bool IsValidUtf8(std::string_view s);
+
+// time.ParseDuration: "1h2m3.5s", "-10ms", "0"; both micro signs for µs.
+// False on anything Go refuses (Abseil's "inf" included).
+bool ParseGoDuration(std::string_view text, absl::Duration* out);
 
 }  // namespace schedkit
 

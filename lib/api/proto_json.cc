@@ -44,11 +44,18 @@ const FieldDescriptor* FindField(const Descriptor* d, std::string_view json_name
 
 class Decoder {
  public:
+  explicit Decoder(bool strict) : strict_(strict) {}
+
   absl::Status Message(const json& j, google::protobuf::Message& m) {
     if (!j.is_object()) return TypeError("an object", j);
     const Descriptor* d = m.GetDescriptor();
     for (auto it = j.begin(); it != j.end(); ++it) {
       const FieldDescriptor* f = FindField(d, it.key());
+      // Strict decoding knows a field only by the name Kubernetes writes.
+      if (strict_ && (f == nullptr || f->json_name() != it.key())) {
+        PathScope scope(*this, it.key());
+        return Error("unknown field");
+      }
       if (f == nullptr || it.value().is_null()) continue;
       PathScope scope(*this, it.key());
       absl::Status s = Field(it.value(), m, f);
@@ -196,6 +203,7 @@ class Decoder {
     return false;
   }
 
+  const bool strict_;
   std::string path_;
 };
 
@@ -246,8 +254,8 @@ json MessageToJson(const Message& message) {
   return out;
 }
 
-absl::Status JsonToMessage(const json& j, google::protobuf::Message& message) {
-  Decoder decoder;
+absl::Status JsonToMessage(const json& j, google::protobuf::Message& message, bool reject_unknown_fields) {
+  Decoder decoder(reject_unknown_fields);
   return decoder.Message(j, message);
 }
 

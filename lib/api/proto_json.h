@@ -15,7 +15,10 @@
 namespace schedkit::api::internal {
 
 // On error, the message is "<path>: <problem>", path relative to `json`.
-absl::Status JsonToMessage(const nlohmann::json& json, google::protobuf::Message& message);
+// With `reject_unknown_fields`, a key that is not a field's JSON name is
+// "<path>: unknown field" (strict decoding, as of plugin args).
+absl::Status JsonToMessage(const nlohmann::json& json, google::protobuf::Message& message,
+                           bool reject_unknown_fields = false);
 
 // The inverse, by field JSON name: set fields only, int64 as JSON numbers
 // (as Kubernetes writes them, unlike protobuf's JSON mapping), so that

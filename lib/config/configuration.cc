@@ -44,6 +44,12 @@ absl::StatusOr<SchedulerConfiguration> ParseConfiguration(std::string_view text,
   absl::StatusOr<SchedulerConfiguration> config = internal::DecodeConfiguration(doc);
   if (!config.ok()) return WithSource(source, config.status());
   if (absl::Status valid = ValidateConfiguration(*config); !valid.ok()) return WithSource(source, valid);
+  // Plugin args are decoded later, by each plugin; their errors name the file too.
+  for (framework::Profile& profile : config->profiles) {
+    for (auto& [name, args] : profile.plugin_args) {
+      if (!args.source().empty()) args.set_source(schedkit::StrCat(source, ": ", args.source()));
+    }
+  }
   return config;
 }
 

@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "api/go_format.h"
 #include "api/json_documents.h"
 #include "config/default_plugins.h"
 #include "schedkit/base/status_macros.h"
@@ -36,7 +37,7 @@ struct WrittenProfile {
   std::optional<std::string> scheduler_name;
   std::optional<int32_t> percentage_of_nodes_to_score;
   std::optional<framework::ProfilePlugins> plugins;
-  std::map<std::string, std::string> plugin_args;
+  std::map<std::string, framework::PluginArgs> plugin_args;
 };
 
 std::string Child(std::string_view path, std::string_view key) {
@@ -114,7 +115,7 @@ absl::Status ReadDuration(const json& obj, std::string_view path, std::string_vi
   if (v == nullptr) return absl::OkStatus();
   std::string text;
   SCHEDKIT_RETURN_IF_ERROR(ReadString(*v, Child(path, key), text));
-  if (!absl::ParseDuration(text, &out)) {
+  if (!ParseGoDuration(text, &out)) {
     return Error(Child(path, key), schedkit::StrCat("invalid duration \"", text, "\""));
   }
   return absl::OkStatus();
@@ -240,8 +241,26 @@ absl::Status CheckArgsType(const json& args, std::string_view path, std::string_
   return absl::OkStatus();
 }
 
+// The path of the first key or string under `value` that is not valid
+// UTF-8, or "" when all are: such bytes cannot reach a plugin as JSON text.
+std::string FindInvalidUtf8(const json& value, const std::string& path) {
+  if (value.is_string()) return IsValidUtf8(value.get_ref<const std::string&>()) ? "" : path;
+  if (value.is_array()) {
+    for (size_t i = 0; i < value.size(); ++i) {
+      if (std::string bad = FindInvalidUtf8(value[i], Index(path, i)); !bad.empty()) return bad;
+    }
+  }
+  if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (!IsValidUtf8(it.key())) return path;
+      if (std::string bad = FindInvalidUtf8(it.value(), Child(path, it.key())); !bad.empty()) return bad;
+    }
+  }
+  return "";
+}
+
 absl::Status ReadPluginConfig(const json& value, std::string_view path,
-                              std::map<std::string, std::string>& out) {
+                              std::map<std::string, framework::PluginArgs>& out) {
   if (!value.is_array()) return TypeError(path, "a list", value);
   for (size_t i = 0; i < value.size(); ++i) {
     const std::string entry_path = Index(path, i);
@@ -257,13 +276,18 @@ absl::Status ReadPluginConfig(const json& value, std::string_view path,
     if (out.contains(name)) return Error(entry_path, schedkit::StrCat("Duplicate value: \"", name, "\""));
 
     std::string args_text = "{}";
+    const std::string args_path = Child(entry_path, "args");
     if (const json* args = Field(entry, "args"); args != nullptr) {
-      const std::string args_path = Child(entry_path, "args");
       if (!args->is_object()) return TypeError(args_path, "an object", *args);
+      if (std::string bad = FindInvalidUtf8(*args, args_path); !bad.empty()) {
+        return Error(bad, schedkit::StrCat("invalid UTF-8 (plugin \"", name, "\")"));
+      }
       if (HasTypedArgs(name)) SCHEDKIT_RETURN_IF_ERROR(CheckArgsType(*args, args_path, name));
       args_text = args->dump();
     }
-    out.emplace(std::move(name), std::move(args_text));
+    framework::PluginArgs plugin_args(std::move(args_text));
+    plugin_args.set_source(args_path);
+    out.emplace(std::move(name), std::move(plugin_args));
   }
   return absl::OkStatus();
 }
@@ -292,6 +316,32 @@ absl::Status ReadProfile(const json& value, std::string_view path, WrittenProfil
 
 }  // namespace
 
+namespace {
+
+// What to change in a configuration written for an older version: upstream
+// removed v1alpha1 in v1.19, v1alpha2 and v1beta1 in v1.23 and v1.25,
+// v1beta2 and v1beta3 in v1.28 and v1.29.
+std::string OlderVersionHint(std::string_view api_version) {
+  constexpr std::string_view kGroup = "kubescheduler.config.k8s.io/";
+  if (!api_version.starts_with(kGroup)) return "";
+  const std::string_view version = api_version.substr(kGroup.size());
+  if (version == "v1alpha1") {
+    return schedkit::StrCat(
+        "; v1 spells v1alpha1's configuration differently: schedulerName, plugins and pluginConfig go "
+        "under profiles[] (profiles[].schedulerName, profiles[].plugins, profiles[].pluginConfig), and "
+        "leaderElection.lockObjectName and lockObjectNamespace are leaderElection.resourceName and "
+        "resourceNamespace");
+  }
+  if (version.starts_with("v1alpha") || version.starts_with("v1beta")) {
+    return schedkit::StrCat("; v1 reads ", version,
+                            "'s fields the same: set apiVersion to kubescheduler.config.k8s.io/v1 (a field v1 "
+                            "removed is then named)");
+  }
+  return "";
+}
+
+}  // namespace
+
 absl::StatusOr<SchedulerConfiguration> DecodeConfiguration(const nlohmann::json& doc) {
   static const json kEmpty = json::object();
   const json& root = doc.is_null() ? kEmpty : doc;
@@ -299,18 +349,15 @@ absl::StatusOr<SchedulerConfiguration> DecodeConfiguration(const nlohmann::json&
     return absl::InvalidArgumentError(
         schedkit::StrCat("expected a ", kKind, " object, got ", api::internal::DescribeType(root)));
   }
-  SCHEDKIT_RETURN_IF_ERROR(CheckObject(
-      root, "",
-      {"apiVersion", "kind", "parallelism", "leaderElection", "clientConnection", "enableProfiling",
-       "enableContentionProfiling", "percentageOfNodesToScore", "podInitialBackoffSeconds",
-       "podMaxBackoffSeconds", "profiles", "extenders", "delayCacheUntilActive"}));
-
+  // The version first: a document of another version fails on its fields
+  // otherwise, which says nothing about what to change.
   if (const json* v = Field(root, "apiVersion"); v != nullptr) {
     std::string api_version;
     SCHEDKIT_RETURN_IF_ERROR(ReadString(*v, "apiVersion", api_version));
     if (api_version != kApiVersion) {
       return Error("apiVersion", schedkit::StrCat("Unsupported value: \"", api_version,
-                                                  "\": supported values: \"", kApiVersion, "\""));
+                                                  "\": supported values: \"", kApiVersion, "\"",
+                                                  OlderVersionHint(api_version)));
     }
   }
   if (const json* v = Field(root, "kind"); v != nullptr) {
@@ -321,6 +368,11 @@ absl::StatusOr<SchedulerConfiguration> DecodeConfiguration(const nlohmann::json&
                    schedkit::StrCat("Unsupported value: \"", kind, "\": supported values: \"", kKind, "\""));
     }
   }
+  SCHEDKIT_RETURN_IF_ERROR(CheckObject(
+      root, "",
+      {"apiVersion", "kind", "parallelism", "leaderElection", "clientConnection", "enableProfiling",
+       "enableContentionProfiling", "percentageOfNodesToScore", "podInitialBackoffSeconds",
+       "podMaxBackoffSeconds", "profiles", "extenders", "delayCacheUntilActive"}));
 
   SchedulerConfiguration config;
   if (const json* v = Field(root, "parallelism"); v != nullptr) {

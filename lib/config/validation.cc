@@ -178,7 +178,7 @@ class Validator {
     if (!canon.enabled.empty()) {
       queue_sort = canon.enabled[0].name;
       if (auto it = profiles[0].plugin_args.find(queue_sort); it != profiles[0].plugin_args.end()) {
-        queue_sort_args = it->second;
+        queue_sort_args = it->second.json();
       }
     }
     for (size_t i = 1; i < profiles.size(); ++i) {
@@ -189,8 +189,8 @@ class Validator {
       }
       if (queue_sort.empty()) continue;
       if (auto it = profiles[i].plugin_args.find(queue_sort);
-          it != profiles[i].plugin_args.end() && it->second != queue_sort_args) {
-        errors_.push_back(schedkit::StrCat("profiles[", i, "].pluginConfig.args: Invalid value: ", it->second,
+          it != profiles[i].plugin_args.end() && it->second.json() != queue_sort_args) {
+        errors_.push_back(schedkit::StrCat("profiles[", i, "].pluginConfig.args: Invalid value: ", it->second.json(),
                                            ": queueSort must be the same for all profiles"));
       }
     }

@@ -8,8 +8,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "framework/args_error.h"
 #include "framework/framework_impl.h"
 #include "framework/records_nothing.h"
+#include "framework/unknown_plugin.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/framework.h"
 
@@ -64,6 +66,7 @@ absl::StatusOr<std::unique_ptr<Framework>> Framework::Create(const Registry& reg
                                                              FrameworkOptions options) {
   std::unique_ptr<Framework> f(new Framework(std::move(options)));
   absl::Status s = f->impl_->Build(registry, profile);
+  if (IsArgsError(s)) return s;  // already one line naming profile, plugin and field
   if (!s.ok()) {
     return absl::InvalidArgumentError(
         schedkit::StrCat("profile \"", profile.scheduler_name, "\": ", s.message()));
@@ -88,8 +91,10 @@ absl::Status Framework::Impl::Build(const Registry& registry, const Profile& pro
       const PluginFactory* factory = registry.Find(ref.name);
       if (factory == nullptr) continue;  // reported below with the extension point
       auto args_it = profile.plugin_args.find(ref.name);
-      PluginArgs args(args_it == profile.plugin_args.end() ? "" : args_it->second);
+      PluginArgs args = args_it == profile.plugin_args.end() ? PluginArgs() : args_it->second;
+      args.set_owner(profile.scheduler_name, ref.name);
       auto plugin = (*factory)(args, *self);
+      if (!plugin.ok() && IsArgsError(plugin.status())) return plugin.status();
       if (!plugin.ok()) {
         return absl::InvalidArgumentError(
             schedkit::StrCat("initializing plugin \"", ref.name, "\": ", plugin.status().message()));
@@ -110,7 +115,7 @@ absl::Status Framework::Impl::Build(const Registry& registry, const Profile& pro
     for (const PluginRef& ref : set.enabled) {
       auto it = im.by_name.find(ref.name);
       if (it == im.by_name.end()) {
-        return absl::InvalidArgumentError(schedkit::StrCat(type_name, " \"", ref.name, "\" does not exist"));
+        return UnknownPluginError(type_name, ref.name, registry);
       }
       if (!Implements<T>(it->second)) {
         return absl::InvalidArgumentError(
@@ -128,7 +133,7 @@ absl::Status Framework::Impl::Build(const Registry& registry, const Profile& pro
       for (const PluginRef& ref : pp.multi_point.enabled) {
         auto it = im.by_name.find(ref.name);
         if (it == im.by_name.end()) {
-          return absl::InvalidArgumentError(schedkit::StrCat(type_name, " \"", ref.name, "\" does not exist"));
+          return UnknownPluginError(type_name, ref.name, registry);
         }
         if (!Implements<T>(it->second)) continue;
         if (std::find(set.disabled.begin(), set.disabled.end(), ref.name) != set.disabled.end()) continue;

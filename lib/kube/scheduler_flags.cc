@@ -144,7 +144,7 @@ const std::vector<Flag>& Flags() {
        "The namespace of resource object that is used for locking during leader election.",
        String(&SchedulerFlags::resource_namespace)},
       {"help", Kind::kBool,
-       "help for schedkit-kube",
+       "help for this command",
        [](SchedulerFlags& f, const std::string& v) { return absl::SimpleAtob(v, &f.help); }},
   };
   return *flags;
@@ -163,7 +163,7 @@ std::string_view KindName(Kind k) {
 
 }  // namespace
 
-absl::StatusOr<SchedulerFlags> ParseSchedulerFlags(const std::vector<std::string>& args) {
+absl::StatusOr<SchedulerFlags> ParseSchedulerFlags(const std::vector<std::string>& args, std::string_view program) {
   SchedulerFlags out;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -174,7 +174,7 @@ absl::StatusOr<SchedulerFlags> ParseSchedulerFlags(const std::vector<std::string
       body.remove_prefix(1);
     } else {
       return absl::InvalidArgumentError(
-          schedkit::StrCat("unexpected argument \"", arg, "\": schedkit-kube takes only flags"));
+          schedkit::StrCat("unexpected argument \"", arg, "\": ", program, " takes only flags"));
     }
     if (body == "h") body = "help";
     const size_t eq = body.find('=');
@@ -222,11 +222,11 @@ void ApplyFlags(const SchedulerFlags& flags, config::SchedulerConfiguration& con
   if (flags.resource_namespace) le.resource_namespace = *flags.resource_namespace;
 }
 
-std::string SchedulerFlagsUsage() {
-  std::string out =
-      "Usage: schedkit-kube [flags]\n\n"
+std::string SchedulerFlagsUsage(std::string_view program) {
+  std::string out = schedkit::StrCat(
+      "Usage: ", program, " [flags]\n\n"
       "The Kubernetes scheduler, built on schedkit: it watches the API server for pods whose\n"
-      "schedulerName is one of its profiles and binds them.\n\nFlags:\n";
+      "schedulerName is one of its profiles and binds them.\n\nFlags:\n");
   for (const Flag& f : Flags()) {
     schedkit::StrAppend(&out, "  --", f.name, " ", f.kind == Kind::kBool ? "" : KindName(f.kind), "\n      ",
                         f.help, "\n");

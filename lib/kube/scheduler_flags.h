@@ -54,7 +54,9 @@ struct SchedulerFlags {
 
 // `args` without the program name. InvalidArgument naming the flag for an
 // unknown flag, a missing or bad value, or a stray argument.
-absl::StatusOr<SchedulerFlags> ParseSchedulerFlags(const std::vector<std::string>& args);
+// `program` names the binary in messages (its argv[0] base name).
+absl::StatusOr<SchedulerFlags> ParseSchedulerFlags(const std::vector<std::string>& args,
+                                                   std::string_view program = "schedkit-kube");
 
 // The flags' part of the configuration, applied to `config` (read from
 // --config, or the defaults) as upstream's ApplyDeprecated and
@@ -62,7 +64,7 @@ absl::StatusOr<SchedulerFlags> ParseSchedulerFlags(const std::vector<std::string
 void ApplyFlags(const SchedulerFlags& flags, config::SchedulerConfiguration& config);
 
 // What --help prints.
-std::string SchedulerFlagsUsage();
+std::string SchedulerFlagsUsage(std::string_view program = "schedkit-kube");
 
 }  // namespace schedkit::kube::internal
 

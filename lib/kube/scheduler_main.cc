@@ -30,6 +30,7 @@
 #include "schedkit/api/lister.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
+#include "schedkit/framework/framework.h"
 #include "schedkit/framework/metrics.h"
 #include "schedkit/kube/api_client.h"
 #include "schedkit/kube/client_config.h"
@@ -41,10 +42,18 @@ namespace {
 using internal::Log;
 using internal::Severity;
 
-constexpr char kProgram[] = "schedkit-kube";
+// The binary's name, as its users call it: argv[0]'s base name.
+std::string ProgramName(int argc, char** argv) {
+  if (argc < 1 || argv[0] == nullptr || argv[0][0] == '\0') return "schedkit-kube";
+  std::string_view path(argv[0]);
+  const size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string program = "schedkit-kube";
 
 int Fail(std::string_view message) {
-  std::fprintf(stderr, "%s: %.*s\n", kProgram, static_cast<int>(message.size()), message.data());
+  std::fprintf(stderr, "%s: %.*s\n", program.c_str(), static_cast<int>(message.size()), message.data());
   return 1;
 }
 int Fail(const absl::Status& status) { return Fail(std::string(status.message())); }
@@ -75,11 +84,12 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  program = ProgramName(argc, argv);
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
-  auto flags = internal::ParseSchedulerFlags(args);
+  auto flags = internal::ParseSchedulerFlags(args, program);
   if (!flags.ok()) return Fail(flags.status());
   if (flags->help) {
-    std::fputs(internal::SchedulerFlagsUsage().c_str(), stdout);
+    std::fputs(internal::SchedulerFlagsUsage(program).c_str(), stdout);
     return 0;
   }
   internal::SetLogVerbosity(flags->verbosity);
@@ -89,6 +99,12 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
                             : config::LoadConfiguration(flags->config);
   if (!cfg.ok()) return Fail(cfg.status());
   internal::ApplyFlags(*flags, *cfg);
+  // Build every profile's plugins once, as kube-scheduler does before it
+  // connects: bad plugin args are reported without a cluster.
+  for (const framework::Profile& profile : cfg->profiles) {
+    auto built = framework::Framework::Create(registry, profile, framework::FrameworkOptions{});
+    if (!built.ok()) return Fail(built.status());
+  }
   const config::LeaderElection& election = cfg->leader_election;
   internal::LeaseElectorOptions lease;
   if (election.leader_elect) {
@@ -109,17 +125,17 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   if (!client_config.ok()) return Fail(client_config.status());
   client_config->qps = cfg->client_connection.qps;
   client_config->burst = cfg->client_connection.burst;
-  client_config->user_agent = "schedkit-kube/scheduler";
+  client_config->user_agent = schedkit::StrCat(program, "/scheduler");
   auto client = ApiClient::Create(*client_config);
   if (!client.ok()) return Fail(client.status());
   // Events have their own client and so their own rate limit, as upstream's.
   ClientConfig events_config = *client_config;
-  events_config.user_agent = "schedkit-kube/events";
+  events_config.user_agent = schedkit::StrCat(program, "/events");
   auto events_client = ApiClient::Create(events_config);
   if (!events_client.ok()) return Fail(events_client.status());
   // So does the election, so that no burst of binds delays a renewal.
   ClientConfig election_config = *client_config;
-  election_config.user_agent = "schedkit-kube/leader-election";
+  election_config.user_agent = schedkit::StrCat(program, "/leader-election");
   auto election_client = ApiClient::Create(election_config);
   if (!election_client.ok()) return Fail(election_client.status());
   std::unique_ptr<internal::LeaseElector> elector;

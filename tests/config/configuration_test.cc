@@ -313,7 +313,7 @@ profiles:
           list: [1, "1", true]
           nested: {a: {b: 2}}
 )");
-  const nlohmann::json args = nlohmann::json::parse(c.profiles[0].plugin_args.at("Custom"));
+  const nlohmann::json args = nlohmann::json::parse(c.profiles[0].plugin_args.at("Custom").json());
   CHECK(args ==
         nlohmann::json::parse(R"({"int":10,"quoted":"10","single":"10","bool":true,"quotedBool":"true",
       "hex":16,"float":1.5,"sci":1000,"none":null,"str":"42","list":[1,"1",true],"nested":{"a":{"b":2}}})"));
@@ -448,12 +448,45 @@ TEST_CASE("ParseConfiguration: unknown fields anywhere name their path", "[confi
         TestData("unknown_field.yaml") + ": profiles[0].plugins.score.enabled[0].wieght: unknown field");
 }
 
+// The classic sample-scheduler tutorial's ConfigMap is v1alpha1: the version
+// is reported before its fields (top-level schedulerName, lockObjectName),
+// with how v1 spells them.
+TEST_CASE("ParseConfiguration: an older apiVersion is reported first, with how v1 spells it",
+          "[config][errors]") {
+  const std::string tutorial = R"(apiVersion: kubescheduler.config.k8s.io/v1alpha1
+kind: KubeSchedulerConfiguration
+schedulerName: sample-scheduler
+leaderElection:
+  leaderElect: true
+  lockObjectName: sample-scheduler
+  lockObjectNamespace: kube-system
+plugins:
+  preFilter:
+    enabled:
+    - name: "sample-plugin"
+pluginConfig:
+- name: "sample-plugin"
+  args:
+    favorite_color: "#326CE5"
+)";
+  CHECK(ParseError(tutorial) ==
+        "bad.yaml: apiVersion: Unsupported value: \"kubescheduler.config.k8s.io/v1alpha1\": supported values: "
+        "\"kubescheduler.config.k8s.io/v1\"; v1 spells v1alpha1's configuration differently: schedulerName, "
+        "plugins and pluginConfig go under profiles[] (profiles[].schedulerName, profiles[].plugins, "
+        "profiles[].pluginConfig), and leaderElection.lockObjectName and lockObjectNamespace are "
+        "leaderElection.resourceName and resourceNamespace");
+  // Fields of no version are still unknown fields under v1.
+  CHECK(ParseError("apiVersion: kubescheduler.config.k8s.io/v1\nschedulerName: x\n") ==
+        "bad.yaml: schedulerName: unknown field");
+}
+
 TEST_CASE("ParseConfiguration: apiVersion and kind", "[config][errors]") {
   CHECK(MustParse("apiVersion: kubescheduler.config.k8s.io/v1\n").parallelism == 16);
   CHECK(MustParse("kind: KubeSchedulerConfiguration\n").parallelism == 16);
   CHECK(ParseError("apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n") ==
         "bad.yaml: apiVersion: Unsupported value: \"kubescheduler.config.k8s.io/v1beta3\": supported values: "
-        "\"kubescheduler.config.k8s.io/v1\"");
+        "\"kubescheduler.config.k8s.io/v1\"; v1 reads v1beta3's fields the same: set apiVersion to "
+        "kubescheduler.config.k8s.io/v1 (a field v1 removed is then named)");
   CHECK(ParseError("apiVersion: v1\n") ==
         "bad.yaml: apiVersion: Unsupported value: \"v1\": supported values: "
         "\"kubescheduler.config.k8s.io/v1\"");

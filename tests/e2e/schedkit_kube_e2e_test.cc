@@ -105,6 +105,24 @@ TEST_CASE("schedkit-kube refuses bad input with one line, exit 1 and nothing wri
     CHECK(CountLines(run.output) == 1);
     CHECK_THAT(run.output, Catch::Contains(config));
   }
+  SECTION("bad plugin args, reported before any request to an API server") {
+    // No server listens: were the profiles built after connecting, this
+    // would end in "cannot reach the API server".
+    const std::string nowhere = schedkit::StrCat("https://127.0.0.1:", FreeLoopbackPort());
+    const std::string config = Server().dir() + "/bad-args.yaml";
+    WriteFile(config,
+              "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+              "- pluginConfig:\n  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: 101}\n");
+    const Run run = RunKube(
+        {"--config", config, "--secure-port=0", "--kubeconfig",
+         WriteKubeconfig("args-nowhere.kubeconfig", nowhere, Server().ca_file(), token_user)},
+        "bad-args.log");
+    CHECK(run.code == 1);
+    CHECK(run.output == schedkit::StrCat("schedkit-kube: ", config,
+                                         ": profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: "
+                                         "101: not in valid range [0, 100] (plugin \"InterPodAffinity\", profile "
+                                         "\"default-scheduler\")\n"));
+  }
   SECTION("a leader election whose renew deadline is not shorter than its lease") {
     const Run run = RunKube({"--kubeconfig", Server().scheduler_kubeconfig(), "--secure-port=0", "--leader-elect",
                              "--leader-elect-renew-deadline=20s"},

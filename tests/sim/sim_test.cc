@@ -192,7 +192,18 @@ TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
       {"--cluster " + TestData("bad/template_quantity.yaml"),
        {"template_quantity.yaml", "ReplicaSet default/web", "spec.template.spec.containers[0].resources.requests.cpu",
         "2..5"}},
-      {"--cluster " + TestData("basic.yaml") + " --config " + TestData("bad/unknown_plugin_config.yaml"), {"NoSuchPlugin"}},
+      {"--cluster " + TestData("basic.yaml") + " --config " + TestData("bad/unknown_plugin_config.yaml"),
+       {"FilterPlugin \"NoSuchPlugin\" does not exist; registered plugins: ", "NodeResourcesFit",
+        "(add yours with registry.Add)"}},
+      {"--cluster " + TestData("basic.yaml") + " --config " + TestData("bad/coscheduling_config.yaml"),
+       {"\"Coscheduling\" does not exist; Coscheduling is an out-of-tree plugin (kubernetes-sigs/scheduler-plugins)",
+        "registry.Add(\"Coscheduling\", factory)"}},
+      {"--cluster " + TestData("basic.yaml") + " --config " + TestData("bad/plugin_args_config.yaml"),
+       {"plugin_args_config.yaml: profiles[0].pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 900: "
+        "not in valid range [0, 100] (plugin \"DefaultPreemption\", profile \"default-scheduler\")"}},
+      {"--cluster " + TestData("basic.yaml") + " --config " + TestData("bad/plugin_args_utf8_config.yaml"),
+       {"plugin_args_utf8_config.yaml: profiles[0].pluginConfig[0].args.scoringStrategy.type: invalid UTF-8 "
+        "(plugin \"NodeResourcesFit\")"}},
       {"--cluster " + TestData("does-not-exist.yaml"), {"does-not-exist.yaml"}},
       {"--cluster " + TestData("basic.yaml") + " --output xml", {"--output"}},
       {"--tie-break sometimes", {"--tie-break"}},
@@ -229,6 +240,26 @@ TEST_CASE("the bundled demo runs, schedules and preempts", "[sim]") {
   CHECK(table.exit_code == 0);
   CHECK_THAT(table.out, Catch::Contains("batch/giant"));
   CHECK_THAT(table.out, Catch::Contains("pending pods on 20 nodes"));
+}
+
+// `make demo` runs the simulator without flags: the same placements on
+// every run (a fixed seed, printed), and a summary that counts the victims.
+TEST_CASE("the demo repeats itself and its summary counts the victims", "[sim]") {
+  auto a = Json(Sim("--output json"));
+  auto b = Json(Sim("--output json"));
+  CHECK(a["pods"] == b["pods"]);
+  CHECK(a["summary"]["seed"] == 1);
+  int victims = 0;
+  for (const auto& p : a["pods"]) victims += static_cast<int>(p["victims"].size());
+  CHECK(victims > 0);
+  CHECK(a["summary"]["preempted"] == victims);
+  Run table = Sim("--output table");
+  CHECK(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains(std::to_string(victims) + " preempted in "));
+  CHECK_THAT(table.out, Catch::Contains(", seed 1)"));
+  // --seed 0 picks a seed and says which.
+  auto r = Json(Sim("--output json --seed 0"));
+  CHECK(r["summary"]["seed"].get<uint64_t>() != 0);
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "schedkit/framework/plugin_args.h"
+
 namespace schedkit::framework {
 
 struct PluginRef {
@@ -41,8 +43,8 @@ struct ProfilePlugins {
 struct Profile {
   std::string scheduler_name = "default-scheduler";
   ProfilePlugins plugins;
-  // Plugin name → args as a JSON object text (pluginConfig[].args).
-  std::map<std::string, std::string> plugin_args;
+  // Plugin name → its args (pluginConfig[].args), as JSON object text.
+  std::map<std::string, PluginArgs> plugin_args;
   // Overrides the global percentageOfNodesToScore when set.
   std::optional<int32_t> percentage_of_nodes_to_score;
 };

@@ -7,8 +7,9 @@
 //   SCHEDKIT_RETURN_IF_ERROR(registry.Add("Coscheduling", &Coscheduling::New));
 //   registry.AddKind<PodGroup>();   // a CRD: decoded from files, held, watched
 //
-// A factory receives the plugin's args from the profile's pluginConfig as
-// JSON text (empty when none were given) and the Handle. Not thread-safe;
+// A factory receives the plugin's args from the profile's pluginConfig
+// (plugin_args.h: decode them with DecodeArgs) and the Handle; it runs when a
+// profile is built, before the scheduler's first cycle. Not thread-safe;
 // build it before use, then share it read-only.
 #ifndef SCHEDKIT_FRAMEWORK_REGISTRY_H_
 #define SCHEDKIT_FRAMEWORK_REGISTRY_H_
@@ -26,21 +27,9 @@
 #include "schedkit/api/kind.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
+#include "schedkit/framework/plugin_args.h"
 
 namespace schedkit::framework {
-
-// A plugin's arguments: the JSON object from pluginConfig[].args.
-class PluginArgs {
- public:
-  PluginArgs() = default;
-  explicit PluginArgs(std::string json) : json_(std::move(json)) {}
-  // JSON text of the args object; empty when the profile gave none.
-  const std::string& json() const { return json_; }
-  bool empty() const { return json_.empty(); }
-
- private:
-  std::string json_;
-};
 
 using PluginFactory = std::function<absl::StatusOr<std::unique_ptr<Plugin>>(const PluginArgs& args, Handle& handle)>;
 

@@ -47,46 +47,30 @@ bool TerminatingByPreemption(const PodInfo& pod) {
   return false;
 }
 
-absl::Status ReadInt32(const nlohmann::json& j, std::string_view field, int32_t& out) {
-  int64_t v = out;
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadInt(j, kName, "", field, v));
-  if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
-    return internal::ArgsError(kName, field, schedkit::StrCat("Invalid value: ", v, ": not a 32-bit integer"));
-  }
-  out = static_cast<int32_t>(v);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
-absl::StatusOr<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const framework::PluginArgs& args) {
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json j, internal::ParseArgs(args, kName));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(j, kName, "", {kPercentageField, kAbsoluteField}));
-  DefaultPreemptionArgs out;
-  SCHEDKIT_RETURN_IF_ERROR(ReadInt32(j, kPercentageField, out.min_candidate_nodes_percentage));
-  SCHEDKIT_RETURN_IF_ERROR(ReadInt32(j, kAbsoluteField, out.min_candidate_nodes_absolute));
+const framework::ArgsSpec<DefaultPreemptionArgs>& DefaultPreemptionArgsSpec() {
+  static const auto* spec =
+      framework::ArgsSpec<DefaultPreemptionArgs>(std::string(kName))
+          .Field(std::string(kPercentageField), &DefaultPreemptionArgs::min_candidate_nodes_percentage)
+          .Field(std::string(kAbsoluteField), &DefaultPreemptionArgs::min_candidate_nodes_absolute)
+          // Upstream ValidateDefaultPreemptionArgs: every violation, in its order.
+          .Validate([](const DefaultPreemptionArgs& a, framework::ArgsErrors& errs) {
+            const int32_t pct = a.min_candidate_nodes_percentage;
+            const int32_t abs = a.min_candidate_nodes_absolute;
+            if (pct < 0 || pct > 100) errs.Invalid(kPercentageField, pct, "not in valid range [0, 100]");
+            if (abs < 0) errs.Invalid(kAbsoluteField, abs, "not in valid range [0, inf)");
+            if (pct == 0 && abs == 0) {
+              errs.Invalid(kPercentageField, 0, schedkit::StrCat("cannot be zero at the same time as ", kAbsoluteField));
+              errs.Invalid(kAbsoluteField, 0, schedkit::StrCat("cannot be zero at the same time as ", kPercentageField));
+            }
+          })
+          .Leak();
+  return *spec;
+}
 
-  // Upstream ValidateDefaultPreemptionArgs: every violation, in its order.
-  std::vector<std::string> errors;
-  const int32_t pct = out.min_candidate_nodes_percentage;
-  const int32_t abs = out.min_candidate_nodes_absolute;
-  if (pct < 0 || pct > 100) {
-    errors.push_back(schedkit::StrCat(kPercentageField, ": Invalid value: ", pct, ": not in valid range [0, 100]"));
-  }
-  if (abs < 0) {
-    errors.push_back(schedkit::StrCat(kAbsoluteField, ": Invalid value: ", abs, ": not in valid range [0, inf)"));
-  }
-  if (pct == 0 && abs == 0) {
-    errors.push_back(schedkit::StrCat(kPercentageField, ": Invalid value: 0: cannot be zero at the same time as ",
-                                      kAbsoluteField));
-    errors.push_back(schedkit::StrCat(kAbsoluteField, ": Invalid value: 0: cannot be zero at the same time as ",
-                                      kPercentageField));
-  }
-  if (errors.empty()) return out;
-  if (errors.size() == 1) return internal::ArgsError(kName, "", errors[0]);
-  std::string joined;
-  for (size_t i = 0; i < errors.size(); ++i) schedkit::StrAppend(&joined, i > 0 ? ", " : "", errors[i]);
-  return internal::ArgsError(kName, "", schedkit::StrCat("[", joined, "]"));
+absl::StatusOr<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const framework::PluginArgs& args) {
+  return framework::DecodeArgs(args, DefaultPreemptionArgsSpec());
 }
 
 DefaultPreemption::DefaultPreemption(framework::Handle& handle, const DefaultPreemptionArgs& args)

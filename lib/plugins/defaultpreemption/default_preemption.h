@@ -53,8 +53,10 @@ struct DefaultPreemptionArgs {
   int32_t min_candidate_nodes_absolute = 100;
 };
 
-// Parses pluginConfig args (upstream field names, v1 defaults) and applies
-// upstream's validation; errors name the field.
+// The args' declaration: upstream's field names, v1 defaults and validation.
+const framework::ArgsSpec<DefaultPreemptionArgs>& DefaultPreemptionArgsSpec();
+// Decodes pluginConfig args and applies upstream's validation; errors name
+// the field.
 absl::StatusOr<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const framework::PluginArgs& args);
 
 class DefaultPreemption final : public framework::PostFilterPlugin,

@@ -34,51 +34,28 @@ Symbol ReasonNoNewClaimsToDeallocate() {
   return reason;
 }
 
-// metav1.Duration's JSON form: a string in Go's time.ParseDuration syntax.
-absl::Status ReadDuration(const nlohmann::json& obj, std::string_view key,
-                          std::optional<absl::Duration>& out) {
-  constexpr std::string_view kPlugin = names::kDynamicResources;
-  auto it = obj.find(std::string(key));
-  if (it == obj.end() || it->is_null()) return absl::OkStatus();
-  if (!it->is_string())
-    return internal::ArgsError(kPlugin, key, "expected a duration string such as \"10s\"");
-  const std::string text = it->get<std::string>();
-  // Go accepts both micro signs for microseconds; Abseil spells them "us".
-  const std::string normalized = absl::StrReplaceAll(text, {{"\xC2\xB5s", "us"}, {"\xCE\xBCs", "us"}});
-  absl::Duration d;
-  // Abseil also accepts "inf"; Go does not.
-  if (normalized.find("inf") != std::string::npos || !absl::ParseDuration(normalized, &d)) {
-    return internal::ArgsError(kPlugin, key, schedkit::StrCat("time: invalid duration \"", text, "\""));
-  }
-  out = d;
-  return absl::OkStatus();
-}
-
 }  // namespace
 
+const framework::ArgsSpec<DynamicResourcesArgs>& DynamicResourcesArgsSpec() {
+  static const auto* spec =
+      framework::ArgsSpec<DynamicResourcesArgs>(std::string(names::kDynamicResources))
+          .Field("filterTimeout", &DynamicResourcesArgs::filter_timeout)
+          .Field("bindingTimeout", &DynamicResourcesArgs::binding_timeout)
+          .Validate([](const DynamicResourcesArgs& a, framework::ArgsErrors& errs) {
+            if (a.filter_timeout < absl::ZeroDuration()) {
+              errs.Invalid("filterTimeout", absl::FormatDuration(a.filter_timeout), "must be zero or positive");
+            }
+            if (a.binding_timeout.has_value()) {
+              errs.Forbidden("bindingTimeout",
+                             "DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is disabled");
+            }
+          })
+          .Leak();
+  return *spec;
+}
+
 absl::StatusOr<DynamicResourcesArgs> ParseDynamicResourcesArgs(const framework::PluginArgs& args) {
-  constexpr std::string_view kPlugin = names::kDynamicResources;
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, kPlugin));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, kPlugin, "", {"filterTimeout", "bindingTimeout"}));
-  std::optional<absl::Duration> filter_timeout, binding_timeout;
-  SCHEDKIT_RETURN_IF_ERROR(ReadDuration(obj, "filterTimeout", filter_timeout));
-  SCHEDKIT_RETURN_IF_ERROR(ReadDuration(obj, "bindingTimeout", binding_timeout));
-  DynamicResourcesArgs out;
-  if (filter_timeout) {
-    if (*filter_timeout < absl::ZeroDuration()) {
-      return internal::ArgsError(
-          kPlugin, "filterTimeout",
-          schedkit::StrCat("Invalid value: \"", obj["filterTimeout"].get<std::string>(),
-                           "\": must be zero or positive"));
-    }
-    out.filter_timeout = *filter_timeout;
-  }
-  if (binding_timeout) {
-    return internal::ArgsError(
-        kPlugin, "bindingTimeout",
-        "Forbidden: DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is disabled");
-  }
-  return out;
+  return framework::DecodeArgs(args, DynamicResourcesArgsSpec());
 }
 
 PodResourceClaims ResourceClaimsOf(const api::v1::Pod& /*pod*/) { return {}; }

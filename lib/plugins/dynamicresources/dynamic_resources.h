@@ -62,8 +62,12 @@ namespace schedkit::plugins {
 // forbidden: DRADeviceBindingConditions is off in v1.35.
 struct DynamicResourcesArgs {
   absl::Duration filter_timeout = absl::Seconds(10);
+  // Refused while DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are off.
+  std::optional<absl::Duration> binding_timeout;
 };
 
+// The args' declaration: upstream's fields, v1 defaults and validation.
+const framework::ArgsSpec<DynamicResourcesArgs>& DynamicResourcesArgsSpec();
 absl::StatusOr<DynamicResourcesArgs> ParseDynamicResourcesArgs(const framework::PluginArgs& args);
 
 // A pod's spec.resourceClaims[] entry (core/v1 PodResourceClaim).

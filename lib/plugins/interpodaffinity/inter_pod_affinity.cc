@@ -101,23 +101,25 @@ bool operator==(const TopologyCounts& a, const TopologyCounts& b) {
 
 }  // namespace interpodaffinity
 
+const framework::ArgsSpec<InterPodAffinityArgs>& InterPodAffinityArgsSpec() {
+  static const auto* spec =
+      framework::ArgsSpec<InterPodAffinityArgs>(std::string(kName))
+          .Field("hardPodAffinityWeight", &InterPodAffinityArgs::hard_pod_affinity_weight)
+          .Field("ignorePreferredTermsOfExistingPods", &InterPodAffinityArgs::ignore_preferred_terms_of_existing_pods)
+          .Validate([](const InterPodAffinityArgs& a, framework::ArgsErrors& errs) {
+            if (a.hard_pod_affinity_weight < kMinHardPodAffinityWeight ||
+                a.hard_pod_affinity_weight > kMaxHardPodAffinityWeight) {
+              errs.Invalid("hardPodAffinityWeight", a.hard_pod_affinity_weight,
+                           schedkit::StrCat("not in valid range [", kMinHardPodAffinityWeight, ", ",
+                                            kMaxHardPodAffinityWeight, "]"));
+            }
+          })
+          .Leak();
+  return *spec;
+}
+
 absl::StatusOr<InterPodAffinityArgs> ParseInterPodAffinityArgs(const framework::PluginArgs& args) {
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json j, internal::ParseArgs(args, kName));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(
-      j, kName, "", {"hardPodAffinityWeight", "ignorePreferredTermsOfExistingPods"}));
-  int64_t weight = 1;
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadInt(j, kName, "", "hardPodAffinityWeight", weight));
-  InterPodAffinityArgs out;
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadBool(j, kName, "", "ignorePreferredTermsOfExistingPods",
-                                              out.ignore_preferred_terms_of_existing_pods));
-  if (weight < kMinHardPodAffinityWeight || weight > kMaxHardPodAffinityWeight) {
-    return internal::ArgsError(
-        kName, "hardPodAffinityWeight",
-        schedkit::StrCat("Invalid value: ", weight, ": not in valid range [", kMinHardPodAffinityWeight, ", ",
-                         kMaxHardPodAffinityWeight, "]"));
-  }
-  out.hard_pod_affinity_weight = static_cast<int32_t>(weight);
-  return out;
+  return framework::DecodeArgs(args, InterPodAffinityArgsSpec());
 }
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewInterPodAffinity(const framework::PluginArgs& args,

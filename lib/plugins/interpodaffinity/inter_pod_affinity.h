@@ -59,7 +59,9 @@ struct InterPodAffinityArgs {
   bool ignore_preferred_terms_of_existing_pods = false;
 };
 
-// Parses, defaults and validates the args JSON; errors name the field.
+// The args' declaration: upstream's fields, v1 defaults and validation.
+const framework::ArgsSpec<InterPodAffinityArgs>& InterPodAffinityArgsSpec();
+// Decodes, defaults and validates the args; errors name the field.
 absl::StatusOr<InterPodAffinityArgs> ParseInterPodAffinityArgs(const framework::PluginArgs& args);
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewInterPodAffinity(const framework::PluginArgs& args,

@@ -6,8 +6,6 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
-#include "api/proto_json.h"
-#include "plugins/internal/args.h"
 #include "plugins/nodeaffinity/term_errors.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/base/str_cat.h"
@@ -147,51 +145,35 @@ absl::Status CheckNodeEvent(const EventObjects& e) {
 
 // --- args ---
 
-absl::Status CheckTermFields(const nlohmann::json& term, const std::string& path) {
-  if (!term.is_object()) return absl::OkStatus();  // the proto decoder reports the type
-  SCHEDKIT_RETURN_IF_ERROR(
-      internal::CheckKnownFields(term, kPluginName, path, {"matchExpressions", "matchFields"}));
-  for (const char* list : {"matchExpressions", "matchFields"}) {
-    auto it = term.find(list);
-    if (it == term.end() || !it->is_array()) continue;
-    for (size_t i = 0; i < it->size(); ++i) {
-      const nlohmann::json& r = (*it)[i];
-      if (!r.is_object()) continue;
-      SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(
-          r, kPluginName, schedkit::StrCat(path, ".", list, "[", i, "]"), {"key", "operator", "values"}));
+// Upstream ValidateNodeAffinityArgs: every term must parse. Term errors come
+// as "<path>: <problem>"; repeated ones are reported once.
+void ValidateAddedAffinity(const NodeAffinityArgs& args, framework::ArgsErrors& errs) {
+  if (!args.added_affinity.has_value()) return;
+  const api::v1::NodeAffinity& added = *args.added_affinity;
+  std::vector<std::string> errors;
+  if (added.has_required_during_scheduling_ignored_during_execution()) {
+    const auto& terms = added.required_during_scheduling_ignored_during_execution().node_selector_terms();
+    for (int i = 0; i < terms.size(); ++i) {
+      if (IsEmptyTerm(terms[i])) continue;
+      AppendTermErrors(
+          terms[i],
+          schedkit::StrCat("addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[", i, "]"),
+          errors);
     }
   }
-  return absl::OkStatus();
-}
-
-absl::Status CheckAddedAffinityFields(const nlohmann::json& added) {
-  static constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
-  static constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
-  if (!added.is_object()) return absl::OkStatus();
-  SCHEDKIT_RETURN_IF_ERROR(
-      internal::CheckKnownFields(added, kPluginName, "addedAffinity", {kRequired, kPreferred}));
-  if (auto it = added.find(std::string(kRequired)); it != added.end() && it->is_object()) {
-    const std::string path = schedkit::StrCat("addedAffinity.", kRequired);
-    SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(*it, kPluginName, path, {"nodeSelectorTerms"}));
-    if (auto terms = it->find("nodeSelectorTerms"); terms != it->end() && terms->is_array()) {
-      for (size_t i = 0; i < terms->size(); ++i) {
-        SCHEDKIT_RETURN_IF_ERROR(
-            CheckTermFields((*terms)[i], schedkit::StrCat(path, ".nodeSelectorTerms[", i, "]")));
-      }
-    }
+  const auto& preferred = added.preferred_during_scheduling_ignored_during_execution();
+  for (int i = 0; i < preferred.size(); ++i) {
+    if (preferred[i].weight() == 0 || IsEmptyTerm(preferred[i].preference())) continue;
+    AppendTermErrors(preferred[i].preference(),
+                     schedkit::StrCat("addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[", i, "]"),
+                     errors);
   }
-  if (auto it = added.find(std::string(kPreferred)); it != added.end() && it->is_array()) {
-    for (size_t i = 0; i < it->size(); ++i) {
-      const nlohmann::json& p = (*it)[i];
-      if (!p.is_object()) continue;
-      const std::string path = schedkit::StrCat("addedAffinity.", kPreferred, "[", i, "]");
-      SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(p, kPluginName, path, {"weight", "preference"}));
-      if (auto pref = p.find("preference"); pref != p.end()) {
-        SCHEDKIT_RETURN_IF_ERROR(CheckTermFields(*pref, schedkit::StrCat(path, ".preference")));
-      }
-    }
+  absl::flat_hash_set<std::string> seen;
+  for (const std::string& e : errors) {
+    if (!seen.insert(e).second) continue;
+    const size_t colon = e.find(": ");
+    errs.Add(e.substr(0, colon), colon == std::string::npos ? "" : e.substr(colon + 2));
   }
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -345,49 +327,29 @@ std::vector<framework::ClusterEventWithHint> NodeAffinity::EventsToRegister() co
        }}};
 }
 
+const framework::ArgsSpec<NodeAffinityArgs>& NodeAffinityArgsSpec() {
+  static const auto* spec = framework::ArgsSpec<NodeAffinityArgs>(std::string(kPluginName))
+                                .Field("addedAffinity", &NodeAffinityArgs::added_affinity)
+                                .Validate(ValidateAddedAffinity)
+                                .Leak();
+  return *spec;
+}
+
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeAffinity(const framework::PluginArgs& args,
                                                                    framework::Handle&) {
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, kPluginName));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, kPluginName, "", {"addedAffinity"}));
-  auto added_it = obj.find("addedAffinity");
-  if (added_it == obj.end() || added_it->is_null()) {
+  SCHEDKIT_ASSIGN_OR_RETURN(NodeAffinityArgs parsed, framework::DecodeArgs(args, NodeAffinityArgsSpec()));
+  if (!parsed.added_affinity.has_value()) {
     return std::make_unique<NodeAffinity>(std::nullopt, false, std::vector<NodeAffinity::WeightedTerm>{});
   }
-  SCHEDKIT_RETURN_IF_ERROR(CheckAddedAffinityFields(*added_it));
-  api::v1::NodeAffinity added;
-  if (absl::Status s = api::internal::JsonToMessage(*added_it, added); !s.ok()) {
-    return internal::ArgsError(kPluginName, "", schedkit::StrCat("addedAffinity.", s.message()));
-  }
-  auto required_it = added_it->find("requiredDuringSchedulingIgnoredDuringExecution");
-  const bool has_required = required_it != added_it->end() && !required_it->is_null();
+  const api::v1::NodeAffinity& added = *parsed.added_affinity;
   const auto& preferred = added.preferred_during_scheduling_ignored_during_execution();
-
-  // ValidateNodeAffinityArgs: every term must parse.
-  std::vector<std::string> errors;
-  const auto& required_terms =
-      added.required_during_scheduling_ignored_during_execution().node_selector_terms();
-  for (int i = 0; has_required && i < required_terms.size(); ++i) {
-    if (IsEmptyTerm(required_terms[i])) continue;
-    AppendTermErrors(
-        required_terms[i],
-        schedkit::StrCat("addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[", i,
-                         "]"),
-        errors);
-  }
-  for (int i = 0; i < preferred.size(); ++i) {
-    if (preferred[i].weight() == 0 || IsEmptyTerm(preferred[i].preference())) continue;
-    AppendTermErrors(
-        preferred[i].preference(),
-        schedkit::StrCat("addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[", i, "]"), errors);
-  }
-  if (!errors.empty()) return internal::ArgsError(kPluginName, "", AggregateMessage(errors));
-
+  framework::ArgsErrors errs;
   std::optional<api::NodeSelector> added_required;
-  if (has_required) {
+  if (added.has_required_during_scheduling_ignored_during_execution()) {
     auto compiled = api::NodeSelector::Compile(added.required_during_scheduling_ignored_during_execution());
     if (!compiled.ok()) {
-      return internal::ArgsError(kPluginName, "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution",
-                                 std::string(compiled.status().message()));
+      errs.Add("addedAffinity.requiredDuringSchedulingIgnoredDuringExecution", std::string(compiled.status().message()));
+      return errs.ToStatus(kPluginName, args);
     }
     added_required = *std::move(compiled);
   }
@@ -396,10 +358,9 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeAffinity(const framewo
     if (preferred[i].weight() == 0 || IsEmptyTerm(preferred[i].preference())) continue;
     auto term = api::NodeSelector::CompileTerm(preferred[i].preference());
     if (!term.ok()) {
-      return internal::ArgsError(
-          kPluginName,
-          schedkit::StrCat("addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[", i, "]"),
-          std::string(term.status().message()));
+      errs.Add(schedkit::StrCat("addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[", i, "]"),
+               std::string(term.status().message()));
+      return errs.ToStatus(kPluginName, args);
     }
     added_preferred.push_back({*std::move(term), preferred[i].weight()});
   }

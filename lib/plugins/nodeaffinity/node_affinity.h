@@ -27,11 +27,21 @@
 
 #include "absl/status/statusor.h"
 #include "schedkit/api/selector.h"
+#include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
 namespace schedkit::plugins {
+
+// NodeAffinityArgs (v1): a node affinity every pod of the profile must also
+// satisfy.
+struct NodeAffinityArgs {
+  std::optional<api::v1::NodeAffinity> added_affinity;
+};
+
+// The args' declaration: upstream's field and ValidateNodeAffinityArgs.
+const framework::ArgsSpec<NodeAffinityArgs>& NodeAffinityArgsSpec();
 
 class NodeAffinity final : public framework::PreFilterPlugin,
                            public framework::FilterPlugin,

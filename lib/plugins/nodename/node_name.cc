@@ -33,8 +33,7 @@ std::vector<framework::ClusterEventWithHint> NodeName::EventsToRegister() const 
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeName(const framework::PluginArgs& args,
                                                                framework::Handle&) {
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, names::kNodeName));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, names::kNodeName, "", {}));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckNoArgs(args, names::kNodeName));
   return std::make_unique<NodeName>();
 }
 

@@ -94,8 +94,7 @@ std::vector<framework::ClusterEventWithHint> NodePorts::EventsToRegister() const
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodePorts(const framework::PluginArgs& args,
                                                                 framework::Handle&) {
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, names::kNodePorts));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, names::kNodePorts, "", {}));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckNoArgs(args, names::kNodePorts));
   return std::make_unique<NodePorts>();
 }
 

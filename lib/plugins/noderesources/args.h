@@ -1,14 +1,14 @@
 // Args of the noderesources plugins (NodeResourcesFit and
 // NodeResourcesBalancedAllocation), shaped after kube-scheduler's v1 config
-// types: decoding of pluginConfig JSON with upstream's v1 defaults, and
-// upstream's validation as a separate step.
+// types and declared as framework::ArgsSpec: decoding with upstream's v1
+// defaults and validation.
 //
 //   SCHEDKIT_ASSIGN_OR_RETURN(NodeResourcesFitArgs args, ParseNodeResourcesFitArgs(plugin_args));
-//   SCHEDKIT_RETURN_IF_ERROR(ValidateNodeResourcesFitArgs(args));
 //
-// Parse* fails on malformed JSON, unknown fields and wrong types; Validate*
-// fails on out-of-range values. Both name the field at fault, as
-// "<plugin> args: <field>: <problem>". Plain values; thread-safe.
+// Parse* fails on malformed JSON, unknown fields, wrong types and
+// out-of-range values; Validate* checks args built in code. Both name the
+// field at fault, as "<plugin> args: <field>: <problem>". Plain values;
+// thread-safe.
 #ifndef SCHEDKIT_LIB_PLUGINS_NODERESOURCES_ARGS_H_
 #define SCHEDKIT_LIB_PLUGINS_NODERESOURCES_ARGS_H_
 
@@ -69,7 +69,12 @@ struct NodeResourcesBalancedAllocationArgs {
 // The v1 defaults: resources cpu and memory with weight 1.
 std::vector<ResourceSpec> DefaultResources();
 
-// Decodes pluginConfig args (empty → {}) and applies upstream's v1 defaults:
+// The declarations: upstream's fields, v1 defaults and validation.
+const framework::ArgsSpec<NodeResourcesFitArgs>& NodeResourcesFitArgsSpec();
+const framework::ArgsSpec<NodeResourcesBalancedAllocationArgs>& NodeResourcesBalancedAllocationArgsSpec();
+
+// Decodes pluginConfig args (empty → {}), applies upstream's v1 defaults and
+// validates:
 // a missing scoringStrategy becomes LeastAllocated over cpu and memory, an
 // empty resources list becomes cpu and memory, and weight 0 becomes 1.
 absl::StatusOr<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const framework::PluginArgs& args);

@@ -99,8 +99,7 @@ void NodeUnschedulable::FilterNodes(const framework::CycleState& state, const fr
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(const framework::PluginArgs& args,
                                                                         framework::Handle&) {
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, names::kNodeUnschedulable));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, names::kNodeUnschedulable, "", {}));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckNoArgs(args, names::kNodeUnschedulable));
   return std::make_unique<NodeUnschedulable>();
 }
 

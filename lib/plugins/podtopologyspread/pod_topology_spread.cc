@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "google/protobuf/util/message_differencer.h"
-#include "plugins/internal/args.h"
+#include "api/apimachinery_validation.h"
 #include "plugins/internal/default_selector.h"
 #include "plugins/podtopologyspread/common.h"
 #include "plugins/podtopologyspread/domain_counts.h"
@@ -22,7 +22,6 @@ namespace {
 
 using framework::QueueingHint;
 using framework::SpreadConstraint;
-using internal::ArgsError;
 using podtopologyspread_internal::NodeHasAllTopologyKeys;
 
 constexpr std::string_view kPlugin = names::kPodTopologySpread;
@@ -30,129 +29,103 @@ constexpr std::string_view kPlugin = names::kPodTopologySpread;
 // ---------------------------------------------------------------------------
 // Args
 
-bool IsAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+// v1.TopologySpreadConstraint as the args write it, before validation.
+struct WrittenConstraint {
+  int32_t max_skew = 0;
+  std::string topology_key;
+  std::string when_unsatisfiable;
+  std::optional<framework::RawJson> label_selector;
+  std::optional<int32_t> min_domains;
+  std::optional<std::string> node_affinity_policy;
+  std::optional<std::string> node_taints_policy;
+  std::vector<std::string> match_label_keys;
+};
 
-// metav1 validation.IsQualifiedName: [prefix/]name, prefix a DNS-1123
-// subdomain, name at most 63 alphanumerics, '-', '_' or '.' with
-// alphanumeric ends. Returns the problem, or "" when valid.
-std::string QualifiedNameProblem(std::string_view v) {
-  std::string_view name = v;
-  const size_t slash = v.find('/');
-  if (slash != std::string_view::npos) {
-    if (v.find('/', slash + 1) != std::string_view::npos) {
-      return "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and "
-             "end "
-             "with an alphanumeric character, with an optional DNS subdomain prefix and '/'";
+struct WrittenArgs {
+  std::vector<WrittenConstraint> default_constraints;
+  std::string defaulting_type;
+};
+
+// Upstream ValidatePodTopologySpreadArgs: defaultingType, then each
+// constraint in order; every problem is reported.
+void ValidateWrittenArgs(const WrittenArgs& a, framework::ArgsErrors& errs) {
+  static constexpr std::string_view kDefaultingTypes[] = {"System", "List"};
+  static constexpr std::string_view kWhens[] = {"DoNotSchedule", "ScheduleAnyway"};
+  if (a.defaulting_type != "System" && a.defaulting_type != "List") {
+    errs.NotSupported("defaultingType", a.defaulting_type, kDefaultingTypes);
+  } else if (a.defaulting_type == "System" && !a.default_constraints.empty()) {
+    errs.Invalid("defaultingType", a.defaulting_type, "when .defaultConstraints are not empty");
+  }
+  for (size_t i = 0; i < a.default_constraints.size(); ++i) {
+    const WrittenConstraint& c = a.default_constraints[i];
+    const std::string path = framework::ArgsPath("defaultConstraints", i);
+    if (c.max_skew <= 0) {
+      errs.Invalid(framework::ArgsPath(path, "maxSkew"), c.max_skew, "not in valid range (0, inf)");
     }
-    const std::string_view prefix = v.substr(0, slash);
-    name = v.substr(slash + 1);
-    if (prefix.empty()) return "prefix part must be non-empty";
-    if (prefix.size() > 253) return "prefix part must be no more than 253 characters";
-    // Labels of lowercase alphanumerics and '-', alphanumeric at both ends, joined by '.'.
-    size_t start = 0;
-    while (true) {
-      const size_t dot = prefix.find('.', start);
-      const std::string_view label = prefix.substr(start, dot == std::string_view::npos ? dot : dot - start);
-      bool ok = !label.empty() && IsLowerAlnum(label.front()) && IsLowerAlnum(label.back());
-      for (char c : label) ok = ok && (IsLowerAlnum(c) || c == '-');
-      if (!ok) {
-        return "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
-               "characters, '-' "
-               "or '.', and must start and end with an alphanumeric character";
+    if (c.topology_key.empty()) {
+      errs.Required(framework::ArgsPath(path, "topologyKey"), "can not be empty");
+    } else {
+      for (const std::string& problem : api::internal::LabelKeyErrors(c.topology_key)) {
+        errs.Invalid(framework::ArgsPath(path, "topologyKey"), c.topology_key, problem);
       }
-      if (dot == std::string_view::npos) break;
-      start = dot + 1;
+    }
+    if (c.when_unsatisfiable.empty()) {
+      errs.Required(framework::ArgsPath(path, "whenUnsatisfiable"), "can not be empty");
+    } else if (c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway") {
+      errs.NotSupported(framework::ArgsPath(path, "whenUnsatisfiable"), c.when_unsatisfiable, kWhens);
+    }
+    if (c.label_selector.has_value()) {
+      errs.Forbidden(framework::ArgsPath(path, "labelSelector"),
+                     "constraint must not define a selector, as they deduced for each pod");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const WrittenConstraint& earlier = a.default_constraints[j];
+      if (earlier.topology_key == c.topology_key && earlier.when_unsatisfiable == c.when_unsatisfiable) {
+        errs.Add(path, schedkit::StrCat("Duplicate value: \"{", c.topology_key, ", ", c.when_unsatisfiable, "}\""));
+        break;
+      }
     }
   }
-  if (name.empty()) return "name part must be non-empty";
-  if (name.size() > 63) return "name part must be no more than 63 characters";
-  bool ok = IsAlnum(name.front()) && IsAlnum(name.back());
-  for (char c : name) ok = ok && (IsAlnum(c) || c == '-' || c == '_' || c == '.');
-  if (!ok) {
-    return "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-           "with an alphanumeric character";
-  }
-  return "";
 }
 
-// An optional int32 field: nullopt when absent or null.
-absl::StatusOr<std::optional<int32_t>> ReadOptionalInt32(const nlohmann::json& obj, std::string_view path,
-                                                         std::string_view key) {
-  const auto it = obj.find(std::string(key));
-  if (it == obj.end() || it->is_null()) return std::nullopt;
-  int64_t v = 0;
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadInt(obj, kPlugin, path, key, v));
-  if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
-    return ArgsError(kPlugin, schedkit::StrCat(path, ".", key),
-                     schedkit::StrCat("value ", v, " overflows int32"));
-  }
-  return static_cast<int32_t>(v);
+const framework::ArgsSpec<WrittenConstraint>& ConstraintSpec() {
+  static const auto* spec = framework::ArgsSpec<WrittenConstraint>("TopologySpreadConstraint")
+                                .Field("maxSkew", &WrittenConstraint::max_skew)
+                                .Field("topologyKey", &WrittenConstraint::topology_key)
+                                .Field("whenUnsatisfiable", &WrittenConstraint::when_unsatisfiable)
+                                .Field("labelSelector", &WrittenConstraint::label_selector)
+                                .Field("minDomains", &WrittenConstraint::min_domains)
+                                .Field("nodeAffinityPolicy", &WrittenConstraint::node_affinity_policy)
+                                .Field("nodeTaintsPolicy", &WrittenConstraint::node_taints_policy)
+                                .Field("matchLabelKeys", &WrittenConstraint::match_label_keys)
+                                .Leak();
+  return *spec;
 }
 
-absl::StatusOr<SpreadConstraint> ParseDefaultConstraint(const nlohmann::json& j, std::string_view path) {
-  if (!j.is_object()) return ArgsError(kPlugin, path, "expected an object");
-  SCHEDKIT_RETURN_IF_ERROR(
-      internal::CheckKnownFields(j, kPlugin, path,
-                                 {"maxSkew", "topologyKey", "whenUnsatisfiable", "labelSelector",
-                                  "minDomains", "nodeAffinityPolicy", "nodeTaintsPolicy", "matchLabelKeys"}));
+const framework::ArgsSpec<WrittenArgs>& WrittenArgsSpec() {
+  static const auto* spec =
+      framework::ArgsSpec<WrittenArgs>(std::string(kPlugin))
+          .Field("defaultConstraints", &WrittenArgs::default_constraints, ConstraintSpec())
+          .Field("defaultingType", &WrittenArgs::defaulting_type)
+          .Defaults([](WrittenArgs& a) {
+            if (a.defaulting_type.empty()) a.defaulting_type = "System";
+          })
+          .Validate(ValidateWrittenArgs)
+          .Leak();
+  return *spec;
+}
+
+SpreadConstraint Compile(const WrittenConstraint& w) {
   SpreadConstraint c;
-  SCHEDKIT_ASSIGN_OR_RETURN(std::optional<int32_t> max_skew, ReadOptionalInt32(j, path, "maxSkew"));
-  c.max_skew = max_skew.value_or(0);
-  SCHEDKIT_ASSIGN_OR_RETURN(std::optional<int32_t> min_domains, ReadOptionalInt32(j, path, "minDomains"));
-  c.min_domains_set = min_domains.has_value();
-  c.min_domains = min_domains.value_or(1);
-  std::string topology_key, when, affinity_policy, taints_policy;
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, path, "topologyKey", topology_key));
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, path, "whenUnsatisfiable", when));
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, path, "nodeAffinityPolicy", affinity_policy));
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, path, "nodeTaintsPolicy", taints_policy));
+  c.max_skew = w.max_skew;
+  c.min_domains_set = w.min_domains.has_value();
+  c.min_domains = w.min_domains.value_or(1);
   // As decoded from v1: a set policy is kept as given; only "Honor" honors.
-  if (j.contains("nodeAffinityPolicy") && !j.at("nodeAffinityPolicy").is_null()) {
-    c.node_affinity_policy = affinity_policy == "Honor" ? 1 : 0;
-  }
-  if (j.contains("nodeTaintsPolicy") && !j.at("nodeTaintsPolicy").is_null()) {
-    c.node_taints_policy = taints_policy == "Honor" ? 1 : 0;
-  }
-  if (auto it = j.find("matchLabelKeys"); it != j.end() && !it->is_null()) {
-    const std::string keys_path = schedkit::StrCat(path, ".matchLabelKeys");
-    if (!it->is_array()) return ArgsError(kPlugin, keys_path, "expected an array");
-    for (size_t i = 0; i < it->size(); ++i) {
-      const nlohmann::json& k = (*it)[i];
-      if (!k.is_string()) {
-        return ArgsError(kPlugin, schedkit::StrCat(keys_path, "[", i, "]"), "expected a string");
-      }
-      c.match_label_keys.push_back(Symbol::Intern(k.get<std::string>()));
-    }
-  }
-
-  // Upstream ValidatePodTopologySpreadArgs, per constraint.
-  if (c.max_skew <= 0) {
-    return ArgsError(kPlugin, schedkit::StrCat(path, ".maxSkew"),
-                     schedkit::StrCat("Invalid value: ", c.max_skew, ": not in valid range (0, inf)"));
-  }
-  if (topology_key.empty()) {
-    return ArgsError(kPlugin, schedkit::StrCat(path, ".topologyKey"), "Required value: can not be empty");
-  }
-  if (std::string problem = QualifiedNameProblem(topology_key); !problem.empty()) {
-    return ArgsError(kPlugin, schedkit::StrCat(path, ".topologyKey"),
-                     schedkit::StrCat("Invalid value: \"", topology_key, "\": ", problem));
-  }
-  if (when.empty()) {
-    return ArgsError(kPlugin, schedkit::StrCat(path, ".whenUnsatisfiable"),
-                     "Required value: can not be empty");
-  }
-  if (when != "DoNotSchedule" && when != "ScheduleAnyway") {
-    return ArgsError(kPlugin, schedkit::StrCat(path, ".whenUnsatisfiable"),
-                     schedkit::StrCat("Unsupported value: \"", when,
-                                      "\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\""));
-  }
-  if (j.contains("labelSelector") && !j.at("labelSelector").is_null()) {
-    return ArgsError(kPlugin, schedkit::StrCat(path, ".labelSelector"),
-                     "Forbidden: constraint must not define a selector, as they deduced for each pod");
-  }
-  c.topology_key = Symbol::Intern(topology_key);
-  c.do_not_schedule = when == "DoNotSchedule";
+  if (w.node_affinity_policy) c.node_affinity_policy = *w.node_affinity_policy == "Honor" ? 1 : 0;
+  if (w.node_taints_policy) c.node_taints_policy = *w.node_taints_policy == "Honor" ? 1 : 0;
+  for (const std::string& k : w.match_label_keys) c.match_label_keys.push_back(Symbol::Intern(k));
+  c.topology_key = Symbol::Intern(w.topology_key);
+  c.do_not_schedule = w.when_unsatisfiable == "DoNotSchedule";
   return c;
 }
 
@@ -211,39 +184,10 @@ bool TopologyKeyLabelsChanged(const api::LabelSet& original, const api::LabelSet
 }  // namespace
 
 absl::StatusOr<PodTopologySpreadArgs> ParsePodTopologySpreadArgs(const framework::PluginArgs& args) {
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json j, internal::ParseArgs(args, kPlugin));
-  SCHEDKIT_RETURN_IF_ERROR(
-      internal::CheckKnownFields(j, kPlugin, "", {"defaultConstraints", "defaultingType"}));
+  SCHEDKIT_ASSIGN_OR_RETURN(WrittenArgs written, framework::DecodeArgs(args, WrittenArgsSpec()));
   PodTopologySpreadArgs out;
-  std::string defaulting_type;
-  SCHEDKIT_RETURN_IF_ERROR(internal::ReadString(j, kPlugin, "", "defaultingType", defaulting_type));
-  if (auto it = j.find("defaultConstraints"); it != j.end() && !it->is_null()) {
-    if (!it->is_array()) return ArgsError(kPlugin, "defaultConstraints", "expected an array");
-    for (size_t i = 0; i < it->size(); ++i) {
-      const std::string path = schedkit::StrCat("defaultConstraints[", i, "]");
-      SCHEDKIT_ASSIGN_OR_RETURN(SpreadConstraint c, ParseDefaultConstraint((*it)[i], path));
-      for (const SpreadConstraint& earlier : out.default_constraints) {
-        if (earlier.topology_key == c.topology_key && earlier.do_not_schedule == c.do_not_schedule) {
-          return ArgsError(kPlugin, path,
-                           schedkit::StrCat("Duplicate value: \"{", c.topology_key.str(), ", ",
-                                            c.do_not_schedule ? "DoNotSchedule" : "ScheduleAnyway", "}\""));
-        }
-      }
-      out.default_constraints.push_back(std::move(c));
-    }
-  }
-  // v1 default, then validation.
-  if (defaulting_type.empty()) defaulting_type = "System";
-  if (defaulting_type != "System" && defaulting_type != "List") {
-    return ArgsError(kPlugin, "defaultingType",
-                     schedkit::StrCat("Unsupported value: \"", defaulting_type,
-                                      "\": supported values: \"System\", \"List\""));
-  }
-  out.system_defaulting = defaulting_type == "System";
-  if (out.system_defaulting && !out.default_constraints.empty()) {
-    return ArgsError(kPlugin, "defaultingType",
-                     "Invalid value: \"System\": when .defaultConstraints are not empty");
-  }
+  out.system_defaulting = written.defaulting_type == "System";
+  for (const WrittenConstraint& w : written.default_constraints) out.default_constraints.push_back(Compile(w));
   return out;
 }
 

@@ -176,8 +176,7 @@ std::vector<framework::ClusterEventWithHint> TaintToleration::EventsToRegister()
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewTaintToleration(const framework::PluginArgs& args,
                                                                       framework::Handle&) {
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, names::kTaintToleration));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, names::kTaintToleration, "", {}));
+  SCHEDKIT_RETURN_IF_ERROR(internal::CheckNoArgs(args, names::kTaintToleration));
   return std::make_unique<TaintToleration>();
 }
 

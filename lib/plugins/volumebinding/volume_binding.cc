@@ -36,29 +36,30 @@ Status NoPodVolumeForNode(Symbol node) {
 
 }  // namespace
 
+const framework::ArgsSpec<VolumeBindingArgs>& VolumeBindingArgsSpec() {
+  static const auto* spec =
+      framework::ArgsSpec<VolumeBindingArgs>(std::string(names::kVolumeBinding))
+          .Field("bindTimeoutSeconds", &VolumeBindingArgs::bind_timeout_seconds)
+          .Field("shape", &VolumeBindingArgs::shape)
+          .Validate([](const VolumeBindingArgs& a, framework::ArgsErrors& errs) {
+            if (a.bind_timeout_seconds < 0) {
+              errs.Invalid("bindTimeoutSeconds", a.bind_timeout_seconds,
+                           "invalid BindTimeoutSeconds, should not be a negative value");
+            }
+            // With StorageCapacityScoring off, any shape is rejected so that
+            // it cannot silently take effect once the gate turns on.
+            if (a.shape.has_value()) {
+              errs.Add("shape", schedkit::StrCat("Invalid value: ", a.shape->text,
+                                                 ": unexpected field `shape`, remove it or turn on the feature gate "
+                                                 "StorageCapacityScoring"));
+            }
+          })
+          .Leak();
+  return *spec;
+}
+
 absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(const framework::PluginArgs& args) {
-  constexpr std::string_view kPlugin = names::kVolumeBinding;
-  SCHEDKIT_ASSIGN_OR_RETURN(nlohmann::json obj, internal::ParseArgs(args, kPlugin));
-  SCHEDKIT_RETURN_IF_ERROR(internal::CheckKnownFields(obj, kPlugin, "", {"bindTimeoutSeconds", "shape"}));
-  VolumeBindingArgs out;
-  SCHEDKIT_RETURN_IF_ERROR(
-      internal::ReadInt(obj, kPlugin, "", "bindTimeoutSeconds", out.bind_timeout_seconds));
-  if (out.bind_timeout_seconds < 0) {
-    return internal::ArgsError(
-        kPlugin, "bindTimeoutSeconds",
-        schedkit::StrCat("Invalid value: ", out.bind_timeout_seconds,
-                         ": invalid BindTimeoutSeconds, should not be a negative value"));
-  }
-  // With StorageCapacityScoring off, any shape is rejected so that it cannot
-  // silently take effect once the gate turns on.
-  if (auto it = obj.find("shape"); it != obj.end() && !it->is_null()) {
-    return internal::ArgsError(
-        kPlugin, "shape",
-        schedkit::StrCat(
-            "Invalid value: ", it->dump(),
-            ": unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"));
-  }
-  return out;
+  return framework::DecodeArgs(args, VolumeBindingArgsSpec());
 }
 
 std::string_view VolumeBinding::Name() const { return names::kVolumeBinding; }

@@ -75,8 +75,12 @@ namespace schedkit::plugins {
 // default).
 struct VolumeBindingArgs {
   int64_t bind_timeout_seconds = 600;
+  // Refused while StorageCapacityScoring is off; kept as written for the message.
+  std::optional<framework::RawJson> shape;
 };
 
+// The args' declaration: upstream's fields, v1 defaults and validation.
+const framework::ArgsSpec<VolumeBindingArgs>& VolumeBindingArgsSpec();
 absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(const framework::PluginArgs& args);
 
 class VolumeBinding final : public framework::PreFilterPlugin,

@@ -272,11 +272,13 @@ func (w *world) output(seconds float64) *Output {
 		if ps.status != "Scheduled" {
 			r.Message = ps.message
 		}
+		// preempted counts the victims, pending or not; a pending pod that
+		// was bound and then preempted is in its preemptor's victims.
+		out.Summary.Preempted += len(r.Victims)
 		switch ps.status {
 		case "Scheduled":
 			out.Summary.Scheduled++
 		case "Preempted":
-			out.Summary.Preempted++
 		default:
 			out.Summary.Unschedulable++
 		}

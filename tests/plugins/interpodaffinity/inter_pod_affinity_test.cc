@@ -50,9 +50,9 @@ TEST_CASE("InterPodAffinity args: errors name the field", "[interpodaffinity][ar
        "InterPodAffinity args: hardPodAffinityWeight: Invalid value: -1: not in valid range [0, 100]"},
       {R"({"hardPodAffinityWeight": 101})",
        "InterPodAffinity args: hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]"},
+      // An int32 in upstream's type: a value past it fails decoding.
       {R"({"hardPodAffinityWeight": 4294967297})",
-       "InterPodAffinity args: hardPodAffinityWeight: Invalid value: 4294967297: not in valid range [0, "
-       "100]"},
+       "InterPodAffinity args: hardPodAffinityWeight: Invalid value: 4294967297: not a 32-bit integer"},
       {R"({"hardPodAffinityWeight": "1"})", "hardPodAffinityWeight"},
       {R"({"hardPodAffinityWeight": 1.5})", "hardPodAffinityWeight"},
       {R"({"ignorePreferredTermsOfExistingPods": 1})", "ignorePreferredTermsOfExistingPods"},

@@ -228,8 +228,8 @@ TEST_CASE("NodeResourcesFit args: bad args name the field", "[noderesources][arg
       {R"({"scoringStrategy": {"resources": [{"name": "cpu", "weight": 1.5}]}})",
        "NodeResourcesFit args: scoringStrategy.resources[0].weight: expected an integer"},
       {R"({"scoringStrategy": {"type": "RequestedToCapacityRatio", "requestedToCapacityRatio": {"shape": [{"utilization": 4294967296, "score": 1}]}}})",
-       "NodeResourcesFit args: scoringStrategy.requestedToCapacityRatio.shape[0].utilization: expected a "
-       "32-bit integer"},
+       "NodeResourcesFit args: scoringStrategy.requestedToCapacityRatio.shape[0].utilization: Invalid value: "
+       "4294967296: not a 32-bit integer"},
       {R"({"scoringStrategy": {}})",
        "NodeResourcesFit args: scoringStrategy.type: Unsupported value: \"\": supported values: "
        "\"LeastAllocated\", "

@@ -1,4 +1,4 @@
-#include "pv_controller.h"
+#include "sim/pv_controller.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -16,8 +16,8 @@
 //   std::vector<std::string> rest = command_line::Parse(program, argc, argv);
 //
 // Call once, from main, before any thread reads a flag.
-#ifndef SCHEDKIT_EXAMPLES_COMMAND_LINE_COMMAND_LINE_H_
-#define SCHEDKIT_EXAMPLES_COMMAND_LINE_COMMAND_LINE_H_
+#ifndef SCHEDKIT_LIB_COMMAND_LINE_COMMAND_LINE_H_
+#define SCHEDKIT_LIB_COMMAND_LINE_COMMAND_LINE_H_
 
 #include <string>
 #include <string_view>
@@ -28,10 +28,11 @@
 namespace schedkit::command_line {
 
 struct Program {
-  // For messages: "schedkit-sim: ...".
-  std::string_view name;
+  // For messages: "schedkit-sim: ..."; a program built on a main names
+  // itself from argv[0] (ProgramName).
+  std::string name;
   // The synopsis --help prints above the flags, and bad usage points to.
-  std::string_view usage;
+  std::string usage;
   // List flags that a repeated use appends to, rather than replaces.
   std::vector<absl::Flag<std::vector<std::string>>*> repeatable;
 };
@@ -40,9 +41,12 @@ struct Program {
 // flags (and everything after a bare "--"), in order.
 std::vector<std::string> Parse(const Program& program, int argc, char** argv);
 
+// argv[0]'s base name, or `fallback` when argv has none.
+std::string ProgramName(int argc, char** argv, std::string_view fallback);
+
 // Prints "<program>: <message>" on stderr and exits with `code`.
 [[noreturn]] void Fail(const Program& program, int code, std::string_view message);
 
 }  // namespace schedkit::command_line
 
-#endif  // SCHEDKIT_EXAMPLES_COMMAND_LINE_COMMAND_LINE_H_
+#endif  // SCHEDKIT_LIB_COMMAND_LINE_COMMAND_LINE_H_

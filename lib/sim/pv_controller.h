@@ -27,8 +27,8 @@
 //    their state: a dump shows what the controller could not do.
 //
 // Thread-safe.
-#ifndef SCHEDKIT_EXAMPLES_SIM_PV_CONTROLLER_H_
-#define SCHEDKIT_EXAMPLES_SIM_PV_CONTROLLER_H_
+#ifndef SCHEDKIT_LIB_SIM_PV_CONTROLLER_H_
+#define SCHEDKIT_LIB_SIM_PV_CONTROLLER_H_
 
 #include <memory>
 #include <mutex>
@@ -100,4 +100,4 @@ class PvController {
 
 }  // namespace schedkit::sim
 
-#endif  // SCHEDKIT_EXAMPLES_SIM_PV_CONTROLLER_H_
+#endif  // SCHEDKIT_LIB_SIM_PV_CONTROLLER_H_

@@ -17,8 +17,8 @@
 // listing only what the scheduler reads). Claims made here are new: the
 // stand-in PV controller binds those of an Immediate class at once
 // (pv_controller.h).
-#ifndef SCHEDKIT_EXAMPLES_SIM_WORKLOAD_PODS_H_
-#define SCHEDKIT_EXAMPLES_SIM_WORKLOAD_PODS_H_
+#ifndef SCHEDKIT_LIB_SIM_WORKLOAD_PODS_H_
+#define SCHEDKIT_LIB_SIM_WORKLOAD_PODS_H_
 
 #include <string>
 #include <vector>
@@ -39,4 +39,4 @@ std::vector<std::string> AddWorkloadPods(api::ObjectSet& cluster);
 
 }  // namespace schedkit::sim
 
-#endif  // SCHEDKIT_EXAMPLES_SIM_WORKLOAD_PODS_H_
+#endif  // SCHEDKIT_LIB_SIM_WORKLOAD_PODS_H_

@@ -1,7 +1,7 @@
-#include "simulation.h"
+#include "sim/simulation.h"
 
-#include "pv_controller.h"
-#include "workload_pods.h"
+#include "sim/pv_controller.h"
+#include "sim/workload_pods.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,7 +17,6 @@
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/framework/snapshot.h"
-#include "schedkit/plugins/in_tree.h"
 #include "schedkit/scheduler/scheduler.h"
 
 namespace schedkit::sim {
@@ -160,7 +159,7 @@ std::vector<NodeUsage> Usage(const scheduler::Scheduler& sched) {
 }  // namespace
 
 absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::SchedulerConfiguration& config,
-                                const Options& options) {
+                                const framework::Registry& plugins, const Options& options) {
   api::ObjectSet cluster = input;
   const std::vector<std::string> new_claims = AddWorkloadPods(cluster);
   AdmitPriorities(cluster);
@@ -194,7 +193,7 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
     initial.RemoveIf<api::v1::Pod>([](const api::v1::Pod& p) { return p.spec().node_name().empty(); });
   }
   api::StaticClusterLister lister(initial);
-  framework::Registry registry = plugins::NewInTreeRegistry();
+  framework::Registry registry = plugins;
   for (const api::Kind* kind : input.kinds()) registry.AddKind(*kind);
   auto sched = scheduler::Scheduler::Create(config, registry, host, lister, so);
   if (!sched.ok()) return sched.status();

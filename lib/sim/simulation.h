@@ -1,4 +1,4 @@
-// The what-if simulation behind schedkit-sim: schedules a cluster's pending
+// Internal: the what-if simulation behind SimulatorMain (schedkit-sim): schedules a cluster's pending
 // pods with the real scheduler (queue, cache, plugins, preemption) through an
 // in-memory host, and reports each pod's outcome.
 //
@@ -17,8 +17,8 @@
 //    not found for scheduler name ..." (the oracle's words).
 //  - VolumeBinding's writes are completed at once by a stand-in PV
 //    controller (pv_controller.h); claims without a uid get "uid-<ns>-<name>".
-#ifndef SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_
-#define SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_
+#ifndef SCHEDKIT_LIB_SIM_SIMULATION_H_
+#define SCHEDKIT_LIB_SIM_SIMULATION_H_
 
 #include <cstdint>
 #include <map>
@@ -29,8 +29,9 @@
 #include "absl/status/statusor.h"
 #include "schedkit/api/object_set.h"
 #include "schedkit/config/configuration.h"
-#include "pv_controller.h"
+#include "sim/pv_controller.h"
 #include "schedkit/framework/framework.h"
+#include "schedkit/framework/registry.h"
 
 namespace schedkit::sim {
 
@@ -77,9 +78,10 @@ struct Result {
   double seconds = 0;
 };
 
+// `registry` holds the plugins the configuration may name.
 absl::StatusOr<Result> Simulate(const api::ObjectSet& cluster, const config::SchedulerConfiguration& config,
-                                const Options& options);
+                                const framework::Registry& registry, const Options& options);
 
 }  // namespace schedkit::sim
 
-#endif  // SCHEDKIT_EXAMPLES_SIM_SIMULATION_H_
+#endif  // SCHEDKIT_LIB_SIM_SIMULATION_H_

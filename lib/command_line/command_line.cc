@@ -1,4 +1,4 @@
-#include "command_line.h"
+#include "command_line/command_line.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -36,6 +36,13 @@ std::string Spelling(absl::string_view name) { return absl::StrReplaceAll(name, 
 }
 
 }  // namespace
+
+std::string ProgramName(int argc, char** argv, std::string_view fallback) {
+  if (argc < 1 || argv[0] == nullptr || argv[0][0] == '\0') return std::string(fallback);
+  const std::string_view path(argv[0]);
+  const size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
 
 void Fail(const Program& program, int code, std::string_view message) {
   const std::string line = std::string(program.name) + ": " + std::string(message) + "\n";

@@ -1,4 +1,4 @@
-#include "workload_pods.h"
+#include "sim/workload_pods.h"
 
 #include <cstdint>
 #include <string_view>
