@@ -77,8 +77,11 @@ oracle:
 e2e: build
 	bash tests/kube/apiserver/build.sh tests/kube/.bin
 	cd tests/kube/apiserver && CGO_ENABLED=0 go test -count=1 .
+	# examples/sample-plugin against an install of this tree: its sample-scheduler.
+	ctest --test-dir $(BUILD) -R '^install/sample_plugin_builds$$' --output-on-failure
 	SCHEDKIT_TEST_APISERVER=$(CURDIR)/tests/kube/.bin/schedkit-test-apiserver \
 	  SCHEDKIT_KUBE=$(abspath $(BUILD))/examples/schedkit-kube \
+	  SAMPLE_SCHEDULER=$(abspath $(BUILD))/tests/install/sample-plugin-check/build/sample-scheduler \
 	  SCHEDKIT_SIM=$(abspath $(BUILD))/examples/schedkit-sim \
 	  KUBE_SCHEDULER=$(CURDIR)/tests/kube/.bin/kube-scheduler $(BUILD)/tests/schedkit_e2e_tests
 

@@ -16,6 +16,24 @@ install(TARGETS schedkit_testing EXPORT schedkitTestingTargets
   FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT schedkitTestingTargets NAMESPACE schedkit::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+# The sim and bench components: SimulatorMain; ChainBenchmarkMain, PerfMain
+# and scheduler_perf's templates.
+if(TARGET schedkit_sim)
+  install(TARGETS schedkit_sim EXPORT schedkitSimTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT schedkitSimTargets NAMESPACE schedkit::
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+endif()
+if(TARGET schedkit_bench)
+  install(TARGETS schedkit_bench EXPORT schedkitBenchTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT schedkitBenchTargets NAMESPACE schedkit::
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+endif()
 # The kube component: find_package(schedkit COMPONENTS kube), then link schedkit::kube.
 if(SCHEDKIT_BUILD_KUBE)
   install(TARGETS schedkit_kube EXPORT schedkitKubeTargets

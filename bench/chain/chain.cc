@@ -1,11 +1,11 @@
-#include "chain.h"
+#include "schedkit/bench/chain_benchmark_main.h"
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <optional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,7 +18,7 @@
 #include "schedkit/config/configuration.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/framework/snapshot.h"
-#include "workloads.h"
+#include "schedkit/bench/templates.h"
 
 namespace schedkit::bench {
 namespace {
@@ -55,6 +55,8 @@ struct Chain {
   PodTemplate pod = PodTemplate::kDefault;
   int pods_per_node = 4;
   int threads = 2;
+  // --iterations: a fixed count (smoke runs); 0 lets Google Benchmark decide.
+  int iterations = 0;
 };
 
 // The chain from --plugins: those plugins at every extension point they
@@ -113,6 +115,10 @@ absl::Status ParseFlags(int& argc, char** argv, Chain& chain) {
     } else if (auto v = value("--pods-per-node")) {
       if (!absl::SimpleAtoi(std::string(*v), &chain.pods_per_node) || chain.pods_per_node < 0) {
         return absl::InvalidArgumentError(schedkit::StrCat("--pods-per-node: not a count: \"", *v, "\""));
+      }
+    } else if (auto v = value("--iterations")) {
+      if (!absl::SimpleAtoi(std::string(*v), &chain.iterations) || chain.iterations < 1) {
+        return absl::InvalidArgumentError(schedkit::StrCat("--iterations: not a positive count: \"", *v, "\""));
       }
     } else if (auto v = value("--threads")) {
       if (!absl::SimpleAtoi(std::string(*v), &chain.threads) || chain.threads < 1) {
@@ -228,13 +234,14 @@ int ChainBenchmarkMain(int argc, char** argv, framework::Registry registry) {
   }
   std::fprintf(stderr, "%s: profile \"%s\" of %s\n", chain->program.c_str(), chain->profile.scheduler_name.c_str(),
                chain->source.c_str());
-  benchmark::RegisterBenchmark("BM_Cycle", BM_Cycle, chain.get())
-      ->ArgName("nodes")
-      ->Arg(1000)
-      ->Arg(5000)
-      ->Arg(15000)
-      ->UseRealTime()  // the cycle fans out to other threads
-      ->Unit(benchmark::kMicrosecond);
+  benchmark::internal::Benchmark* bm = benchmark::RegisterBenchmark("BM_Cycle", BM_Cycle, chain.get())
+                                          ->ArgName("nodes")
+                                          ->Arg(1000)
+                                          ->Arg(5000)
+                                          ->Arg(15000)
+                                          ->UseRealTime()  // the cycle fans out to other threads
+                                          ->Unit(benchmark::kMicrosecond);
+  if (chain->iterations > 0) bm->Iterations(chain->iterations);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   benchmark::RunSpecifiedBenchmarks();

@@ -223,7 +223,8 @@ absl::StatusOr<RunResult> RunWorkload(const RunOptions& options) {
     return init_namespaces.contains(ns) ? PodRole::kInit : PodRole::kOther;
   });
   if (!options.upstream_cluster_path.empty()) host.RecordInitPlacements();
-  const framework::Registry registry = plugins::NewInTreeRegistry();
+  const framework::Registry in_tree = plugins::NewInTreeRegistry();
+  const framework::Registry& registry = options.registry != nullptr ? *options.registry : in_tree;
   // Real clock, default binding executor (a thread pool), no-op metrics.
   scheduler::SchedulerOptions scheduler_options;
   scheduler_options.bind_on_scheduling_thread = !options.bind_on_pool;

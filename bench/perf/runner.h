@@ -31,12 +31,15 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "schedkit/config/configuration.h"
+#include "schedkit/framework/registry.h"
 #include "workloads.h"
 
 namespace schedkit::perf {
 
 struct RunOptions {
   const Workload* workload = nullptr;
+  // The plugins a configuration may name; null: the in-tree ones.
+  const framework::Registry* registry = nullptr;
   int nodes = 0;      // createNodes count (SchedulingDaemonset adds its named node)
   int init_pods = 0;  // per init createPods op
   int pods = 0;       // measured pods

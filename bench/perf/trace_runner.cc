@@ -139,7 +139,8 @@ absl::StatusOr<RunResult> RunTrace(const TraceRunOptions& options) {
   auto lister = std::make_unique<api::StaticClusterLister>(trace.initial);
   PerfHost host([](const api::v1::Pod& pod) { return RoleOf(pod.metadata().uid()); });
   if (!options.upstream_cluster_path.empty()) host.RecordInitPlacements();
-  const framework::Registry registry = plugins::NewInTreeRegistry();
+  const framework::Registry in_tree = plugins::NewInTreeRegistry();
+  const framework::Registry& registry = options.registry != nullptr ? *options.registry : in_tree;
   framework::FakeClock trace_clock;
   scheduler::SchedulerOptions scheduler_options;
   scheduler_options.clock = &trace_clock;

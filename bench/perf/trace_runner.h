@@ -32,12 +32,15 @@
 #include "absl/time/time.h"
 #include "runner.h"
 #include "schedkit/config/configuration.h"
+#include "schedkit/framework/registry.h"
 #include "workload_file.h"
 
 namespace schedkit::perf {
 
 struct TraceRunOptions {
   const Trace* trace = nullptr;
+  // The plugins a configuration may name; null: the in-tree ones.
+  const framework::Registry* registry = nullptr;
   config::SchedulerConfiguration config;
   bool bind_on_pool = false;
   bool memoize = true;

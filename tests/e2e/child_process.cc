@@ -106,6 +106,11 @@ std::string SchedkitSimBinary() {
   return path != nullptr ? path : "";
 }
 
+std::string SampleSchedulerBinary() {
+  const char* path = std::getenv("SAMPLE_SCHEDULER");
+  return path != nullptr ? path : "";
+}
+
 std::string KubeSchedulerBinary() {
   const char* path = std::getenv("KUBE_SCHEDULER");
   return path != nullptr ? path : "";

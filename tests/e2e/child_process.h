@@ -57,6 +57,9 @@ std::string SchedkitKubeBinary();
 
 // The path of the schedkit-sim binary ($SCHEDKIT_SIM, set by `make e2e`).
 std::string SchedkitSimBinary();
+// $SAMPLE_SCHEDULER: examples/sample-plugin's sample-scheduler, built against
+// an install of this tree (`make e2e` builds it).
+std::string SampleSchedulerBinary();
 
 // The path of upstream's kube-scheduler v1.35 ($KUBE_SCHEDULER, set by
 // `make e2e` and `make bench-kube`; tests/kube/apiserver/build.sh builds it).

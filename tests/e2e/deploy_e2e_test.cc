@@ -14,6 +14,7 @@
 
 #include "absl/strings/numbers.h"
 #include "api/json_documents.h"
+#include "e2e/child_process.h"
 #include "e2e/kube_fixtures.h"
 #include "e2e/kube_process.h"
 #include "e2e/shared_apiserver.h"
@@ -27,6 +28,7 @@ namespace {
 using nlohmann::json;
 
 const std::string kDeployDir = std::string(SCHEDKIT_SOURCE_DIR) + "/examples/schedkit-kube/deploy/";
+const std::string kSampleDeployDir = std::string(SCHEDKIT_SOURCE_DIR) + "/examples/sample-plugin/deploy/";
 
 // YAML's core schema for plain scalars, as kubectl reads manifests.
 json PlainScalar(std::string_view text) {
@@ -37,8 +39,8 @@ json PlainScalar(std::string_view text) {
   return std::string(text);
 }
 
-std::vector<json> Manifests(const std::string& file) {
-  const std::string path = kDeployDir + file;
+std::vector<json> Manifests(const std::string& file, const std::string& dir = kDeployDir) {
+  const std::string path = dir + file;
   api::internal::YamlScalars scalars;
   scalars.plain = PlainScalar;
   auto docs = api::internal::ParseDocuments(ReadFile(path), path, scalars);
@@ -161,6 +163,78 @@ TEST_CASE("deploy: schedkit-kube as the ServiceAccount schedules, and may do not
   CHECK(sched.Wait(absl::Seconds(30)) == std::optional<int>(0));
   // ...and releases it on the way out, so that a standby need not wait.
   CHECK(Get(*admin, leases + "schedkit-kube")["spec"].value("holderIdentity", "") == "");
+}
+
+// examples/sample-plugin's sample-scheduler, an out-of-tree plugin built
+// against an install of this tree, deployed with its own manifests: it
+// schedules pods that ask for it, its plugin reading its args from the
+// ConfigMap's file; with bad args it refuses to start, in one line.
+TEST_CASE("deploy: sample-scheduler schedules with its plugin's args from its ConfigMap", "[e2e][deploy][sample]") {
+  REQUIRE_FALSE(SampleSchedulerBinary().empty());
+  auto admin = Admin();
+  for (const json& object : Manifests("rbac.yaml", kSampleDeployDir)) {
+    Create(*admin, CollectionOf(object), object);
+  }
+  const std::string config = Manifests("configmap.yaml", kSampleDeployDir).front()["data"]["scheduler-config.yaml"];
+  auto token_reply = admin->Do("POST", "/api/v1/namespaces/kube-system/serviceaccounts/sample-scheduler/token",
+                               json{{"apiVersion", "authentication.k8s.io/v1"},
+                                    {"kind", "TokenRequest"},
+                                    {"spec", {{"expirationSeconds", 3600}}}}
+                                   .dump());
+  INFO(token_reply.status().message());
+  REQUIRE(token_reply.ok());
+  const std::string token = json::parse(*token_reply)["status"]["token"];
+
+  // Two nodes alike but for the plugin's label (sample.schedkit.io/color).
+  const std::string ns = "sample";
+  CreateNamespace(*admin, ns);
+  json red = NodeJson("sample-red", "4", "sample");
+  red["metadata"]["labels"]["sample.schedkit.io/color"] = "red";
+  Create(*admin, "/api/v1/nodes", red);
+  Create(*admin, "/api/v1/nodes", NodeJson("sample-plain", "4", "sample"));
+  KubeProcess sched("sample", config, token);
+  sched.set_binary(SampleSchedulerBinary());
+  sched.Start();
+  const std::string pods = schedkit::StrCat("/api/v1/namespaces/", ns, "/pods");
+  // One pod takes the ConfigMap's favorite_color ("#326CE5": no node is that
+  // color, so the red node refuses it), one asks for red itself, one for a
+  // color no node has.
+  for (const auto& [name, color] : std::vector<std::pair<std::string, std::string>>{
+           {"favorite", ""}, {"wants-red", "red"}, {"wants-green", "green"}}) {
+    json pod = PodJson(ns, name, "1", 0, "sample");
+    pod["spec"]["schedulerName"] = "sample-scheduler";
+    if (!color.empty()) pod["metadata"]["labels"]["sample.schedkit.io/color"] = color;
+    Create(*admin, pods, pod);
+  }
+  INFO(sched.Output());
+  REQUIRE(Eventually(absl::Seconds(40), [&] {
+    int bound = 0;
+    for (const auto& [pod, node] : Placements(*admin, ns)) bound += node.empty() ? 0 : 1;
+    return bound == 3;
+  }));
+  const std::map<std::string, std::string> placed = Placements(*admin, ns);
+  CHECK(placed.at("favorite") == "sample-plain");
+  CHECK(placed.at("wants-red") == "sample-red");
+  CHECK(placed.at("wants-green") == "sample-plain");
+  sched.Signal(SIGTERM);
+  CHECK(sched.Wait(absl::Seconds(30)) == std::optional<int>(0));
+
+  // The same ConfigMap with a favorite_number out of range: exit 1 and one
+  // line naming the file, the field, the plugin and the profile.
+  std::string bad = config;
+  const size_t at = bad.find("favorite_number: 7");
+  REQUIRE(at != std::string::npos);
+  bad.replace(at, std::string("favorite_number: 7").size(), "favorite_number: 101");
+  const std::string bad_path = Server().dir() + "/sample-bad-args.yaml";
+  WriteFile(bad_path, bad);
+  auto child = ChildProcess::Start({SampleSchedulerBinary(), "--config", bad_path, "--secure-port=0"},
+                                   Server().dir() + "/sample-bad-args.log");
+  REQUIRE(child.ok());
+  CHECK((*child)->Wait(absl::Seconds(30)) == std::optional<int>(1));
+  CHECK((*child)->Output() ==
+        schedkit::StrCat("sample-scheduler: ", bad_path,
+                         ": profiles[0].pluginConfig[0].args.favorite_number: Invalid value: 101: must be between 0 "
+                         "and 100, inclusive (plugin \"sample-plugin\", profile \"sample-scheduler\")\n"));
 }
 
 }  // namespace

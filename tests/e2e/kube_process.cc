@@ -52,7 +52,8 @@ void KubeProcess::Start(const std::vector<std::string>& extra_flags) {
     argv = {KubeSchedulerBinary(), "--config", config, "--secure-port=0", "-v=2"};
   } else {
     port_ = FreeLoopbackPort();
-    argv = {SchedkitKubeBinary(), "--config", config, "--bind-address=127.0.0.1", "--secure-port=0",
+    argv = {binary_.empty() ? SchedkitKubeBinary() : binary_, "--config", config, "--bind-address=127.0.0.1",
+            "--secure-port=0",
             schedkit::StrCat("--http-port=", port_), "-v=2"};
   }
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/time/time.h"
@@ -31,6 +32,8 @@ class KubeProcess {
   static std::unique_ptr<KubeProcess> Upstream(std::string name, std::string config);
   ~KubeProcess();
 
+  // Runs `binary` (a program built on SchedulerMain) in place of schedkit-kube.
+  void set_binary(std::string binary) { binary_ = std::move(binary); }
   void Start(const std::vector<std::string>& extra_flags = {});
   void Signal(int sig);
   // Its exit code, or nullopt if it still runs after `limit`.
@@ -44,6 +47,7 @@ class KubeProcess {
   std::string name_;
   std::string config_;
   std::string token_;
+  std::string binary_;
   std::unique_ptr<FaultProxy> proxy_;
   std::unique_ptr<ChildProcess> child_;
   int port_ = 0;

@@ -24,6 +24,9 @@
 // Exit codes: 0 when every init and measured pod was bound (by both, with
 // --vs-upstream), 1 when a run stalled or upstream left pods unbound (the
 // report is still printed) or on internal errors, 2 for bad usage.
+#include "schedkit/bench/perf_main.h"
+
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -112,10 +115,17 @@ constexpr char kUsage[] =
     "COMMON: [--config PATH] [--output table|json] [--threads N] [--stall-timeout SECONDS] [--progress]\n"
     "        [--bind-on-pool] [--no-memo] [--vs-upstream [--oracle PATH]]\n";
 
-const schedkit::command_line::Program& Program() {
-  static const schedkit::command_line::Program* program =
+// Set once, by PerfMain, before anything reads it.
+schedkit::command_line::Program& Program() {
+  static schedkit::command_line::Program* program =
       new schedkit::command_line::Program{"schedkit-perf", kUsage, {}};
   return *program;
+}
+
+// The process's allocator, for the report: a program that links oneTBB's
+// malloc replacement (schedkit-perf does) has its symbols.
+const char* Allocator() {
+  return dlsym(RTLD_DEFAULT, "scalable_malloc") != nullptr ? "oneTBB scalable" : "glibc";
 }
 
 [[noreturn]] void Fail(int code, const std::string& message) {
@@ -168,7 +178,7 @@ Workload FileWorkload(const schedkit::perf::Trace& trace) {
   return w;
 }
 
-int Run(int argc, char** argv) {
+int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
   const std::vector<std::string> rest = schedkit::command_line::Parse(Program(), argc, argv);
   if (!rest.empty()) Fail(2, schedkit::StrCat("unexpected argument \"", rest[0], "\"\n", kUsage));
   if (absl::GetFlag(FLAGS_list)) {
@@ -262,6 +272,7 @@ int Run(int argc, char** argv) {
   absl::StatusOr<schedkit::perf::RunResult> run;
   if (trace) {
     run = schedkit::perf::RunTrace({.trace = &*trace,
+                                    .registry = &registry,
                                     .config = options.config,
                                     .bind_on_pool = options.bind_on_pool,
                                     .memoize = options.memoize,
@@ -270,6 +281,7 @@ int Run(int argc, char** argv) {
                                     .upstream_cluster_path = options.upstream_cluster_path,
                                     .upstream_timeline_path = timeline_path});
   } else {
+    options.registry = &registry;
     run = schedkit::perf::RunWorkload(options);
   }
   if (!run.ok()) {
@@ -289,7 +301,7 @@ int Run(int argc, char** argv) {
   report.binding = options.bind_on_pool ? "pool" : "scheduling thread";
   report.memoize = options.memoize;
   report.distinct_pods = options.distinct_pods;
-  report.allocator = SCHEDKIT_PERF_ALLOCATOR;
+  report.allocator = Allocator();
   report.run = &*run;
   // Enough pods to time reliably, few enough to stay quick at 15000 nodes.
   const int floor_pods = std::clamp(report.pods, 1000, 5000);
@@ -325,14 +337,14 @@ int Run(int argc, char** argv) {
     std::cout << schedkit::perf::Table(report);
   }
   if (!run->complete()) {
-    std::fprintf(stderr, "schedkit-perf: %s\n", run->error.c_str());
+    std::fprintf(stderr, "%s: %s\n", Program().name.c_str(), run->error.c_str());
     return 1;
   }
   // Every measured pod is schedulable (a churn op's pods never are), so the
   // comparison is void when upstream left one unbound.
   if (!trace && report.upstream && report.upstream->scheduled != report.pods) {
-    std::fprintf(stderr, "schedkit-perf: upstream bound %d of %d measured pods\n", report.upstream->scheduled,
-                 report.pods);
+    std::fprintf(stderr, "%s: upstream bound %d of %d measured pods\n", Program().name.c_str(),
+                 report.upstream->scheduled, report.pods);
     return 1;
   }
   return 0;
@@ -340,14 +352,19 @@ int Run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace schedkit::bench {
+
+int PerfMain(int argc, char** argv, const framework::Registry& registry) {
+  Program().name = command_line::ProgramName(argc, argv, "schedkit-perf");
   try {
-    return Run(argc, argv);
+    return Run(argc, argv, registry);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "schedkit-perf: internal error: %s\n", e.what());
+    std::fprintf(stderr, "%s: internal error: %s\n", Program().name.c_str(), e.what());
     return 1;
   } catch (...) {
-    std::fprintf(stderr, "schedkit-perf: internal error\n");
+    std::fprintf(stderr, "%s: internal error\n", Program().name.c_str());
     return 1;
   }
 }
+
+}  // namespace schedkit::bench

@@ -1,0 +1,3 @@
+// The tests' main, from Catch2.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
