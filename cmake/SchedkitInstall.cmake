@@ -1,4 +1,6 @@
-# Install rules and the package config: find_package(schedkit) then link schedkit::schedkit.
+# Install rules and the package config: find_package(schedkit) then link
+# schedkit::schedkit; components (testing, sim, bench, kube) each have an
+# export file of their own, which the config includes when asked for.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -9,43 +11,31 @@ install(TARGETS schedkit EXPORT schedkitTargets
   FILE_SET generated DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT schedkitTargets NAMESPACE schedkit::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
-# The testing component: find_package(schedkit COMPONENTS testing), then link schedkit::testing.
-install(TARGETS schedkit_testing EXPORT schedkitTestingTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT schedkitTestingTargets NAMESPACE schedkit::
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
-# The sim and bench components: SimulatorMain; ChainBenchmarkMain, PerfMain
-# and scheduler_perf's templates.
-if(TARGET schedkit_sim)
-  install(TARGETS schedkit_sim EXPORT schedkitSimTargets
+
+# schedkit_install_component(<target> <Export>): the target, its headers and
+# schedkit<Export>Targets.cmake, when the target was built.
+function(schedkit_install_component target export)
+  if(NOT TARGET ${target})
+    return()
+  endif()
+  install(TARGETS ${target} EXPORT schedkit${export}Targets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
     FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(EXPORT schedkitSimTargets NAMESPACE schedkit::
+  install(EXPORT schedkit${export}Targets NAMESPACE schedkit::
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
-endif()
-if(TARGET schedkit_bench)
-  install(TARGETS schedkit_bench EXPORT schedkitBenchTargets
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(EXPORT schedkitBenchTargets NAMESPACE schedkit::
-    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
-endif()
-# The kube component: find_package(schedkit COMPONENTS kube), then link schedkit::kube.
-if(SCHEDKIT_BUILD_KUBE)
-  install(TARGETS schedkit_kube EXPORT schedkitKubeTargets
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(EXPORT schedkitKubeTargets NAMESPACE schedkit::
-    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
-endif()
+endfunction()
+
+schedkit_install_component(schedkit_testing Testing)  # builders, a fake Handle, Must, RunFilter, RecordingHost
+schedkit_install_component(schedkit_sim Sim)          # SimulatorMain
+schedkit_install_component(schedkit_bench Bench)      # ChainBenchmarkMain, PerfMain, scheduler_perf's templates
+schedkit_install_component(schedkit_kube Kube)        # the API client and SchedulerMain
+
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/schedkitConfig.cmake.in
   ${PROJECT_BINARY_DIR}/schedkitConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/schedkit)
+# A minor version may change what plugins compile against (the sample's guide,
+# section 11): find_package(schedkit 0.3) accepts 0.3.x only.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/schedkitConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/schedkitConfig.cmake ${PROJECT_BINARY_DIR}/schedkitConfigVersion.cmake

@@ -55,23 +55,6 @@
 #include "schedkit/framework/framework.h"
 #include "workloads.h"
 
-namespace schedkit::perf {
-
-// --output's values.
-enum class Output { kTable, kJson };
-
-bool AbslParseFlag(absl::string_view text, Output* out, std::string* error) {
-  if (text == "table" || text == "json") {
-    *out = text == "table" ? Output::kTable : Output::kJson;
-    return true;
-  }
-  *error = "must be table or json";
-  return false;
-}
-std::string AbslUnparseFlag(Output o) { return o == Output::kTable ? "table" : "json"; }
-
-}  // namespace schedkit::perf
-
 ABSL_FLAG(std::string, workload, "", "the workload to run (required unless --list or --workload-file)");
 ABSL_FLAG(std::string, workload_file, "", "a workload file (JSON or YAML, bench/perf/README.md) to run instead");
 ABSL_FLAG(double, scale, 1.0, "with --workload-file: multiply node and pod group counts by this");
@@ -86,7 +69,7 @@ ABSL_FLAG(std::optional<int>, init_pods, std::nullopt,
           "pods per init createPods op, as upstream's initPods (default: the workload's)");
 ABSL_FLAG(std::optional<int>, pods, std::nullopt, "measured pods (default: the workload's)");
 ABSL_FLAG(std::string, config, "", "a KubeSchedulerConfiguration for the scheduler (default: upstream's)");
-ABSL_FLAG(schedkit::perf::Output, output, schedkit::perf::Output::kTable, "table or json (upstream's DataItems)");
+ABSL_FLAG(schedkit::command_line::Output, output, schedkit::command_line::Output::kTable, "table or json (upstream's DataItems)");
 ABSL_FLAG(int, threads, 2, "the scheduler's parallelism");
 ABSL_FLAG(int, stall_timeout, 120, "seconds without a bind after which a run counts as stalled");
 ABSL_FLAG(int, churn_every_ms, 0,
@@ -331,7 +314,7 @@ int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
     report.upstream = *up;
   }
 
-  if (absl::GetFlag(FLAGS_output) == schedkit::perf::Output::kJson) {
+  if (absl::GetFlag(FLAGS_output) == schedkit::command_line::Output::kJson) {
     std::cout << schedkit::perf::DataItemsJson(report).dump(2) << "\n";
   } else {
     std::cout << schedkit::perf::Table(report);

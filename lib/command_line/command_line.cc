@@ -37,6 +37,17 @@ std::string Spelling(absl::string_view name) { return absl::StrReplaceAll(name, 
 
 }  // namespace
 
+bool AbslParseFlag(absl::string_view text, Output* out, std::string* error) {
+  if (text == "table" || text == "json") {
+    *out = text == "table" ? Output::kTable : Output::kJson;
+    return true;
+  }
+  *error = "must be table or json";
+  return false;
+}
+
+std::string AbslUnparseFlag(Output o) { return o == Output::kTable ? "table" : "json"; }
+
 std::string ProgramName(int argc, char** argv, std::string_view fallback) {
   if (argc < 1 || argv[0] == nullptr || argv[0][0] == '\0') return std::string(fallback);
   const std::string_view path(argv[0]);

@@ -41,6 +41,12 @@ struct Program {
 // flags (and everything after a bare "--"), in order.
 std::vector<std::string> Parse(const Program& program, int argc, char** argv);
 
+// --output's values, shared by the programs: a table for people, JSON for
+// tools.
+enum class Output { kTable, kJson };
+bool AbslParseFlag(absl::string_view text, Output* out, std::string* error);
+std::string AbslUnparseFlag(Output o);
+
 // argv[0]'s base name, or `fallback` when argv has none.
 std::string ProgramName(int argc, char** argv, std::string_view fallback);
 

@@ -25,19 +25,6 @@
 
 namespace schedkit::sim {
 
-// --output's values.
-enum class Output { kTable, kJson };
-
-bool AbslParseFlag(absl::string_view text, Output* out, std::string* error) {
-  if (text == "table" || text == "json") {
-    *out = text == "table" ? Output::kTable : Output::kJson;
-    return true;
-  }
-  *error = "must be table or json";
-  return false;
-}
-std::string AbslUnparseFlag(Output o) { return o == Output::kTable ? "table" : "json"; }
-
 // --tie-break's values.
 enum class TieBreakFlag { kRandom, kName };
 
@@ -57,7 +44,7 @@ ABSL_FLAG(std::vector<std::string>, cluster, {},
           "a file or directory (read recursively) of what `kubectl get ... -o json` or `-o yaml` prints; "
           "repeatable; none: the bundled demo cluster");
 ABSL_FLAG(std::string, config, "", "a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), JSON or YAML");
-ABSL_FLAG(std::optional<schedkit::sim::Output>, output, std::nullopt,
+ABSL_FLAG(std::optional<schedkit::command_line::Output>, output, std::nullopt,
           "table or json (default: table on a terminal, else json)");
 ABSL_FLAG(bool, explain, false, "with --output json: every node's filter verdict and every plugin's scores");
 ABSL_FLAG(schedkit::sim::TieBreakFlag, tie_break, schedkit::sim::TieBreakFlag::kRandom,
@@ -226,9 +213,9 @@ int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
   const std::vector<std::string> clusters = absl::GetFlag(FLAGS_cluster);
   const std::string config_path = absl::GetFlag(FLAGS_config);
   const bool explain = absl::GetFlag(FLAGS_explain);
-  const bool json = absl::GetFlag(FLAGS_output).value_or(isatty(STDOUT_FILENO) ? schedkit::sim::Output::kTable
-                                                                                : schedkit::sim::Output::kJson) ==
-                    schedkit::sim::Output::kJson;
+  const bool json = absl::GetFlag(FLAGS_output).value_or(isatty(STDOUT_FILENO) ? schedkit::command_line::Output::kTable
+                                                                                : schedkit::command_line::Output::kJson) ==
+                    schedkit::command_line::Output::kJson;
   schedkit::api::DecodedCluster cluster;
   if (clusters.empty()) {
     auto decoded = schedkit::api::Decode(schedkit::sim::kDemoCluster, "<demo cluster>");

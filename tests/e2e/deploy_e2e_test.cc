@@ -73,6 +73,19 @@ absl::StatusOr<std::string> DryRun(kube::ApiClient& admin, const json& object) {
   return admin.Do("POST", CollectionOf(object) + "?dryRun=All&fieldValidation=Strict", object.dump());
 }
 
+// A token of kube-system's ServiceAccount `name` (a TokenRequest, as the
+// kubelet asks for a pod's).
+std::string ServiceAccountToken(kube::ApiClient& admin, const std::string& name) {
+  auto reply = admin.Do("POST", schedkit::StrCat("/api/v1/namespaces/kube-system/serviceaccounts/", name, "/token"),
+                        json{{"apiVersion", "authentication.k8s.io/v1"},
+                             {"kind", "TokenRequest"},
+                             {"spec", {{"expirationSeconds", 3600}}}}
+                            .dump());
+  INFO(reply.status().message());
+  REQUIRE(reply.ok());
+  return json::parse(*reply)["status"]["token"];
+}
+
 std::unique_ptr<kube::ApiClient> ClientWithToken(const std::string& token) {
   kube::ClientConfig config;
   config.server = Server().url();
@@ -114,14 +127,7 @@ TEST_CASE("deploy: schedkit-kube as the ServiceAccount schedules, and may do not
     Create(*admin, CollectionOf(object), object);
   }
   const std::string config = Manifests("configmap.yaml").front()["data"]["config.yaml"];
-  auto token_reply = admin->Do("POST", "/api/v1/namespaces/kube-system/serviceaccounts/schedkit-kube/token",
-                               json{{"apiVersion", "authentication.k8s.io/v1"},
-                                    {"kind", "TokenRequest"},
-                                    {"spec", {{"expirationSeconds", 3600}}}}
-                                   .dump());
-  INFO(token_reply.status().message());
-  REQUIRE(token_reply.ok());
-  const std::string token = json::parse(*token_reply)["status"]["token"];
+  const std::string token = ServiceAccountToken(*admin, "schedkit-kube");
 
   const std::string ns = "deploy";
   CreateNamespace(*admin, ns);
@@ -176,14 +182,7 @@ TEST_CASE("deploy: sample-scheduler schedules with its plugin's args from its Co
     Create(*admin, CollectionOf(object), object);
   }
   const std::string config = Manifests("configmap.yaml", kSampleDeployDir).front()["data"]["scheduler-config.yaml"];
-  auto token_reply = admin->Do("POST", "/api/v1/namespaces/kube-system/serviceaccounts/sample-scheduler/token",
-                               json{{"apiVersion", "authentication.k8s.io/v1"},
-                                    {"kind", "TokenRequest"},
-                                    {"spec", {{"expirationSeconds", 3600}}}}
-                                   .dump());
-  INFO(token_reply.status().message());
-  REQUIRE(token_reply.ok());
-  const std::string token = json::parse(*token_reply)["status"]["token"];
+  const std::string token = ServiceAccountToken(*admin, "sample-scheduler");
 
   // Two nodes alike but for the plugin's label (sample.schedkit.io/color).
   const std::string ns = "sample";

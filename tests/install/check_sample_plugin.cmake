@@ -3,32 +3,9 @@
 # (SAMPLE_SRC) against it, run its tests, run sample-sim on the bundled demo
 # cluster with the plugin enabled and check its Filter's verdicts in
 # --explain, and run its benchmark for one iteration.
-cmake_minimum_required(VERSION 3.25)
-file(REMOVE_RECURSE ${WORK_DIR})
-set(prefix ${WORK_DIR}/prefix)
+include(${CMAKE_CURRENT_LIST_DIR}/installed_project.cmake)
 set(build ${WORK_DIR}/build)
-
-function(run)
-  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "command failed (${rc}): ${ARGV}\n${out}\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
-
-run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-set(extra)
-if(SANITIZE)
-  set(cxx_flags "-fsanitize=${SANITIZE}")
-  if(SANITIZE MATCHES "thread")
-    string(APPEND cxx_flags " -U__SANITIZE_THREAD__")
-  endif()
-  set(extra "-DCMAKE_CXX_FLAGS=${cxx_flags}" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=${SANITIZE}")
-endif()
-run(${CMAKE_COMMAND} -S ${SAMPLE_SRC} -B ${build} -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
-    -DCMAKE_PREFIX_PATH=${prefix} ${extra})
-run(${CMAKE_COMMAND} --build ${build})
+build_against_install(${SAMPLE_SRC} ${build})
 
 # Its table tests and the guide's fragments.
 run(${CMAKE_COMMAND} -E chdir ${build} ctest --output-on-failure)

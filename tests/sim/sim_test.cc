@@ -3,7 +3,10 @@
 // determinism, and that every class of bad input exits 2 naming the culprit.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "nlohmann/json.hpp"
@@ -260,6 +263,43 @@ TEST_CASE("the demo repeats itself and its summary counts the victims", "[sim]")
   // --seed 0 picks a seed and says which.
   auto r = Json(Sim("--output json --seed 0"));
   CHECK(r["summary"]["seed"].get<uint64_t>() != 0);
+}
+
+// The README's excerpt of `make demo` is what the demo prints: every row it
+// shows, and the summary up to its timing.
+TEST_CASE("the README's demo excerpt matches the demo", "[sim]") {
+  std::ifstream in(std::string(SCHEDKIT_TESTS_DIR) + "/../README.md");
+  REQUIRE(in);
+  std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t start = readme.find("```\nPOD ");
+  REQUIRE(start != std::string::npos);
+  const size_t end = readme.find("```", start + 4);
+  REQUIRE(end != std::string::npos);
+  const Run demo = Sim("--output table");
+  REQUIRE(demo.exit_code == 0);
+  auto trimmed = [](std::string line) {
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line;
+  };
+  std::set<std::string> printed;
+  std::istringstream out(demo.out);
+  for (std::string line; std::getline(out, line);) printed.insert(trimmed(line));
+  std::istringstream excerpt(readme.substr(start + 4, end - start - 4));
+  int rows = 0;
+  for (std::string line; std::getline(excerpt, line);) {
+    line = trimmed(line);
+    if (line.empty() || line == "...") continue;
+    INFO(line);
+    if (line.find(" pending pods on ") != std::string::npos) {
+      const std::string summary = line.substr(0, line.find(" in "));
+      CHECK_THAT(demo.out, Catch::Contains(summary + " in "));
+      CHECK_THAT(line, Catch::EndsWith(", seed 1)"));
+    } else {
+      CHECK(printed.count(line) == 1);
+    }
+    ++rows;
+  }
+  CHECK(rows >= 8);
 }
 
 }  // namespace
