@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "schedkit/base/log.h"
 #include "schedkit/base/str_cat.h"
 
 namespace sample {
@@ -55,9 +56,11 @@ fw::Status SamplePlugin::Filter(const fw::CycleState& state, const fw::PodInfo&,
 }
 
 fw::Status SamplePlugin::PreBind(fw::CycleState&, const fw::PodInfo& pod, schedkit::Symbol node) {
+  std::string record = schedkit::StrCat(pod.namespace_().str(), "/", pod.name().str(), " on ", node.str(),
+                                        ", thanks to ", args_.thanks_to);
+  schedkit::LogInfo(2, kName, record);  // with -v=2
   std::lock_guard<std::mutex> lock(mu_);
-  records_.push_back(schedkit::StrCat(pod.namespace_().str(), "/", pod.name().str(), " on ", node.str(),
-                                      ", thanks to ", args_.thanks_to));
+  records_.push_back(std::move(record));
   return fw::Status();
 }
 

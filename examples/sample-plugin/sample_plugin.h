@@ -42,7 +42,7 @@ class SamplePlugin final : public schedkit::framework::PreFilterPlugin,
   schedkit::framework::Status Filter(const schedkit::framework::CycleState& state,
                                      const schedkit::framework::PodInfo& pod,
                                      const schedkit::framework::NodeInfo& node) const override;
-  // Records "<pod> on <node>, thanks to <thanks_to>".
+  // Records "<pod> on <node>, thanks to <thanks_to>", and logs it at -v=2.
   schedkit::framework::Status PreBind(schedkit::framework::CycleState& state, const schedkit::framework::PodInfo& pod,
                                       schedkit::Symbol node) override;
 

@@ -19,6 +19,7 @@
 #include "sim/demo_cluster.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
+#include "schedkit/base/log.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "sim/simulation.h"
@@ -51,6 +52,7 @@ ABSL_FLAG(schedkit::sim::TieBreakFlag, tie_break, schedkit::sim::TieBreakFlag::k
           "how ties between top-scoring nodes break: random (as upstream) or name (the lowest node name)");
 ABSL_FLAG(uint64_t, seed, 1,
           "seeds random tie-breaking and preemption, so that a run repeats; 0 picks a random seed (printed)");
+ABSL_FLAG(int, v, 0, "log verbosity: plugins' info lines of this level and below go to stderr (as kube-scheduler's -v)");
 ABSL_FLAG(bool, one_at_a_time, false,
           "pending pods arrive one at a time, in input order, each settled (a preemptor bound once its "
           "victims are gone) before the next, as a scheduler sees pods created one by one");
@@ -210,6 +212,7 @@ void PrintTable(const Result& r, uint64_t seed) {
 int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
   const std::vector<std::string> rest = schedkit::command_line::Parse(Program(), argc, argv);
   if (!rest.empty()) Fail(2, schedkit::StrCat("unexpected argument \"", rest[0], "\" (--cluster names files)"));
+  schedkit::SetLogVerbosity(absl::GetFlag(FLAGS_v));
   const std::vector<std::string> clusters = absl::GetFlag(FLAGS_cluster);
   const std::string config_path = absl::GetFlag(FLAGS_config);
   const bool explain = absl::GetFlag(FLAGS_explain);

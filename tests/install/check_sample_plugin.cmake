@@ -22,6 +22,13 @@ if(at EQUAL -1)
   message(FATAL_ERROR "sample-sim --explain shows no rejection by sample-plugin:\n${out}")
 endif()
 
+# Its PreBind's log line, at -v=2 (schedkit/base/log.h).
+run(${build}/sample-sim --config ${SAMPLE_SRC}/sample-sim.yaml --output json -v=2)
+string(REGEX MATCH "I[0-9]+ [0-9:.]+ +[0-9]+ sample-plugin\] [^ ]+ on node-[0-9]+, thanks to thockin" line "${err}")
+if(NOT line)
+  message(FATAL_ERROR "sample-sim -v=2 logged no PreBind line of sample-plugin:\n${err}")
+endif()
+
 # Its bad args: one line naming the file, the field, the plugin and the
 # profile, exit 2.
 file(WRITE ${WORK_DIR}/bad-args.yaml "apiVersion: kubescheduler.config.k8s.io/v1

@@ -12,7 +12,8 @@
 // configuration of --config (a KubeSchedulerConfiguration, v1) and prints one
 // row per pending pod (--output table) or one JSON document (--output json;
 // --explain adds every node's filter verdict and every plugin's scores).
-// --help lists the flags. Ties break at random from a fixed --seed (1 unless
+// -v=N keeps plugins' log lines up to level N (schedkit/base/log.h). --help
+// lists the flags. Ties break at random from a fixed --seed (1 unless
 // given), so a run repeats. The program names itself from argv[0].
 //
 // Link schedkit::sim (find_package(schedkit COMPONENTS sim)).

@@ -83,7 +83,7 @@ func TestBasicScenario(t *testing.T) {
 			t.Errorf("p-huge = %s on %s, message\n  %q\nwant Unschedulable, message\n  %q", huge.Status, deref(huge.Node), huge.Message, hugeMsg)
 		}
 		s := out.Summary
-		if s.Nodes != 3 || s.PendingPods != 4 || s.Scheduled != 3 || s.Unschedulable != 1 || s.Preempted != 0 {
+		if s.Nodes != 3 || s.PendingPods != 4 || s.Scheduled != 3 || s.Unschedulable != 1 || s.Preempted != 1 {
 			t.Errorf("summary %+v", s)
 		}
 	}
