@@ -114,10 +114,28 @@ std::string PodKey(const v1::Pod& p) {
   return schedkit::StrCat(p.metadata().namespace_(), "/", p.metadata().name());
 }
 
-}  // namespace
+// The kind a per-kind folder names, for objects written without `kind` (the
+// layout of must-gather and insights archives: nodes/x.json,
+// config/pod/<namespace>/x.json): the nearest folder between `root` and
+// `file` named as a kind's resource ("nodes") or its kind in lower case
+// ("node"). Empty when none is.
+std::string FolderKind(const std::filesystem::path& root, const std::filesystem::path& file, const KindSet& kinds) {
+  std::vector<std::string> folders;
+  const std::filesystem::path relative = file.parent_path().lexically_relative(root.parent_path());
+  for (const std::filesystem::path& part : relative) folders.push_back(part.string());
+  for (auto it = folders.rbegin(); it != folders.rend(); ++it) {
+    for (const Kind* kind : kinds) {
+      std::string lower(kind->kind());
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (*it == kind->resource() || *it == lower) return std::string(kind->kind());
+    }
+  }
+  return "";
+}
 
-absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedCluster& out,
-                        const KindSet& kinds) {
+// DecodeInto, with `folder_kind` for objects that omit their kind.
+absl::Status DecodeText(std::string_view text, std::string_view source, DecodedCluster& out, const KindSet& kinds,
+                        std::string_view folder_kind) {
   SCHEDKIT_ASSIGN_OR_RETURN(std::vector<json> docs, internal::ParseDocuments(text, source));
   for (size_t d = 0; d < docs.size(); ++d) {
     const json& doc = docs[d];
@@ -130,7 +148,7 @@ absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedC
                                                        ": items: expected a list, got ",
                                                        internal::DescribeType(items)));
       }
-      std::string item_kind;
+      std::string item_kind(folder_kind);
       if (auto k = doc.find("kind"); k != doc.end() && k->is_string()) {
         const std::string& list_kind = k->get_ref<const std::string&>();
         if (list_kind != "List") item_kind = list_kind.substr(0, list_kind.size() - 4);
@@ -139,10 +157,17 @@ absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedC
         SCHEDKIT_RETURN_IF_ERROR(DecodeObject(items[i], Origin{source, d + 1, i}, item_kind, kinds, out));
       }
     } else {
-      SCHEDKIT_RETURN_IF_ERROR(DecodeObject(doc, Origin{source, d + 1, std::nullopt}, "", kinds, out));
+      SCHEDKIT_RETURN_IF_ERROR(DecodeObject(doc, Origin{source, d + 1, std::nullopt}, folder_kind, kinds, out));
     }
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status DecodeInto(std::string_view text, std::string_view source, DecodedCluster& out,
+                        const KindSet& kinds) {
+  return DecodeText(text, source, out, kinds, "");
 }
 
 absl::StatusOr<DecodedCluster> Decode(std::string_view text, std::string_view source, const KindSet& kinds) {
@@ -177,7 +202,7 @@ absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths, 
     }
     for (const fs::path& f : files) {
       SCHEDKIT_ASSIGN_OR_RETURN(std::string text, ReadFile(f));
-      SCHEDKIT_RETURN_IF_ERROR(DecodeInto(text, f.string(), out, kinds));
+      SCHEDKIT_RETURN_IF_ERROR(DecodeText(text, f.string(), out, kinds, FolderKind(fs::path(p), f, kinds)));
     }
   }
   absl::Status checked = ValidateCluster(out.objects);

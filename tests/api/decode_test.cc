@@ -1075,6 +1075,29 @@ TEST_CASE("LoadPaths reads a directory's json/yaml/yml files recursively, in wal
   CHECK(d.skipped_kinds.empty());
 }
 
+// Archives nobody here wrote keep one object per file in a folder named as
+// its kind, without apiVersion or kind: must-gather (nodes/, pods/) and
+// insights (config/node/, config/pod/<namespace>/). An object that names its
+// kind keeps it.
+TEST_CASE("LoadPaths reads objects without kind from per-kind folders", "[decode][load]") {
+  const api::DecodedCluster gather = MustLoad(TestData("per-kind"));
+  REQUIRE(gather.objects.Of<api::v1::Node>().size() == 1);
+  CHECK(gather.objects.Of<api::v1::Node>()[0].metadata().name() == "node-a");
+  REQUIRE(gather.objects.Of<api::v1::Pod>().size() == 1);
+  CHECK(gather.objects.Of<api::v1::Pod>()[0].spec().node_name() == "node-a");
+
+  const api::DecodedCluster insights = MustLoad(TestData("insights"));
+  CHECK(insights.objects.Of<api::v1::Node>().size() == 1);
+  REQUIRE(insights.objects.Of<api::v1::Pod>().size() == 1);
+  CHECK(insights.objects.Of<api::v1::Pod>()[0].metadata().namespace_() == "shop");
+  CHECK(insights.objects.Of<api::v1::Namespace>().size() == 1);
+
+  // Outside such a folder, a missing kind is still an error naming the file.
+  absl::StatusOr<api::DecodedCluster> plain = api::Decode("metadata: {name: x}\n", "x.yaml");
+  REQUIRE_FALSE(plain.ok());
+  CHECK_THAT(std::string(plain.status().message()), Catch::Contains("x.yaml") && Catch::Contains("kind: required"));
+}
+
 TEST_CASE("LoadPaths checks the cluster formed by all paths together", "[decode][load][errors]") {
   SECTION("the same cluster twice has duplicate nodes") {
     absl::StatusOr<api::DecodedCluster> d = api::LoadPaths({TestData("cluster.json"), TestData("cluster.yaml")});

@@ -53,8 +53,10 @@ absl::StatusOr<DecodedCluster> Decode(std::string_view text, std::string_view so
 
 // Loads files and directories in the order given; a directory contributes
 // every *.json, *.yaml and *.yml file below it (any case, as `kubectl apply
-// -R` reads them), in walk order: names sorted, compared name by name. Then
-// checks the whole cluster with ValidateCluster.
+// -R` reads them), in walk order: names sorted, compared name by name. An
+// object without `kind` in a folder named as a kind's resource or lower-case
+// kind (must-gather's nodes/x.yaml, insights' config/pod/<ns>/x.json) is of
+// that kind. Then checks the whole cluster with ValidateCluster.
 absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths,
                                          const KindSet& kinds = BuiltinKinds());
 
