@@ -5,8 +5,6 @@
 #include <utility>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_replace.h"
-#include "plugins/internal/args.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
