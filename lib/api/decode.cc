@@ -7,16 +7,10 @@
 #include <sstream>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "schedkit/base/str_cat.h"
 #include "api/json_documents.h"
 #include "api/object_json.h"
 #include "api/proto_json.h"
-#include "schedkit/api/v1/node.h"
-#include "schedkit/api/v1/persistent_volume_claim.h"
-#include "schedkit/api/v1/pod.h"
-#include "schedkit/api/v1/stateful_set.h"
-#include "schedkit/api/v1/storage_class.h"
 #include "schedkit/base/status_macros.h"
 
 namespace schedkit::api {
@@ -108,10 +102,6 @@ absl::StatusOr<std::string> ReadFile(const std::filesystem::path& path) {
   ss << in.rdbuf();
   if (in.bad()) return absl::DataLossError(schedkit::StrCat(path.string(), ": read error"));
   return ss.str();
-}
-
-std::string PodKey(const v1::Pod& p) {
-  return schedkit::StrCat(p.metadata().namespace_(), "/", p.metadata().name());
 }
 
 // The kind a per-kind folder names, for objects written without `kind` (the
@@ -239,56 +229,11 @@ absl::Status CheckUniqueNames(const Kind& kind, const AnyObjectList& objects) {
   return absl::OkStatus();
 }
 
-// A claim (or a pod's ephemeral volume template) that names a storage class
-// names one the cluster holds: a dump without it cannot be simulated.
-absl::Status CheckClaimClasses(const ObjectSet& objects) {
-  absl::flat_hash_set<std::string> classes;
-  for (const v1::StorageClass& sc : objects.Of<v1::StorageClass>()) classes.insert(sc.metadata().name());
-  auto missing = [&](const v1::PersistentVolumeClaimSpec& spec) {
-    return !spec.storage_class_name().empty() && !classes.contains(spec.storage_class_name());
-  };
-  for (const v1::PersistentVolumeClaim& pvc : objects.Of<v1::PersistentVolumeClaim>()) {
-    if (!missing(pvc.spec())) continue;
-    return absl::InvalidArgumentError(schedkit::StrCat(
-        "PersistentVolumeClaim ", pvc.metadata().namespace_(), "/", pvc.metadata().name(),
-        ": spec.storageClassName: StorageClass \"", pvc.spec().storage_class_name(), "\" not found"));
-  }
-  for (const v1::StatefulSet& ss : objects.Of<v1::StatefulSet>()) {
-    for (int i = 0; i < ss.spec().volume_claim_templates_size(); ++i) {
-      const v1::PersistentVolumeClaimSpec& spec = ss.spec().volume_claim_templates(i).spec();
-      if (!missing(spec)) continue;
-      return absl::InvalidArgumentError(schedkit::StrCat(
-          "StatefulSet ", ss.metadata().namespace_(), "/", ss.metadata().name(), ": spec.volumeClaimTemplates[", i,
-          "].spec.storageClassName: StorageClass \"", spec.storage_class_name(), "\" not found"));
-    }
-  }
-  for (const v1::Pod& pod : objects.Of<v1::Pod>()) {
-    for (int i = 0; i < pod.spec().volumes_size(); ++i) {
-      const v1::Volume& v = pod.spec().volumes(i);
-      if (!v.has_ephemeral() || !missing(v.ephemeral().volume_claim_template().spec())) continue;
-      return absl::InvalidArgumentError(schedkit::StrCat(
-          "Pod ", pod.metadata().namespace_(), "/", pod.metadata().name(), ": spec.volumes[", i,
-          "].ephemeral.volumeClaimTemplate.spec.storageClassName: StorageClass \"",
-          v.ephemeral().volume_claim_template().spec().storage_class_name(), "\" not found"));
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::Status ValidateCluster(const ObjectSet& objects) {
   for (const Kind* kind : objects.kinds()) SCHEDKIT_RETURN_IF_ERROR(CheckUniqueNames(*kind, objects.List(*kind)));
-  absl::flat_hash_set<std::string_view> nodes;
-  for (const v1::Node& node : objects.Of<v1::Node>()) nodes.insert(node.metadata().name());
-  for (const v1::Pod& pod : objects.Of<v1::Pod>()) {
-    const std::string& node = pod.spec().node_name();
-    if (!node.empty() && !nodes.contains(node)) {
-      return absl::InvalidArgumentError(schedkit::StrCat("Pod ", PodKey(pod), ": spec.nodeName: unknown Node \"",
-                                                         node, "\""));
-    }
-  }
-  return CheckClaimClasses(objects);
+  return absl::OkStatus();
 }
 
 }  // namespace schedkit::api

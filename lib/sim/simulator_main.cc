@@ -19,6 +19,7 @@
 #include "sim/demo_cluster.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/decode.h"
+#include "schedkit/api/missing_objects.h"
 #include "schedkit/base/log.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
@@ -230,6 +231,9 @@ int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
     cluster = *std::move(loaded);
   }
   WarnSkipped(cluster.skipped_kinds);
+  if (const std::string missing = schedkit::api::DescribeMissingObjects(cluster.objects); !missing.empty()) {
+    std::fprintf(stderr, "%s: warning: %s\n", Program().name.c_str(), missing.c_str());
+  }
   schedkit::config::SchedulerConfiguration config = schedkit::config::DefaultConfiguration();
   if (!config_path.empty()) {
     auto loaded = schedkit::config::LoadConfiguration(config_path);

@@ -1042,21 +1042,6 @@ TEST_CASE("DecodeInto appends to what is already decoded", "[decode][string]") {
   CHECK(out.skipped_kinds == std::map<std::string, int>{{"ConfigMap", 2}});
 }
 
-TEST_CASE("Decode alone does not run the cluster-level checks", "[decode][string]") {
-  // A file of pods only is fine on its own: its nodes may come from another input.
-  const api::DecodedCluster d = MustDecode(
-      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n"
-      "spec:\n  nodeName: elsewhere\n  containers:\n  - name: c\n    image: busybox\n",
-      "pods.yaml");
-  REQUIRE(d.objects.Of<api::v1::Pod>().size() == 1);
-  const absl::Status s = api::ValidateCluster(d.objects);
-  REQUIRE_FALSE(s.ok());
-  const std::string msg(s.message());
-  CHECK_THAT(msg, Contains("Pod default/p"));
-  CHECK_THAT(msg, Contains("spec.nodeName"));
-  CHECK_THAT(msg, Contains("elsewhere"));
-}
-
 // ---------------------------------------------------------------------------
 // LoadPaths on directories and several paths.
 
@@ -1184,12 +1169,6 @@ TEST_CASE("Bad inputs are rejected with messages that locate the problem", "[dec
     CHECK_THAT(msg, Contains("Pod"));
     CHECK_THAT(msg, Contains("shop/web-0"));
     CHECK_THAT(msg, Contains("duplicate", Catch::CaseSensitive::No));
-  }
-  SECTION("pod bound to an unknown node") {
-    const std::string msg = LoadError("bad/unknown_node.yaml");
-    CHECK_THAT(msg, Contains("Pod default/orphan"));
-    CHECK_THAT(msg, Contains("spec.nodeName"));
-    CHECK_THAT(msg, Contains("ghost-node"));
   }
   SECTION("malformed YAML: bad indentation") {
     const std::string msg = LoadError("bad/bad_indent.yaml");

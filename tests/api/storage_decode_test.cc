@@ -215,25 +215,7 @@ TEST_CASE("Bad storage objects are refused naming the object and field", "[decod
   }
 }
 
-TEST_CASE("A claim naming a missing class, and duplicates, fail the cluster", "[decode][storage][errors]") {
-  absl::StatusOr<api::DecodedCluster> d =
-      api::Decode("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c, namespace: shop}\n"
-                  "spec: {accessModes: [ReadWriteOnce], storageClassName: gold, resources: {requests: {storage: 1Gi}}}\n",
-                  "s.yaml");
-  REQUIRE(d.ok());
-  CHECK(api::ValidateCluster(d->objects).message() ==
-        "PersistentVolumeClaim shop/c: spec.storageClassName: StorageClass \"gold\" not found");
-
-  absl::StatusOr<api::DecodedCluster> eph = api::Decode(
-      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n"
-      "  volumes: [{name: e, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], "
-      "storageClassName: gold, resources: {requests: {storage: 1Gi}}}}}}]\n",
-      "s.yaml");
-  REQUIRE(eph.ok());
-  CHECK(api::ValidateCluster(eph->objects).message() ==
-        "Pod default/p: spec.volumes[0].ephemeral.volumeClaimTemplate.spec.storageClassName: StorageClass "
-        "\"gold\" not found");
-
+TEST_CASE("Duplicate volumes fail the cluster", "[decode][storage][errors]") {
   const std::string pv =
       "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv}\n"
       "spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce]}\n";

@@ -180,6 +180,23 @@ TEST_CASE("a StatefulSet's claims follow its pods, or its pods their volumes", "
   }
 }
 
+TEST_CASE("a dump naming objects it lacks is simulated, with one warning line", "[sim]") {
+  // Was: exit 2 on the pod bound to a missing node, and on the missing class.
+  const Run r = Sim("--cluster " + TestData("missing/dump.yaml") + " --output json --tie-break name");
+  auto j = Json(r);
+  CHECK(r.err ==
+        "schedkit-sim: warning: the cluster lacks 2 objects that others name: Node \"nowhere\" (Pod default/lost: "
+        "spec.nodeName), StorageClass \"nowhere\" (StatefulSet default/db: "
+        "spec.volumeClaimTemplates[0].spec.storageClassName); scheduling the rest as kube-scheduler would\n");
+  // The pod on the missing node takes no room on n1.
+  CHECK(PodNamed(j, "web")["node"] == "n1");
+  // The claim of the missing class is never provisioned: upstream's text
+  // (regressions/dump-missing-node-and-class holds both programs to it).
+  const auto& db = PodNamed(j, "db-0");
+  CHECK(db["status"] == "Unschedulable");
+  CHECK(db["message"] == "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found");
+}
+
 TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
   struct Case {
     std::string args;
@@ -188,10 +205,6 @@ TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
   const std::vector<Case> cases = {
       {"--cluster " + TestData("bad/quantity.yaml"), {"quantity.yaml", "Pod default/p", "spec.containers[0].resources.requests.cpu", "1.5.5"}},
       {"--cluster " + TestData("bad/malformed.yaml"), {"malformed.yaml", "line"}},
-      {"--cluster " + TestData("bad/unknown_node.yaml"), {"Pod default/lost", "spec.nodeName", "nowhere"}},
-      {"--cluster " + TestData("bad/statefulset_class.yaml"),
-       {"statefulset_class.yaml", "StatefulSet default/db", "spec.volumeClaimTemplates[0].spec.storageClassName",
-        "nowhere"}},
       {"--cluster " + TestData("bad/template_quantity.yaml"),
        {"template_quantity.yaml", "ReplicaSet default/web", "spec.template.spec.containers[0].resources.requests.cpu",
         "2..5"}},

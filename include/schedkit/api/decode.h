@@ -60,9 +60,10 @@ absl::StatusOr<DecodedCluster> Decode(std::string_view text, std::string_view so
 absl::StatusOr<DecodedCluster> LoadPaths(const std::vector<std::string>& paths,
                                          const KindSet& kinds = BuiltinKinds());
 
-// Checks that need the whole cluster: the objects of each kind are unique by
-// namespace and name, every pod with spec.nodeName names a known node, and
-// every claim's storage class is there.
+// What the API server would refuse across objects: two objects of one kind
+// with the same namespace and name. A pod bound to a node the cluster lacks,
+// or a claim naming a missing StorageClass, is accepted as the API server
+// accepts it (missing_objects.h says what is missing).
 absl::Status ValidateCluster(const ObjectSet& objects);
 
 }  // namespace schedkit::api

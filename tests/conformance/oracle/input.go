@@ -234,7 +234,8 @@ func (c *cluster) decodeDocument(raw []byte, where string) error {
 }
 
 // validate mirrors schedkit's ValidateCluster (names present, node names
-// unique, pods unique by namespace/name, spec.nodeName names a known node)
+// unique, pods unique by namespace/name; a pod bound to a node the cluster
+// lacks is accepted, as the API server accepts it)
 // and fills in what the API server would have: namespace "default" for
 // namespaced objects without one, a UID, and schedulerName "default-scheduler".
 func (c *cluster) validate() error {
@@ -265,9 +266,6 @@ func (c *cluster) validate() error {
 			return badInput("duplicate Pod %s", key)
 		}
 		pods[key] = true
-		if p.Spec.NodeName != "" && !nodes[p.Spec.NodeName] {
-			return badInput("Pod %s: spec.nodeName %q names no known Node", key, p.Spec.NodeName)
-		}
 		if p.UID == "" {
 			p.UID = types.UID("pod-" + key)
 		}
