@@ -443,7 +443,11 @@ Status Framework::Impl::FindNodesThatPassFilters(const CycleState& state, const 
   im.run_misses.resize(n);
   // This cycle's filter chain, skips removed once rather than per node.
   std::shared_ptr<const ActiveFilterChain> derived;
-  FilterPass pass(*this, state, pod, nodes, start, FilterChainFor(state, derived));
+  const ActiveFilterChain& chain = FilterChainFor(state, derived);
+  FilterPass pass(*this, state, pod, nodes, start, chain);
+  if (options.check_per_node_outcomes && cycle_memo != nullptr && chain.per_node_mask != 0) {
+    CheckKeptFilterPasses(state, pod, nodes, chain);
+  }
 
   int done = 0;
   int found = 0;

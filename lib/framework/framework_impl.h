@@ -191,6 +191,15 @@ struct Framework::Impl {
                             bool runs_counted, Diagnosis& diagnosis, std::vector<const NodeInfo*>& feasible,
                             CycleTrace* trace);
 
+  // ---- FrameworkOptions::check_per_node_outcomes (outcome_check.cc): on
+  // the nodes the memo answers for, the per-node filters (which must pass)
+  // and raw scores (which must equal the kept ones) computed again; the
+  // first difference is reported.
+  void CheckKeptFilterPasses(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                             const ActiveFilterChain& chain) const;
+  void CheckKeptScores(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                       std::span<const size_t> active) const;
+
   // ---- the filter chain (filter_plugins.cc)
   static Status RunActiveFilters(std::span<FilterPlugin* const> plugins, std::span<const Symbol> names,
                                  const CycleState& state, const PodInfo& pod, const NodeInfo& node);

@@ -199,6 +199,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   int grain = kNodesPerTask;
   if (memo != nullptr) {
     memo->BeginScores(per_node_mask, im.score.size());
+    if (im.options.check_per_node_outcomes) im.CheckKeptScores(state, pod, nodes, active);
     if (memo_decides && im.KeptTotalsApply() && im.ScoreFromKeptTotals(state, pod, *impl_->snapshot, nodes, totals)) {
       timer.Done(Code::kSuccess);
       return Status();

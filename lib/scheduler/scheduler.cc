@@ -105,6 +105,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
     im.event_recorders.push_back(std::make_unique<HostEvents>(*im.host, profile.scheduler_name));
     fo.events = im.event_recorders.back().get();
     fo.memoize_per_node_outcomes = options.memoize_per_node_outcomes;
+    fo.check_per_node_outcomes = options.check_per_node_outcomes;
     auto fw = framework::Framework::Create(registry, profile, fo);
     if (!fw.ok()) return fw.status();
     im.by_profile[profile.scheduler_name] = fw->get();

@@ -187,6 +187,12 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   so.tie_break = options.tie_break;
   so.seed = options.seed;
   so.trace_cycles = options.explain;
+  std::string mismatch;
+  if (options.check_per_node_outcomes) {
+    so.check_per_node_outcomes = [&mismatch](std::string_view m) {
+      if (mismatch.empty()) mismatch = m;
+    };
+  }
   // One at a time: the scheduler starts with the running pods only.
   api::ObjectSet initial = cluster;
   if (options.one_at_a_time) {
@@ -283,6 +289,7 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   }
   (*sched)->Stop();
   result.claims = volumes.Bindings();
+  result.per_node_outcome_mismatch = std::move(mismatch);
   return result;
 }
 

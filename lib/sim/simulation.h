@@ -47,6 +47,9 @@ struct Options {
   bool one_at_a_time = false;
   // Called about once a second with (attempts so far, pending pods).
   std::function<void(int, int)> progress;
+  // Recompute every outcome the memo reuses and keep the first that differs
+  // (FrameworkOptions::check_per_node_outcomes) in Result.
+  bool check_per_node_outcomes = false;
 };
 
 struct NodeUsage {
@@ -76,6 +79,9 @@ struct Result {
   std::vector<NodeUsage> nodes;
   int num_nodes = 0;
   double seconds = 0;
+  // With Options::check_per_node_outcomes: the first reused outcome that a
+  // plugin, asked again, answered differently; empty when none did.
+  std::string per_node_outcome_mismatch;
 };
 
 // `registry` holds the plugins the configuration may name.

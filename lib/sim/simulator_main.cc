@@ -57,6 +57,9 @@ ABSL_FLAG(int, v, 0, "log verbosity: plugins' info lines of this level and below
 ABSL_FLAG(bool, one_at_a_time, false,
           "pending pods arrive one at a time, in input order, each settled (a preemptor bound once its "
           "victims are gone) before the next, as a scheduler sees pods created one by one");
+ABSL_FLAG(bool, check_per_node_outcomes, false,
+          "recompute every Filter and Score outcome reused for a pod of the same signature, and fail (exit 1) "
+          "naming the first a plugin answers differently: checks plugins' OutcomesArePerNode promise");
 
 namespace {
 
@@ -74,7 +77,8 @@ std::string Usage(const std::string& name) {
   const std::string pad(name.size(), ' ');
   return schedkit::StrCat("usage: ", name,
                           " [--cluster PATH]... [--config PATH] [--output table|json] [--explain]\n       ", pad,
-                          " [--tie-break random|name] [--seed N] [--one-at-a-time]\n");
+                          " [--tie-break random|name] [--seed N] [--one-at-a-time]\n       ", pad,
+                          " [--check-per-node-outcomes]\n");
 }
 
 [[noreturn]] void Fail(int code, const std::string& message) {
@@ -249,6 +253,7 @@ int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
   // A random seed is printed, so that a surprising run can be repeated.
   while (options.seed == 0) options.seed = std::random_device{}();
   options.one_at_a_time = absl::GetFlag(FLAGS_one_at_a_time);
+  options.check_per_node_outcomes = absl::GetFlag(FLAGS_check_per_node_outcomes);
   if (isatty(STDERR_FILENO)) {
     options.progress = [](int attempts, int pending) {
       std::fprintf(stderr, "\r%s: %d scheduling attempts for %d pending pods...", Program().name.c_str(), attempts,
@@ -267,6 +272,10 @@ int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
     PrintJson(*result, explain, cluster.skipped_kinds, options.seed);
   } else {
     PrintTable(*result, options.seed);
+  }
+  if (!result->per_node_outcome_mismatch.empty()) {
+    std::fprintf(stderr, "%s: %s\n", Program().name.c_str(), result->per_node_outcome_mismatch.c_str());
+    return 1;
   }
   return 0;
 }

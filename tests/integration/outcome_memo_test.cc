@@ -2,7 +2,9 @@
 // outcomes decides every cycle exactly as one that recomputes them, over a
 // randomized run of replicas of a few templates on a changing cluster (pods
 // placed and removed, nodes relabelled, retainted, added and removed,
-// nominations), with adaptive sampling and with every node scored.
+// nominations), with adaptive sampling and with every node scored; and
+// every outcome it reuses, recomputed, is the same
+// (FrameworkOptions::check_per_node_outcomes).
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -96,6 +98,9 @@ Pair MakePair(const framework::Registry& registry, int32_t percentage) {
     o.parallelism = 2;
     o.percentage_of_nodes_to_score = percentage;
     o.memoize_per_node_outcomes = memoize;
+    // Every in-tree per-node plugin keeps its promise: each reused outcome,
+    // recomputed, is the same.
+    o.check_per_node_outcomes = [](std::string_view mismatch) { FAIL_CHECK(std::string(mismatch)); };
     auto f = Framework::Create(registry, cfg.profiles[0], std::move(o));
     INFO(f.status().ToString());
     REQUIRE(f.ok());

@@ -197,6 +197,26 @@ TEST_CASE("a dump naming objects it lacks is simulated, with one warning line", 
   CHECK(db["message"] == "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found");
 }
 
+TEST_CASE("--check-per-node-outcomes finds a plugin that breaks its promise", "[sim]") {
+  const std::string args = " --cluster " + TestData("label_reading/cluster.yaml") + " --config " +
+                           TestData("label_reading/scheduler.conf") + " --output json --tie-break name";
+  const std::string sim = LABEL_READING_SIM_BINARY;
+  // Unchecked, c reuses b's verdict on n2 and lands where its label forbids.
+  auto j = Json(schedkit::testing::RunCommand(sim + args));
+  CHECK(PodNamed(j, "c")["node"] == "n2");
+  // Checked, the run fails naming the first outcome that differs.
+  const Run checked = schedkit::testing::RunCommand(sim + args + " --check-per-node-outcomes");
+  CHECK(checked.exit_code == 1);
+  CHECK(checked.err ==
+        "label_reading_sim: plugin \"ReadsPodLabels\" promises per-node outcomes (OutcomesArePerNode), but its "
+        "Filter of pod default/c on node \"n2\" gives Unschedulable \"avoided\" where it passed a pod of the same "
+        "signature on the node unchanged\n");
+  // The in-tree plugins keep theirs on the demo cluster.
+  const Run demo = Sim("--output json --check-per-node-outcomes");
+  CHECK(demo.exit_code == 0);
+  CHECK(demo.err.empty());
+}
+
 TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
   struct Case {
     std::string args;

@@ -20,6 +20,7 @@
 #define SCHEDKIT_FRAMEWORK_FRAMEWORK_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
@@ -66,6 +67,15 @@ struct FrameworkOptions {
   // more than it saves. Decisions are the same either way; off is for
   // measuring what it saves.
   bool memoize_per_node_outcomes = true;
+  // Checks the promise of the plugins that reuse outcomes
+  // (Plugin::OutcomesArePerNode), for tests and the simulator's
+  // --check-per-node-outcomes: every Filter pass and raw Score the memo is
+  // about to reuse on a node is computed again, and where the two differ
+  // this is called with one line naming the plugin, the extension point, the
+  // pod, the node and both outcomes. The kept outcome still decides, so a
+  // check changes no decision. Called on the cycle's thread, at most once
+  // per cycle; costs the calls the memo saves. Ignored with the memo off.
+  std::function<void(std::string_view mismatch)> check_per_node_outcomes;
 };
 
 // How SelectHost breaks ties among the nodes with the top total score.

@@ -65,6 +65,8 @@ struct SchedulerOptions {
   bool bind_on_scheduling_thread = false;
   // FrameworkOptions::memoize_per_node_outcomes for every profile.
   bool memoize_per_node_outcomes = true;
+  // FrameworkOptions::check_per_node_outcomes for every profile.
+  std::function<void(std::string_view mismatch)> check_per_node_outcomes;
   // Threads of the default executor (when `executor` is null): how many
   // binding cycles run at once. A host whose Bind waits on an API server
   // wants many (upstream binds each pod on a goroutine of its own).

@@ -9,6 +9,7 @@
 // RunFilter also runs the plugin's FilterNodes — the batch call the
 // framework's filter pass makes, which a plugin may override for speed — on
 // the same nodes, and fails when it disagrees with Filter on any node.
+// CheckOutcomesArePerNode holds a plugin to its OutcomesArePerNode promise.
 // Thread: the calling thread; the plugin runs as on one scheduling thread.
 #ifndef SCHEDKIT_TESTING_PLUGIN_RUNNER_H_
 #define SCHEDKIT_TESTING_PLUGIN_RUNNER_H_
@@ -18,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/node_info.h"
@@ -53,6 +55,20 @@ absl::StatusOr<FilterRun> RunFilter(framework::Plugin& plugin, const framework::
 // Empty when PreScore skips; an error status of any step is returned.
 absl::StatusOr<std::vector<int64_t>> RunScore(framework::Plugin& plugin, const framework::PodInfo& pod,
                                               std::span<const framework::NodeInfo> nodes);
+
+// Checks the promise of Plugin::OutcomesArePerNode on a table, as the
+// framework's memo would rely on it: pods of one signature (same namespace
+// and spec, PodInfo::signature) get the same Filter outcome and the same raw
+// Score on each node. Every pod runs PreFilter and Filter (a FilterPlugin)
+// and PreScore and Score (a ScorePlugin) on every node; each outcome is
+// compared with the first pod of its signature's on that node. OK when all
+// agree; FailedPrecondition with one line naming the plugin, the extension
+// point, both pods, the node and both outcomes at the first that differs;
+// InvalidArgument when the plugin does not promise per-node outcomes, or is
+// neither a Filter nor a Score plugin. A pod that PreFilter or PreScore
+// turns away is compared by that status alone.
+absl::Status CheckOutcomesArePerNode(framework::Plugin& plugin, std::span<const framework::PodInfoPtr> pods,
+                                     std::span<const framework::NodeInfo> nodes);
 
 }  // namespace schedkit::testing
 
