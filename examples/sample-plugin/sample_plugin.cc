@@ -36,12 +36,12 @@ const fw::StateKey& Key() {
 
 SamplePlugin::SamplePlugin(SampleArgs args)
     : args_(std::move(args)),
-      label_(schedkit::Symbol::Intern(args_.node_label)),
+      label_(fw::HotLabel::Declare(args_.node_label)),  // Filter reads it on every node
       favorite_(schedkit::Symbol::Intern(args_.favorite_color)) {}
 
 fw::PreFilterPlugin::Result SamplePlugin::PreFilter(fw::CycleState& state, const fw::PodInfo& pod,
                                                     std::span<const fw::NodeInfo* const>) {
-  state.Write(Key(), std::make_unique<WantedColor>(pod.labels().Get(label_).value_or(favorite_)));
+  state.Write(Key(), std::make_unique<WantedColor>(pod.labels().Get(label_.key()).value_or(favorite_)));
   return {};
 }
 
@@ -50,7 +50,7 @@ fw::Status SamplePlugin::Filter(const fw::CycleState& state, const fw::PodInfo&,
   static const schedkit::Symbol kOtherColor = schedkit::Symbol::Intern("node(s) had another color");
   const WantedColor* wanted = state.Read<WantedColor>(Key());
   if (wanted == nullptr) return fw::Status::Error("sample-plugin: PreFilter did not run");
-  const schedkit::Symbol* color = node.labels().Find(label_);
+  const schedkit::Symbol* color = node.label(label_);
   if (color == nullptr || *color == wanted->color) return fw::Status();
   return fw::Status(fw::Code::kUnschedulable, kOtherColor);
 }

@@ -50,7 +50,7 @@ class SamplePlugin final : public schedkit::framework::PreFilterPlugin,
 
  private:
   const SampleArgs args_;
-  const schedkit::Symbol label_;
+  const schedkit::framework::HotLabel label_;
   const schedkit::Symbol favorite_;
   mutable std::mutex mu_;
   std::vector<std::string> records_;

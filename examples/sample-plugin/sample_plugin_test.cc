@@ -3,7 +3,9 @@
 // batch FilterNodes against it), as the framework would.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sample_plugin.h"
@@ -54,6 +56,37 @@ TEST_CASE("Filter keeps a pod off nodes of another color", "[sample]") {
       }
     }
   }
+}
+
+// The sample as if it promised per-node outcomes (Plugin::OutcomesArePerNode).
+class Promising final : public schedkit::framework::PreFilterPlugin, public schedkit::framework::FilterPlugin {
+ public:
+  explicit Promising(std::unique_ptr<schedkit::framework::Plugin> p) : p_(std::move(p)) {}
+  std::string_view Name() const override { return p_->Name(); }
+  bool OutcomesArePerNode() const override { return true; }
+  Result PreFilter(schedkit::framework::CycleState& state, const schedkit::framework::PodInfo& pod,
+                   std::span<const NodeInfo* const> nodes) override {
+    return dynamic_cast<PreFilterPlugin&>(*p_).PreFilter(state, pod, nodes);
+  }
+  schedkit::framework::Status Filter(const schedkit::framework::CycleState& state,
+                                     const schedkit::framework::PodInfo& pod, const NodeInfo& node) const override {
+    return dynamic_cast<const FilterPlugin&>(*p_).Filter(state, pod, node);
+  }
+
+ private:
+  std::unique_ptr<schedkit::framework::Plugin> p_;
+};
+
+TEST_CASE("the sample must not promise per-node outcomes: it reads a pod label", "[sample]") {
+  schedkit::testing::FakeHandle handle;
+  Promising plugin(Must(sample::New(PluginArgs(kArgs), handle)));
+  const std::vector<NodeInfo> nodes = {MakeNode().Name("red").Label("color", "red").Info()};
+  const std::vector<schedkit::framework::PodInfoPtr> pods = {MakePod().Name("a").Info(),
+                                                             MakePod().Name("b").Label("color", "red").Info()};
+  const absl::Status s = schedkit::testing::CheckOutcomesArePerNode(plugin, pods, nodes);
+  CHECK(s.message() == "plugin \"sample-plugin\" promises per-node outcomes (OutcomesArePerNode), but its Filter "
+                       "of pod default/b on node \"red\" gives Success where pod default/a of the same signature "
+                       "got Unschedulable \"node(s) had another color\"");
 }
 
 TEST_CASE("PreBind records the binding with the thanks", "[sample]") {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <limits>
+#include <mutex>
 
 #include "schedkit/base/str_cat.h"
 #include "schedkit/base/status_macros.h"
@@ -34,7 +35,35 @@ bool EraseByUid(std::vector<PodInfoPtr>& pods, const PodInfo& stored) {
   return false;
 }
 
+// The keys HotLabel::Declare gave a place, by slot: `placed` counts them,
+// and a key is written before the count that covers it is published, so a
+// reader that loads the count sees every key below it.
+struct DeclaredHotLabels {
+  std::mutex mu;  // serializes Declare
+  std::array<std::atomic<Symbol>, HotLabel::kMaxHotLabels> keys{};
+  std::atomic<int> placed{0};
+};
+
+DeclaredHotLabels& Declared() {
+  static DeclaredHotLabels* d = new DeclaredHotLabels;
+  return *d;
+}
+
 }  // namespace
+
+HotLabel HotLabel::Declare(std::string_view key) {
+  const Symbol k = Symbol::Intern(key);
+  DeclaredHotLabels& d = Declared();
+  std::lock_guard<std::mutex> lock(d.mu);
+  const int placed = d.placed.load(std::memory_order_relaxed);
+  for (int i = 0; i < placed; ++i) {
+    if (d.keys[i].load(std::memory_order_relaxed) == k) return HotLabel(k, i);
+  }
+  if (placed == kMaxHotLabels) return HotLabel(k, kMaxHotLabels);
+  d.keys[placed].store(k, std::memory_order_relaxed);
+  d.placed.store(placed + 1, std::memory_order_release);
+  return HotLabel(k, placed);
+}
 
 int64_t NextGeneration() { return g_generation.fetch_add(1, std::memory_order_relaxed) + 1; }
 
@@ -81,6 +110,14 @@ absl::Status NodeInfo::SetNode(std::shared_ptr<const api::v1::Node> node) {
   const Symbol* zone = labels_.Find(well_known::LabelTopologyZone());
   hot_.has_zone_label = zone != nullptr;
   hot_.zone_label = zone != nullptr ? *zone : Symbol();
+  DeclaredHotLabels& declared = Declared();
+  hot_labels_.placed = static_cast<int8_t>(declared.placed.load(std::memory_order_acquire));
+  hot_labels_.present = 0;
+  for (int i = 0; i < hot_labels_.placed; ++i) {
+    const Symbol* value = labels_.Find(declared.keys[i].load(std::memory_order_relaxed));
+    hot_labels_.values[i] = value != nullptr ? *value : Symbol();
+    if (value != nullptr) hot_labels_.present |= static_cast<uint8_t>(1u << i);
+  }
   hot_.unschedulable = n.spec().unschedulable();
   taints_.clear();
   for (const auto& t : n.spec().taints()) {
@@ -234,7 +271,8 @@ void NodeInfo::Touch() {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   static_assert(offsetof(NodeInfo, hot_) + sizeof(Figures) <= 64, "the figures fill one line");
-  static_assert(offsetof(NodeInfo, taints_) + sizeof(taints_) <= NodeInfoInternals::kHotBytes);
+  static_assert(offsetof(NodeInfo, labels_) >= 64 && offsetof(NodeInfo, pods_) + sizeof(pods_) <= 128,
+                "the second line holds the label list, the hot labels and the pod list");
 #pragma GCC diagnostic pop
 }
 

@@ -30,7 +30,7 @@ class NodeInfoInternals {
  public:
   // The leading bytes that hold the hot fields: the first line has the
   // figures every default filter and score reads of every node, the second
-  // the label, taint and pod lists.
+  // the label and pod lists and the declared hot labels (HotLabel).
   static constexpr size_t kHotBytes = 128;
 
   static const int32_t* LowestPodPriorityAddress(const NodeInfo& n) { return &n.lowest_pod_priority_; }

@@ -197,7 +197,7 @@ TEST_CASE("a dump naming objects it lacks is simulated, with one warning line", 
   CHECK(db["message"] == "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found");
 }
 
-TEST_CASE("--check-per-node-outcomes finds a plugin that breaks its promise", "[sim]") {
+TEST_CASE("check-per-node-outcomes finds a plugin that breaks its promise", "[sim]") {
   const std::string args = " --cluster " + TestData("label_reading/cluster.yaml") + " --config " +
                            TestData("label_reading/scheduler.conf") + " --output json --tie-break name";
   const std::string sim = LABEL_READING_SIM_BINARY;

@@ -15,12 +15,14 @@
 #ifndef SCHEDKIT_FRAMEWORK_NODE_INFO_H_
 #define SCHEDKIT_FRAMEWORK_NODE_INFO_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -51,6 +53,35 @@ class HostPortSet {
 
  private:
   std::vector<HostPort> ports_;
+};
+
+// A node label key that a plugin reads on every node in Filter or Score.
+// Declared once, when the plugin is built (in its factory), its value is
+// kept beside the label list's header in the NodeInfo's second line, as
+// the zone label that topology spreading reads is kept in the first: a pass
+// over thousands of nodes then reads it from a line it loads anyway, not
+// from the label list's heap block.
+//
+//   label_(framework::HotLabel::Declare(args.node_label))   // in the constructor
+//   const Symbol* color = node.label(label_);               // in Filter
+//
+// kMaxHotLabels keys get a place, first come first served, for the life of
+// the process; a key declared again gets the same. Any other key, and a
+// NodeInfo made before its key was declared, answers from the label list:
+// the same answer, at the list's cost. Declare is thread-safe.
+class HotLabel {
+ public:
+  static constexpr int kMaxHotLabels = 3;
+  static HotLabel Declare(std::string_view key);
+
+  Symbol key() const { return key_; }
+  // Its place in NodeInfo, or kMaxHotLabels when it has none.
+  int slot() const { return slot_; }
+
+ private:
+  HotLabel(Symbol key, int slot) : key_(key), slot_(slot) {}
+  Symbol key_;
+  int slot_ = kMaxHotLabels;
 };
 
 // A node's list of pods (held by value in NodeInfo), whose copy assignment
@@ -108,6 +139,13 @@ class alignas(64) NodeInfo {
   // key topology spreading reads on every node, where the label list would
   // cost a line and a heap block more per node. nullptr when unlabelled.
   const Symbol* zone_label() const { return hot_.has_zone_label ? &hot_.zone_label : nullptr; }
+  // labels().Find(label.key()), from the second line when the label has a
+  // place there (HotLabel).
+  const Symbol* label(HotLabel label) const {
+    const int slot = label.slot();
+    if (slot >= hot_labels_.placed) return labels_.Find(label.key());
+    return (hot_labels_.present >> slot) & 1 ? &hot_labels_.values[slot] : nullptr;
+  }
   const std::vector<Taint>& taints() const { return taints_; }
   bool has_taints() const { return hot_.has_taints; }
   bool unschedulable() const { return hot_.unschedulable; }
@@ -174,10 +212,19 @@ class alignas(64) NodeInfo {
   };
   Figures hot_;
   // Second line: the lists that plugins for labels (node affinity, topology
-  // keys), taints and pods start from.
+  // keys) and pods start from, and the declared hot labels' values. Taints
+  // come after: they are read only where has_taints, in the first line, says.
   api::LabelSet labels_;
-  std::vector<Taint> taints_;
+  struct HotLabelValues {
+    std::array<Symbol, HotLabel::kMaxHotLabels> values;
+    // Bit i: values[i] holds the node's label; the first `placed` slots
+    // were declared when the labels were read (SetNode).
+    uint8_t present = 0;
+    int8_t placed = 0;
+  };
+  HotLabelValues hot_labels_;
   PodInfoList pods_;
+  std::vector<Taint> taints_;
   // Images are read only for pods whose images some node already holds.
   std::vector<ImageOnNode> images_;
   Resource allocatable_;
