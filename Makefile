@@ -71,11 +71,13 @@ conformance: build
 oracle:
 	cd tests/conformance/oracle && CGO_ENABLED=0 go build -o ../.bin/schedkit-oracle .
 
-# End-to-end tests of schedkit::kube against a real kube-apiserver v1.35 and
+# End-to-end tests of schedkit::kube against a real kube-apiserver (the upstream release) and
 # etcd on 127.0.0.1 (tests/kube/apiserver, Go; its first build downloads Go
 # modules and compiles the API server, which takes minutes).
 e2e: build
 	bash tests/kube/apiserver/build.sh tests/kube/.bin
+	# schedkit's gate table is upstream's (the same module built kube-scheduler).
+	bash tests/conformance/upstream-gates.sh check
 	cd tests/kube/apiserver && CGO_ENABLED=0 go test -count=1 .
 	# examples/sample-plugin against an install of this tree: its sample-scheduler.
 	ctest --test-dir $(BUILD) -R '^install/sample_plugin_builds$$' --output-on-failure
@@ -85,7 +87,7 @@ e2e: build
 	  SCHEDKIT_SIM=$(abspath $(BUILD))/examples/schedkit-sim \
 	  KUBE_SCHEDULER=$(CURDIR)/tests/kube/.bin/kube-scheduler $(BUILD)/tests/schedkit_e2e_tests
 
-# schedkit-kube and upstream's kube-scheduler v1.35.8, one after the other,
+# schedkit-kube and upstream's kube-scheduler (the same release), one after the other,
 # against the tests' real API server on scheduler_perf's workloads at 500
 # nodes (bench/kube/kube_bench.cc; ARGS="--workload ... --pods N" etc.).
 bench-kube: build

@@ -93,6 +93,7 @@ absl::Status Framework::Impl::Build(const Registry& registry, const Profile& pro
       auto args_it = profile.plugin_args.find(ref.name);
       PluginArgs args = args_it == profile.plugin_args.end() ? PluginArgs() : args_it->second;
       args.set_owner(profile.scheduler_name, ref.name);
+      args.set_gates(options.feature_gates);
       auto plugin = (*factory)(args, *self);
       if (!plugin.ok() && IsArgsError(plugin.status())) return plugin.status();
       if (!plugin.ok()) {

@@ -67,11 +67,11 @@ const json& Node(const void* node) { return *static_cast<const json*>(node); }
 // Makes the values of one document; the only maker of ArgsValue.
 class ArgsDocument {
  public:
-  static ArgsValue Top(const json& doc, ArgsErrors& decode, ArgsErrors& validation) {
-    return ArgsValue(&doc, "", /*top=*/true, &decode, &validation);
+  static ArgsValue Top(const json& doc, ArgsErrors& decode, ArgsErrors& validation, const FeatureGates& gates) {
+    return ArgsValue(&doc, "", /*top=*/true, &decode, &validation, &gates);
   }
   static ArgsValue Child(const ArgsValue& parent, const json& node, std::string path) {
-    return ArgsValue(&node, std::move(path), /*top=*/false, parent.decode_, parent.validation_);
+    return ArgsValue(&node, std::move(path), /*top=*/false, parent.decode_, parent.validation_, parent.gates_);
   }
 };
 
@@ -269,7 +269,7 @@ absl::Status DecodeDocument(const PluginArgs& args, std::string_view fallback_pl
     }
     if (doc.is_null()) doc = json::object();
   }
-  ArgsValue top = ArgsDocument::Top(doc, decode_errors, validation_errors);
+  ArgsValue top = ArgsDocument::Top(doc, decode_errors, validation_errors, args.gates());
   if (!doc.is_object()) {
     decode_errors.Add("", Expected("an object", doc));
     return Report(args, fallback_plugin, decode_errors);

@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "schedkit/base/str_cat.h"
+#include "schedkit/base/upstream_version.h"
 
 namespace schedkit::kube::internal {
 namespace {
@@ -66,6 +67,13 @@ const std::vector<Flag>& Flags() {
       {"config", Kind::kString,
        "The path to the configuration file.",
        String(&SchedulerFlags::config)},
+      {"feature-gates", Kind::kString,
+       "A set of key=value pairs that describe feature gates for alpha/experimental features (repeatable; "
+       "a gate the scheduler reads stays at its default unless schedkit models it).",
+       [](SchedulerFlags& f, const std::string& v) {
+         f.feature_gates.push_back(v);
+         return true;
+       }},
       {"master", Kind::kString,
        "The address of the Kubernetes API server (overrides any value in kubeconfig)",
        String(&SchedulerFlags::master)},
@@ -146,6 +154,9 @@ const std::vector<Flag>& Flags() {
       {"help", Kind::kBool,
        "help for this command",
        [](SchedulerFlags& f, const std::string& v) { return absl::SimpleAtob(v, &f.help); }},
+      {"version", Kind::kBool,
+       "Print version information and quit.",
+       [](SchedulerFlags& f, const std::string& v) { return absl::SimpleAtob(v, &f.version); }},
   };
   return *flags;
 }
@@ -220,6 +231,10 @@ void ApplyFlags(const SchedulerFlags& flags, config::SchedulerConfiguration& con
   if (flags.resource_lock) le.resource_lock = *flags.resource_lock;
   if (flags.resource_name) le.resource_name = *flags.resource_name;
   if (flags.resource_namespace) le.resource_namespace = *flags.resource_namespace;
+}
+
+std::string SchedulerVersion() {
+  return schedkit::StrCat("Kubernetes ", schedkit::kUpstreamVersion, " (schedkit ", SCHEDKIT_VERSION, ")\n");
 }
 
 std::string SchedulerFlagsUsage(std::string_view program) {

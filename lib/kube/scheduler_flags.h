@@ -32,6 +32,9 @@ struct SchedulerFlags {
   int http_port = 0;
   int verbosity = 0;
   bool help = false;
+  // Print the version (kube-scheduler's "Kubernetes vX.Y.Z", the release
+  // whose decisions schedkit reproduces, then schedkit's own) and exit.
+  bool version = false;
   // schedkit's, for reproducible runs (tests, comparisons with
   // schedkit-sim): how ties between top-scoring nodes break ("random" as
   // upstream, or "name": the lowest node name) and the seed of the random
@@ -40,6 +43,8 @@ struct SchedulerFlags {
   uint64_t seed = 0;
   // Set only when given on the command line.
   std::optional<std::string> kubeconfig;
+  // Each --feature-gates flag's value, in order (framework::FeatureGates::Set).
+  std::vector<std::string> feature_gates;
   std::optional<float> kube_api_qps;
   std::optional<int> kube_api_burst;
   std::optional<std::string> kube_api_content_type;
@@ -65,6 +70,11 @@ void ApplyFlags(const SchedulerFlags& flags, config::SchedulerConfiguration& con
 
 // What --help prints.
 std::string SchedulerFlagsUsage(std::string_view program = "schedkit-kube");
+
+// What --version prints: "Kubernetes v1.35.8 (schedkit 0.3.0)\n", the
+// release whose decisions schedkit reproduces first, as kube-scheduler
+// prints its own.
+std::string SchedulerVersion();
 
 }  // namespace schedkit::kube::internal
 

@@ -30,6 +30,7 @@
 #include "schedkit/api/lister.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
+#include "schedkit/framework/feature_gates.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/framework/metrics.h"
 #include "schedkit/kube/api_client.h"
@@ -92,7 +93,17 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
     std::fputs(internal::SchedulerFlagsUsage(program).c_str(), stdout);
     return 0;
   }
+  if (flags->version) {
+    std::fputs(internal::SchedulerVersion().c_str(), stdout);
+    return 0;
+  }
   internal::SetLogVerbosity(flags->verbosity);
+  framework::FeatureGates gates;
+  for (const std::string& g : flags->feature_gates) {
+    if (absl::Status s = gates.Set(g); !s.ok()) return Fail(s);
+  }
+  if (absl::Status s = framework::CheckModeled(gates); !s.ok()) return Fail(s);
+  for (const std::string& w : gates.warnings()) Log(Severity::kWarning, "server", w);
 
   absl::StatusOr<config::SchedulerConfiguration> cfg =
       flags->config.empty() ? absl::StatusOr<config::SchedulerConfiguration>(config::DefaultConfiguration())
@@ -168,6 +179,7 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   options.binding_threads = 32;
   // Nothing is written unless this process leads.
   options.leader = elector.get();
+  options.feature_gates = gates;
   auto sched = scheduler::Scheduler::Create(*cfg, registry, host, empty, options);
   if (!sched.ok()) return Fail(sched.status());
 

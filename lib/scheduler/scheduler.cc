@@ -52,6 +52,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
                                                              const api::ClusterLister& lister,
                                                              SchedulerOptions options) {
   if (absl::Status s = config::ValidateConfiguration(config); !s.ok()) return s;
+  if (absl::Status s = framework::CheckModeled(options.feature_gates); !s.ok()) return s;
   auto impl = std::make_unique<Impl>(options.clock != nullptr ? *options.clock : framework::Clock::Real());
   Impl& im = *impl;
   im.host = &host;
@@ -106,6 +107,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
     fo.events = im.event_recorders.back().get();
     fo.memoize_per_node_outcomes = options.memoize_per_node_outcomes;
     fo.check_per_node_outcomes = options.check_per_node_outcomes;
+    fo.feature_gates = &im.options.feature_gates;
     auto fw = framework::Framework::Create(registry, profile, fo);
     if (!fw.ok()) return fw.status();
     im.by_profile[profile.scheduler_name] = fw->get();

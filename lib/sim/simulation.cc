@@ -187,6 +187,7 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   so.tie_break = options.tie_break;
   so.seed = options.seed;
   so.trace_cycles = options.explain;
+  so.feature_gates = options.feature_gates;
   std::string mismatch;
   if (options.check_per_node_outcomes) {
     so.check_per_node_outcomes = [&mismatch](std::string_view m) {

@@ -29,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "schedkit/api/object_set.h"
 #include "schedkit/config/configuration.h"
+#include "schedkit/framework/feature_gates.h"
 #include "sim/pv_controller.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/framework/registry.h"
@@ -50,6 +51,8 @@ struct Options {
   // Recompute every outcome the memo reuses and keep the first that differs
   // (FrameworkOptions::check_per_node_outcomes) in Result.
   bool check_per_node_outcomes = false;
+  // kube-scheduler's --feature-gates (SchedulerOptions::feature_gates).
+  framework::FeatureGates feature_gates;
 };
 
 struct NodeUsage {

@@ -23,6 +23,7 @@
 #include "schedkit/base/log.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
+#include "schedkit/framework/feature_gates.h"
 #include "sim/simulation.h"
 
 namespace schedkit::sim {
@@ -57,6 +58,9 @@ ABSL_FLAG(int, v, 0, "log verbosity: plugins' info lines of this level and below
 ABSL_FLAG(bool, one_at_a_time, false,
           "pending pods arrive one at a time, in input order, each settled (a preemptor bound once its "
           "victims are gone) before the next, as a scheduler sees pods created one by one");
+ABSL_FLAG(std::string, feature_gates, "",
+          "as kube-scheduler's: Name=true|false pairs, comma-separated; a gate the scheduler reads must stay at "
+          "its default unless schedkit models it");
 ABSL_FLAG(bool, check_per_node_outcomes, false,
           "recompute every Filter and Score outcome reused for a pod of the same signature, and fail (exit 1) "
           "naming the first a plugin answers differently: checks plugins' OutcomesArePerNode promise");
@@ -78,7 +82,7 @@ std::string Usage(const std::string& name) {
   return schedkit::StrCat("usage: ", name,
                           " [--cluster PATH]... [--config PATH] [--output table|json] [--explain]\n       ", pad,
                           " [--tie-break random|name] [--seed N] [--one-at-a-time]\n       ", pad,
-                          " [--check-per-node-outcomes]\n");
+                          " [--feature-gates Name=bool,...] [--check-per-node-outcomes]\n");
 }
 
 [[noreturn]] void Fail(int code, const std::string& message) {
@@ -254,6 +258,15 @@ int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
   while (options.seed == 0) options.seed = std::random_device{}();
   options.one_at_a_time = absl::GetFlag(FLAGS_one_at_a_time);
   options.check_per_node_outcomes = absl::GetFlag(FLAGS_check_per_node_outcomes);
+  if (absl::Status s = options.feature_gates.Set(absl::GetFlag(FLAGS_feature_gates)); !s.ok()) {
+    Fail(2, schedkit::StrCat("--feature-gates: ", s.message()));
+  }
+  if (absl::Status s = schedkit::framework::CheckModeled(options.feature_gates); !s.ok()) {
+    Fail(2, schedkit::StrCat("--feature-gates: ", s.message()));
+  }
+  for (const std::string& w : options.feature_gates.warnings()) {
+    std::fprintf(stderr, "%s: warning: %s\n", Program().name.c_str(), w.c_str());
+  }
   if (isatty(STDERR_FILENO)) {
     options.progress = [](int attempts, int pending) {
       std::fprintf(stderr, "\r%s: %d scheduling attempts for %d pending pods...", Program().name.c_str(), attempts,

@@ -61,7 +61,8 @@ std::string SchedkitSimBinary();
 // an install of this tree (`make e2e` builds it).
 std::string SampleSchedulerBinary();
 
-// The path of upstream's kube-scheduler v1.35 ($KUBE_SCHEDULER, set by
+// The path of upstream's kube-scheduler at the reference release
+// (schedkit::kUpstreamVersion; $KUBE_SCHEDULER, set by
 // `make e2e` and `make bench-kube`; tests/kube/apiserver/build.sh builds it).
 std::string KubeSchedulerBinary();
 

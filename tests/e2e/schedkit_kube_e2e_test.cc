@@ -20,6 +20,7 @@
 #include "kube/self_signed.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/base/str_cat.h"
+#include "schedkit/base/upstream_version.h"
 #include "schedkit/kube/api_client.h"
 
 namespace schedkit::e2e {
@@ -46,6 +47,50 @@ int CountLines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';
   return n;
+}
+
+TEST_CASE("schedkit-kube --version names the release the side-by-side kube-scheduler is", "[e2e][kube-main]") {
+  const Run ours = RunKube({"--version"}, "version.log");
+  CHECK(ours.code == 0);
+  auto upstream = ChildProcess::Start({KubeSchedulerBinary(), "--version"}, Server().dir() + "/kube-version.log");
+  REQUIRE(upstream.ok());
+  REQUIRE((*upstream)->Wait(absl::Seconds(60)) == std::optional<int>(0));
+  // Upstream prints "Kubernetes v1.35.8"; ours adds schedkit's own version.
+  const std::string theirs = (*upstream)->Output();
+  REQUIRE(theirs == schedkit::StrCat("Kubernetes ", schedkit::kUpstreamVersion, "\n"));
+  CHECK(ours.output.starts_with(theirs.substr(0, theirs.size() - 1) + " (schedkit "));
+}
+
+TEST_CASE("schedkit-kube refuses bad --feature-gates in kube-scheduler's words", "[e2e][kube-main]") {
+  int n = 0;
+  for (const std::string gates : {"Foo=true", "SchedulerQueueingHints=false", "DRAAdminAccess=maybe",
+                                  "DRADeviceTaintRules=true"}) {
+    INFO(gates);
+    const std::vector<std::string> flags = {"--feature-gates=" + gates, "--secure-port=0", "--kubeconfig",
+                                            Server().scheduler_kubeconfig()};
+    const Run ours = RunKube(flags, schedkit::StrCat("gates-", n, ".log"));
+    std::vector<std::string> argv = {KubeSchedulerBinary()};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    auto upstream = ChildProcess::Start(argv, schedkit::StrCat(Server().dir(), "/kube-gates-", n++, ".log"));
+    REQUIRE(upstream.ok());
+    REQUIRE((*upstream)->Wait(absl::Seconds(60)) == std::optional<int>(1));
+    // Upstream logs `"command failed" err="<message>"`.
+    const std::string theirs = (*upstream)->Output();
+    const size_t at = theirs.find("err=\"");
+    REQUIRE(at != std::string::npos);
+    std::string message = theirs.substr(at + 5, theirs.find('\n', at) - at - 6);
+    for (size_t q; (q = message.find("\\\"")) != std::string::npos;) message.replace(q, 2, "\"");
+    CHECK(ours.code == 1);
+    CHECK(ours.output == schedkit::StrCat("schedkit-kube: ", message, "\n"));
+  }
+  // A gate upstream's scheduler reads, which schedkit does not model yet.
+  const Run unmodeled =
+      RunKube({"--feature-gates=StorageCapacityScoring=true", "--secure-port=0"}, "gates-unmodeled.log");
+  CHECK(unmodeled.code == 1);
+  CHECK(unmodeled.output == schedkit::StrCat("schedkit-kube: feature gate StorageCapacityScoring=true: schedkit does "
+                                             "not model it (kube-scheduler ",
+                                             schedkit::kUpstreamVersion, " defaults it to false); leave it at its "
+                                             "default\n"));
 }
 
 TEST_CASE("schedkit-kube refuses bad input with one line, exit 1 and nothing written", "[e2e][kube-main]") {

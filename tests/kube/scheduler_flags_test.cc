@@ -4,8 +4,19 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
+
+#include "schedkit/base/upstream_version.h"
+
 namespace schedkit::kube::internal {
 namespace {
+
+TEST_CASE("the version flag names the upstream release first, as kube-scheduler prints its own", "[kube][flags]") {
+  CHECK(ParseSchedulerFlags({"--version"})->version);
+  CHECK_FALSE(ParseSchedulerFlags({})->version);
+  CHECK(SchedulerVersion() == std::string("Kubernetes ") + std::string(schedkit::kUpstreamVersion) + " (schedkit " +
+                                  SCHEDKIT_TEST_VERSION + ")\n");
+}
 
 TEST_CASE("ParseSchedulerFlags reads pflag's forms", "[kube][flags]") {
   auto f = ParseSchedulerFlags({"--config=/etc/s.yaml", "--kubeconfig", "/k", "--leader-elect=false", "-v=4",

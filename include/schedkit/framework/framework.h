@@ -33,6 +33,7 @@
 #include "schedkit/framework/clock.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/diagnosis.h"
+#include "schedkit/framework/feature_gates.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/metrics.h"
 #include "schedkit/framework/plugin.h"
@@ -67,6 +68,9 @@ struct FrameworkOptions {
   // more than it saves. Decisions are the same either way; off is for
   // measuring what it saves.
   bool memoize_per_node_outcomes = true;
+  // The feature gates the plugins' args are decoded with
+  // (PluginArgs::gates); not owned; default: the reference release's.
+  const FeatureGates* feature_gates = nullptr;
   // Checks the promise of the plugins that reuse outcomes
   // (Plugin::OutcomesArePerNode), for tests and the simulator's
   // --check-per-node-outcomes: every Filter pass and raw Score the memo is

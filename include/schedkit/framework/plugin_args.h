@@ -24,6 +24,13 @@
 // error or unknown field stops it), each object's Defaults run (upstream's
 // SetDefaults_<Name>Args), then every Validate and range check runs and all
 // of their problems are reported (apimachinery's aggregate, "[a, b]").
+// A default or a check may depend on feature gates, as upstream's do (v1.35's
+// DynamicResources filterTimeout exists only with DRASchedulerFilterTimeout):
+// Defaults and Validate also take a function of the gates the scheduler runs
+// with (PluginArgs::gates, FrameworkOptions::feature_gates):
+//   .Defaults([](SampleArgs& a, const framework::FeatureGates& gates) {
+//     if (gates.Enabled("SomeGate") && !a.timeout) a.timeout = absl::Seconds(10);
+//   })
 // Args written in a configuration file are reported where they were written,
 // in one line naming the profile and the plugin:
 //   sched.yaml: profiles[1].pluginConfig[0].args.favoriteNumber: Invalid value: 101: must be between 0 and 100, inclusive (plugin "Sample", profile "sample-scheduler")
@@ -58,6 +65,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "schedkit/framework/feature_gates.h"
 
 namespace google::protobuf {
 class Message;
@@ -93,6 +101,13 @@ class PluginArgs {
     plugin_ = std::move(plugin);
   }
 
+  // The feature gates the scheduler runs with, for defaults and checks that
+  // depend on them (ArgsSpec::Defaults and Validate with gates). Set by the
+  // Framework before it calls the plugin's factory (not owned); the
+  // reference release's defaults otherwise.
+  const FeatureGates& gates() const { return gates_ != nullptr ? *gates_ : FeatureGates::Default(); }
+  void set_gates(const FeatureGates* gates) { gates_ = gates; }
+
   // The same args, wherever they were written.
   friend bool operator==(const PluginArgs& a, const PluginArgs& b) { return a.json_ == b.json_; }
 
@@ -101,6 +116,7 @@ class PluginArgs {
   std::string source_;
   std::string profile_;
   std::string plugin_;
+  const FeatureGates* gates_ = nullptr;
 };
 
 // "parent.child", or "parent[i]"; paths are relative to the args object
@@ -182,11 +198,14 @@ class ArgsValue {
   // Problems that are not about types (ranges, required fields, Validate):
   // all are reported, after decoding ends.
   ArgsErrors& validation_errors() const { return *validation_; }
+  // The gates of the args being decoded (PluginArgs::gates).
+  const FeatureGates& gates() const { return *gates_; }
 
  private:
   friend class ArgsDocument;
-  ArgsValue(const void* node, std::string path, bool top, ArgsErrors* decode, ArgsErrors* validation)
-      : node_(node), path_(std::move(path)), top_(top), decode_(decode), validation_(validation) {}
+  ArgsValue(const void* node, std::string path, bool top, ArgsErrors* decode, ArgsErrors* validation,
+            const FeatureGates* gates)
+      : node_(node), path_(std::move(path)), top_(top), decode_(decode), validation_(validation), gates_(gates) {}
   bool Fail(std::string_view problem) const;
 
   const void* node_;
@@ -194,6 +213,7 @@ class ArgsValue {
   bool top_;
   ArgsErrors* decode_;
   ArgsErrors* validation_;
+  const FeatureGates* gates_;
 };
 
 template <typename T>
@@ -314,12 +334,23 @@ class ArgsSpec {
   ArgsSpec& Range(int64_t lo, int64_t hi) { return Min(lo).Max(hi); }
   // Runs after an object of this type is read (upstream's SetDefaults).
   ArgsSpec& Defaults(std::function<void(T&)> defaults) {
+    defaults_ = [d = std::move(defaults)](T& t, const FeatureGates&) { d(t); };
+    return *this;
+  }
+  // The same, for defaults that depend on feature gates (as v1.35's
+  // DynamicResources filterTimeout on DRASchedulerFilterTimeout).
+  ArgsSpec& Defaults(std::function<void(T&, const FeatureGates&)> defaults) {
     defaults_ = std::move(defaults);
     return *this;
   }
   // Runs after decoding, with paths relative to the object (upstream's
   // Validate<Name>Args); all problems are reported.
   ArgsSpec& Validate(std::function<void(const T&, ArgsErrors&)> validate) {
+    validate_ = [v = std::move(validate)](const T& t, const FeatureGates&, ArgsErrors& errs) { v(t, errs); };
+    return *this;
+  }
+  // The same, for checks that depend on feature gates.
+  ArgsSpec& Validate(std::function<void(const T&, const FeatureGates&, ArgsErrors&)> validate) {
     validate_ = std::move(validate);
     return *this;
   }
@@ -337,7 +368,7 @@ class ArgsSpec {
       return fields_[i].read(fv, out);
     });
     if (!ok) return false;
-    if (defaults_) defaults_(out);
+    if (defaults_) defaults_(out, v.gates());
     ArgsErrors errs;
     for (size_t i = 0; i < fields_.size(); ++i) {
       const FieldEntry& f = fields_[i];
@@ -346,7 +377,7 @@ class ArgsSpec {
         if (std::optional<int64_t> n = f.integer(out)) args_internal::CheckRange(names_[i], *n, f.min, f.max, errs);
       }
     }
-    if (validate_) validate_(out, errs);
+    if (validate_) validate_(out, v.gates(), errs);
     args_internal::AppendUnder(v.path(), errs, v.validation_errors());
     return true;
   }
@@ -384,8 +415,8 @@ class ArgsSpec {
   std::string name_;
   std::vector<std::string> names_;
   std::vector<FieldEntry> fields_;
-  std::function<void(T&)> defaults_;
-  std::function<void(const T&, ArgsErrors&)> validate_;
+  std::function<void(T&, const FeatureGates&)> defaults_;
+  std::function<void(const T&, const FeatureGates&, ArgsErrors&)> validate_;
 };
 
 // Decodes `args` (empty is {}) by `spec`. InvalidArgument, in one line, on

@@ -32,6 +32,7 @@
 #include "schedkit/api/v1/node.h"
 #include "schedkit/api/v1/pod.h"
 #include "schedkit/config/configuration.h"
+#include "schedkit/framework/feature_gates.h"
 #include "schedkit/framework/clock.h"
 #include "schedkit/framework/framework.h"
 #include "schedkit/framework/handle.h"
@@ -77,6 +78,10 @@ struct SchedulerOptions {
   // FailedPrecondition and the rest are dropped. Run() is still the host's
   // to call once the elector leads.
   const LeaderElector* leader = nullptr;
+  // kube-scheduler's --feature-gates. Create refuses (FailedPrecondition) a
+  // gate the scheduler reads set away from its default that schedkit does
+  // not model (framework::CheckModeled).
+  framework::FeatureGates feature_gates;
 };
 
 // What one scheduling attempt decided; given to the cycle observer.

@@ -35,15 +35,36 @@ Symbol ReasonNoNewClaimsToDeallocate() {
 }  // namespace
 
 const framework::ArgsSpec<DynamicResourcesArgs>& DynamicResourcesArgsSpec() {
+  // Upstream's SetDefaults_ and ValidateDynamicResourcesArgs: each timeout
+  // exists only with its gates.
+  static const auto filter_gate = [](const framework::FeatureGates& g) {
+    return g.Enabled("DRASchedulerFilterTimeout");
+  };
+  static const auto binding_gates = [](const framework::FeatureGates& g) {
+    return g.Enabled("DRADeviceBindingConditions") && g.Enabled("DRAResourceClaimDeviceStatus");
+  };
   static const auto* spec =
       framework::ArgsSpec<DynamicResourcesArgs>(std::string(names::kDynamicResources))
           .Field("filterTimeout", &DynamicResourcesArgs::filter_timeout)
           .Field("bindingTimeout", &DynamicResourcesArgs::binding_timeout)
-          .Validate([](const DynamicResourcesArgs& a, framework::ArgsErrors& errs) {
-            if (a.filter_timeout < absl::ZeroDuration()) {
-              errs.Invalid("filterTimeout", absl::FormatDuration(a.filter_timeout), "must be zero or positive");
+          .Defaults([](DynamicResourcesArgs& a, const framework::FeatureGates& gates) {
+            if (!a.filter_timeout && filter_gate(gates)) a.filter_timeout = absl::Seconds(10);
+            if (!a.binding_timeout && binding_gates(gates)) a.binding_timeout = absl::Seconds(600);
+          })
+          .Validate([](const DynamicResourcesArgs& a, const framework::FeatureGates& gates,
+                       framework::ArgsErrors& errs) {
+            if (filter_gate(gates)) {
+              if (a.filter_timeout && *a.filter_timeout < absl::ZeroDuration()) {
+                errs.Invalid("filterTimeout", absl::FormatDuration(*a.filter_timeout), "must be zero or positive");
+              }
+            } else if (a.filter_timeout) {
+              errs.Forbidden("filterTimeout", "DRASchedulingFilterTimeout feature gate is disabled");
             }
-            if (a.binding_timeout.has_value()) {
+            if (binding_gates(gates)) {
+              if (a.binding_timeout && *a.binding_timeout < absl::Seconds(1)) {
+                errs.Invalid("bindingTimeout", absl::FormatDuration(*a.binding_timeout), "must be at least 1 second");
+              }
+            } else if (a.binding_timeout) {
               errs.Forbidden("bindingTimeout",
                              "DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is disabled");
             }

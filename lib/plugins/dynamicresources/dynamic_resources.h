@@ -57,12 +57,13 @@
 
 namespace schedkit::plugins {
 
-// DynamicResourcesArgs (v1). filterTimeout: a Go duration string, >= 0,
-// default 10s (DRASchedulerFilterTimeout is beta and on). bindingTimeout is
-// forbidden: DRADeviceBindingConditions is off in v1.35.
+// DynamicResourcesArgs (v1), Go duration strings whose defaults and checks
+// follow the gates: filterTimeout (>= 0) exists with DRASchedulerFilterTimeout
+// (beta, on in v1.35; default 10s), bindingTimeout (>= 1s) with
+// DRADeviceBindingConditions and DRAResourceClaimDeviceStatus (the first is
+// off in v1.35; default 600s); each is forbidden without its gates.
 struct DynamicResourcesArgs {
-  absl::Duration filter_timeout = absl::Seconds(10);
-  // Refused while DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are off.
+  std::optional<absl::Duration> filter_timeout;  // unset: no timeout
   std::optional<absl::Duration> binding_timeout;
 };
 
@@ -113,7 +114,8 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                                public framework::PreBindPlugin,
                                public framework::EnqueueExtensions {
  public:
-  explicit DynamicResources(const DynamicResourcesArgs& args) : filter_timeout_(args.filter_timeout) {}
+  explicit DynamicResources(const DynamicResourcesArgs& args)
+      : filter_timeout_(args.filter_timeout.value_or(absl::ZeroDuration())) {}
 
   std::string_view Name() const override;
   // Per node while the model has no claim objects: Filter passes and Score

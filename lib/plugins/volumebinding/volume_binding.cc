@@ -36,20 +36,70 @@ Status NoPodVolumeForNode(Symbol node) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::string_view kStorageCapacityScoring = "StorageCapacityScoring";
+
+// Go's %v of a shape: "[{0 10} {100 0}]".
+std::string ShapeText(const std::vector<UtilizationShapePoint>& shape) {
+  std::string out = "[";
+  for (const UtilizationShapePoint& p : shape) {
+    schedkit::StrAppend(&out, out.size() > 1 ? " " : "", "{", p.utilization, " ", p.score, "}");
+  }
+  return out + "]";
+}
+
+// Upstream's validateFunctionShape: points sorted by utilization, each in range.
+void ValidateShape(const std::vector<UtilizationShapePoint>& shape, framework::ArgsErrors& errs) {
+  if (shape.empty()) {
+    errs.Required("shape", "at least one point must be specified");
+    return;
+  }
+  for (size_t i = 1; i < shape.size(); ++i) {
+    if (shape[i - 1].utilization >= shape[i].utilization) {
+      errs.Invalid(framework::ArgsPath(framework::ArgsPath("shape", i), "utilization"), shape[i].utilization,
+                   "values must be sorted in increasing order");
+      break;
+    }
+  }
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const std::string at = framework::ArgsPath("shape", i);
+    if (shape[i].utilization < 0 || shape[i].utilization > 100) {
+      errs.Invalid(framework::ArgsPath(at, "utilization"), shape[i].utilization, "not in valid range [0, 100]");
+    }
+    if (shape[i].score < 0 || shape[i].score > 10) {
+      errs.Invalid(framework::ArgsPath(at, "score"), shape[i].score, "not in valid range [0, 10]");
+    }
+  }
+}
+
+}  // namespace
+
 const framework::ArgsSpec<VolumeBindingArgs>& VolumeBindingArgsSpec() {
+  static const auto* point = framework::ArgsSpec<UtilizationShapePoint>(std::string(names::kVolumeBinding))
+                                 .Field("utilization", &UtilizationShapePoint::utilization)
+                                 .Field("score", &UtilizationShapePoint::score)
+                                 .Leak();
   static const auto* spec =
       framework::ArgsSpec<VolumeBindingArgs>(std::string(names::kVolumeBinding))
           .Field("bindTimeoutSeconds", &VolumeBindingArgs::bind_timeout_seconds)
-          .Field("shape", &VolumeBindingArgs::shape)
-          .Validate([](const VolumeBindingArgs& a, framework::ArgsErrors& errs) {
+          .Field("shape", &VolumeBindingArgs::shape, *point)
+          .Defaults([](VolumeBindingArgs& a, const framework::FeatureGates& gates) {
+            if ((!a.shape || a.shape->empty()) && gates.Enabled(kStorageCapacityScoring)) {
+              a.shape = std::vector<UtilizationShapePoint>{{0, 10}, {100, 0}};
+            }
+          })
+          .Validate([](const VolumeBindingArgs& a, const framework::FeatureGates& gates, framework::ArgsErrors& errs) {
             if (a.bind_timeout_seconds < 0) {
               errs.Invalid("bindTimeoutSeconds", a.bind_timeout_seconds,
                            "invalid BindTimeoutSeconds, should not be a negative value");
             }
-            // With StorageCapacityScoring off, any shape is rejected so that
-            // it cannot silently take effect once the gate turns on.
-            if (a.shape.has_value()) {
-              errs.Add("shape", schedkit::StrCat("Invalid value: ", a.shape->text,
+            if (gates.Enabled(kStorageCapacityScoring)) {
+              ValidateShape(a.shape.value_or(std::vector<UtilizationShapePoint>{}), errs);
+            } else if (a.shape.has_value()) {
+              // Refused while the gate is off, so that it cannot silently
+              // take effect once the gate turns on.
+              errs.Add("shape", schedkit::StrCat("Invalid value: ", ShapeText(*a.shape),
                                                  ": unexpected field `shape`, remove it or turn on the feature gate "
                                                  "StorageCapacityScoring"));
             }

@@ -70,13 +70,19 @@
 
 namespace schedkit::plugins {
 
-// VolumeBindingArgs (v1): bindTimeoutSeconds (default 600, >= 0) and shape,
-// which must be absent while StorageCapacityScoring is off (its v1.35
-// default).
+// A point of VolumeBinding's capacity scoring: at `utilization` percent of
+// a node's storage capacity, `score` (0..10).
+struct UtilizationShapePoint {
+  int32_t utilization = 0;
+  int32_t score = 0;
+};
+
+// VolumeBindingArgs (v1): bindTimeoutSeconds (default 600, >= 0) and shape.
+// The shape depends on StorageCapacityScoring (off in v1.35): off, a shape
+// given is refused; on, it defaults to [{0 10} {100 0}] and is validated.
 struct VolumeBindingArgs {
   int64_t bind_timeout_seconds = 600;
-  // Refused while StorageCapacityScoring is off; kept as written for the message.
-  std::optional<framework::RawJson> shape;
+  std::optional<std::vector<UtilizationShapePoint>> shape;
 };
 
 // The args' declaration: upstream's fields, v1 defaults and validation.

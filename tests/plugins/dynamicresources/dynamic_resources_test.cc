@@ -272,6 +272,31 @@ TEST_CASE("DynamicResources events", "[dynamicresources]") {
         framework::QueueingHint::kQueue);
 }
 
+TEST_CASE("DynamicResources args follow the gates (SetDefaults_ and ValidateDynamicResourcesArgs)",
+          "[dynamicresources]") {
+  auto parse = [](const char* json, const char* gates) {
+    framework::FeatureGates g;
+    REQUIRE(g.Set(gates).ok());
+    framework::PluginArgs args(json);
+    args.set_gates(&g);
+    return ParseDynamicResourcesArgs(args);
+  };
+  // Without DRASchedulerFilterTimeout: no timeout by default, and none may be given.
+  auto off = parse("{}", "DRASchedulerFilterTimeout=false");
+  REQUIRE(off.ok());
+  CHECK_FALSE(off->filter_timeout.has_value());
+  CHECK(parse(R"({"filterTimeout": "5s"})", "DRASchedulerFilterTimeout=false").status().message() ==
+        "DynamicResources args: filterTimeout: Forbidden: DRASchedulingFilterTimeout feature gate is disabled");
+  // With binding conditions: a 600s default and a 1s floor.
+  auto on = parse("{}", "DRADeviceBindingConditions=true");
+  REQUIRE(on.ok());
+  CHECK(on->binding_timeout == absl::Seconds(600));
+  CHECK(parse(R"({"bindingTimeout": "500ms"})", "DRADeviceBindingConditions=true").status().message() ==
+        R"(DynamicResources args: bindingTimeout: Invalid value: "500ms": must be at least 1 second)");
+  CHECK(parse(R"({"bindingTimeout": "2s"})", "DRADeviceBindingConditions=true")->binding_timeout ==
+        absl::Seconds(2));
+}
+
 TEST_CASE("DynamicResources args", "[dynamicresources]") {
   testing::FakeHandle h;
   SECTION("defaults") { CHECK(NewPlugin(h)->filter_timeout() == absl::Seconds(10)); }

@@ -599,9 +599,36 @@ TEST_CASE("VolumeBinding args", "[volumebinding]") {
   SECTION("shape without StorageCapacityScoring") {
     auto a = NewVolumeBinding(framework::PluginArgs(R"({"shape": [{"utilization": 0, "score": 10}]})"), h);
     REQUIRE_FALSE(a.ok());
-    CHECK_THAT(
-        std::string(a.status().message()),
-        Catch::Contains("shape") && Catch::Contains("turn on the feature gate StorageCapacityScoring"));
+    CHECK(std::string(a.status().message()) ==
+          "VolumeBinding args: shape: Invalid value: [{0 10}]: unexpected field `shape`, remove it or turn on the "
+          "feature gate StorageCapacityScoring");
+    CHECK_FALSE(ParseVolumeBindingArgs(framework::PluginArgs())->shape.has_value());
+  }
+  SECTION("shape with StorageCapacityScoring: defaulted and validated (SetDefaults_VolumeBindingArgs, "
+          "validateFunctionShape)") {
+    framework::FeatureGates gates;
+    REQUIRE(gates.Set("StorageCapacityScoring=true").ok());
+    auto with_gates = [&](const char* json) {
+      framework::PluginArgs args(json);
+      args.set_gates(&gates);
+      return ParseVolumeBindingArgs(args);
+    };
+    auto defaulted = with_gates("{}");
+    REQUIRE(defaulted.ok());
+    REQUIRE(defaulted->shape.has_value());
+    REQUIRE(defaulted->shape->size() == 2);
+    CHECK(((*defaulted->shape)[0].utilization == 0 && (*defaulted->shape)[0].score == 10));
+    CHECK(((*defaulted->shape)[1].utilization == 100 && (*defaulted->shape)[1].score == 0));
+    auto given = with_gates(R"({"shape": [{"utilization": 20, "score": 3}]})");
+    REQUIRE(given.ok());
+    CHECK(given->shape->size() == 1);
+    CHECK(with_gates(R"({"shape": [{"utilization": 50, "score": 1}, {"utilization": 40, "score": 11}]})")
+              .status()
+              .message() ==
+          "VolumeBinding args: [shape[1].utilization: Invalid value: 40: values must be sorted in increasing order, "
+          "shape[1].score: Invalid value: 11: not in valid range [0, 10]]");
+    CHECK(with_gates(R"({"shape": [{"utilization": 101, "score": 0}]})").status().message() ==
+          "VolumeBinding args: shape[0].utilization: Invalid value: 101: not in valid range [0, 100]");
   }
   SECTION("unknown field") {
     auto a = NewVolumeBinding(framework::PluginArgs(R"({"bindTimeout": 5})"), h);
