@@ -1,4 +1,4 @@
-// The default plugin set of kube-scheduler v1.35 and the merge of a profile's
+// The default plugin set of kube-scheduler v1.37 and the merge of a profile's
 // plugins into it.
 
 #include "config/default_plugins.h"
@@ -22,16 +22,17 @@ using framework::ProfilePlugins;
 framework::ProfilePlugins DefaultPlugins() {
   // Upstream lists everything under multiPoint and lets the Framework expand
   // each plugin to the extension points it implements. The feature gates of
-  // v1.35 at their defaults add DynamicResources (DynamicResourceAllocation is
-  // GA and locked on) just before DefaultPreemption, so that deallocating an
-  // idle claim is tried before evicting pods. NodeDeclaredFeatures and
-  // GangScheduling are alpha and off, so they add nothing.
+  // v1.37 at their defaults add NodeDeclaredFeatures (GA, locked on) at the
+  // end and DynamicResources (DynamicResourceAllocation is GA and locked on)
+  // just before DefaultPreemption, so that deallocating an idle claim is tried
+  // before evicting pods. GangScheduling comes with GenericWorkload (beta,
+  // off), the topology plugins and DeferredPodScheduling with alpha gates.
   ProfilePlugins plugins;
   plugins.multi_point.enabled = {
       {std::string(names::kSchedulingGates), 0},
       {std::string(names::kPrioritySort), 0},
-      {std::string(names::kNodeUnschedulable), 0},
       {std::string(names::kNodeName), 0},
+      {std::string(names::kNodeUnschedulable), 0},
       {std::string(names::kTaintToleration), 3},
       {std::string(names::kNodeAffinity), 2},
       {std::string(names::kNodePorts), 0},
@@ -47,6 +48,7 @@ framework::ProfilePlugins DefaultPlugins() {
       {std::string(names::kNodeResourcesBalancedAllocation), 1},
       {std::string(names::kImageLocality), 1},
       {std::string(names::kDefaultBinder), 0},
+      {std::string(names::kNodeDeclaredFeatures), 0},
   };
   return plugins;
 }

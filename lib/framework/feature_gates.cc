@@ -18,8 +18,9 @@ namespace {
 
 // The gates schedkit decides both values of as upstream does. Every other
 // gate upstream's scheduler reads must stay at its default (CheckModeled).
-// None yet: schedkit decides as v1.35.8 with its default gates.
-constexpr std::array<std::string_view, 0> kModeled{};
+constexpr std::array<std::string_view, 1> kModeled{
+    "StorageCapacityScoring",  // VolumeBinding's shape and scorer
+};
 
 bool IsModeled(std::string_view name) { return std::find(kModeled.begin(), kModeled.end(), name) != kModeled.end(); }
 
@@ -155,9 +156,10 @@ absl::Status FeatureGates::Set(std::string_view flag) {
     }
     enabled[k] = v;
     if (pairs.contains(k) && (spec->stage == GateStage::kGA || spec->stage == GateStage::kDeprecated)) {
-      warnings.push_back(schedkit::StrCat("Setting ", spec->stage == GateStage::kGA ? "GA" : "deprecated",
-                                          " feature gate ", k, "=", BoolText(v),
-                                          ". It will be removed in a future release."));
+      // component-base's structured log line (klog's text form).
+      warnings.push_back(schedkit::StrCat("\"Warning: setting ", spec->stage == GateStage::kGA ? "GA" : "deprecated",
+                                          " feature gate. It will be removed in a future release.\" featureGate=\"",
+                                          k, "\" value=", BoolText(v)));
     }
   }
   if (errors.empty()) {

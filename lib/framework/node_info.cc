@@ -119,6 +119,7 @@ absl::Status NodeInfo::SetNode(std::shared_ptr<const api::v1::Node> node) {
     if (value != nullptr) hot_labels_.present |= static_cast<uint8_t>(1u << i);
   }
   hot_.unschedulable = n.spec().unschedulable();
+  declared_features_ = MapDeclaredFeatures(n.status().declared_features());
   taints_.clear();
   for (const auto& t : n.spec().taints()) {
     taints_.push_back(Taint{Symbol::Intern(t.key()), Symbol::Intern(t.value()), ParseTaintEffect(t.effect())});
@@ -306,7 +307,9 @@ bool operator==(const NodeInfo& a, const NodeInfo& b) {
          same_pods(a.pods_with_affinity_.items(), b.pods_with_affinity_.items()) &&
          same_pods(a.pods_with_required_anti_affinity_.items(), b.pods_with_required_anti_affinity_.items()) &&
          a.lowest_pod_priority_ == b.lowest_pod_priority_ &&
-         a.pods_at_lowest_priority_ == b.pods_at_lowest_priority_;
+         a.pods_at_lowest_priority_ == b.pods_at_lowest_priority_ &&
+         a.hot_labels_.values == b.hot_labels_.values && a.hot_labels_.present == b.hot_labels_.present &&
+         a.hot_labels_.placed == b.hot_labels_.placed && a.declared_features_ == b.declared_features_;
 }
 
 }  // namespace schedkit::framework

@@ -21,6 +21,7 @@ void NodeInfoInternals::AssignBorrowedSimulationCopy(NodeInfo& to, const NodeInf
   if (&to == &from) return;
   to.hot_ = from.hot_;
   to.labels_ = from.labels_;
+  to.hot_labels_ = from.hot_labels_;
   to.taints_ = from.taints_;
   AssignBorrowed(to.pods_.items(), from.pods_.items());
   to.images_ = from.images_;
@@ -33,6 +34,7 @@ void NodeInfoInternals::AssignBorrowedSimulationCopy(NodeInfo& to, const NodeInf
   to.generation_ = from.generation_;
   to.lowest_pod_priority_ = from.lowest_pod_priority_;
   to.pods_at_lowest_priority_ = from.pods_at_lowest_priority_;
+  to.declared_features_ = from.declared_features_;
   to.simulation_ = true;
 }
 

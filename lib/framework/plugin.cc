@@ -34,7 +34,8 @@ bool ClusterEvent::Matches(const ClusterEvent& incoming) const {
   const bool resource_matches =
       resource.IsWildcard() || resource == incoming.resource ||
       (resource == EventResource::Pod() &&
-       (incoming.resource == EventResource::AssignedPod() || incoming.resource == EventResource::UnscheduledPod()));
+       (incoming.resource == EventResource::AssignedPod() || incoming.resource == EventResource::UnscheduledPod() ||
+        incoming.resource == EventResource::TargetPod()));
   // An incoming event matches only registrations at least as broad as it: a
   // plain Update (no specific change found) must not wake a plugin that
   // registered only for, say, UpdatePodToleration.

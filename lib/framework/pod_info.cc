@@ -227,7 +227,10 @@ absl::Status PodInfo::Init() {
   has_host_ports_ = !host_ports_.empty();
   for (const auto& c : spec.init_containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
   for (const auto& c : spec.containers()) images_.push_back(Symbol::Intern(NormalizedImageName(c.image())));
-  num_containers_ = spec.init_containers_size() + spec.containers_size();
+  for (const auto& v : spec.volumes()) {
+    if (v.has_image()) images_.push_back(Symbol::Intern(NormalizedImageName(v.image().reference())));
+  }
+  num_images_ = static_cast<int>(images_.size());
 
   Rare rare;
   if (spec.has_affinity()) {

@@ -105,9 +105,10 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
       im.one_node.assign(1, n);
       std::vector<const NodeInfo*> feasible;
       int processed = 0;
-      Status s = impl_->FindNodesThatPassFilters(state, pod, im.one_node, 0, diagnosis, feasible, processed, nullptr);
+      // Traced too: a rejected nominated node keeps its verdict in the
+      // cycle's report unless the pass below filters it again.
+      Status s = impl_->FindNodesThatPassFilters(state, pod, im.one_node, 0, diagnosis, feasible, processed, trace);
       if (s.IsSuccess() && !feasible.empty()) {
-        if (trace != nullptr) trace->filter.push_back({n->name(), Status()});
         out.result = ScheduleResult{n->name(), 1, 1};
         return out;
       }

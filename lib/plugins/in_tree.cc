@@ -9,6 +9,7 @@
 #include "plugins/imagelocality/image_locality.h"
 #include "plugins/interpodaffinity/inter_pod_affinity.h"
 #include "plugins/nodeaffinity/node_affinity.h"
+#include "plugins/nodedeclaredfeatures/node_declared_features.h"
 #include "plugins/nodename/node_name.h"
 #include "plugins/nodeports/node_ports.h"
 #include "plugins/noderesources/balanced_allocation.h"
@@ -47,6 +48,7 @@ framework::Registry NewInTreeRegistry() {
       {names::kNodeResourcesBalancedAllocation, NewNodeResourcesBalancedAllocation},
       {names::kImageLocality, NewImageLocality},
       {names::kDefaultBinder, NewDefaultBinder},
+      {names::kNodeDeclaredFeatures, NewNodeDeclaredFeatures},
   };
   framework::Registry registry;
   for (const auto& [name, factory] : entries) {

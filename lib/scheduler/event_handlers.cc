@@ -8,7 +8,9 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "scheduler/pod_update_events.h"
 #include "scheduler/scheduler_impl.h"
 
@@ -22,9 +24,11 @@ using framework::PodInfoPtr;
 
 std::string PodKey(std::string_view ns, std::string_view name) { return schedkit::StrCat(ns, "/", name); }
 
-// Node update → the action bits upstream derives (nodeSchedulingPropertiesChange).
-framework::ActionType NodeUpdateActions(const api::v1::Node& o, const api::v1::Node& n) {
-  framework::ActionType a = 0;
+// Node update → the events upstream derives (NodeSchedulingPropertiesChange,
+// v1.37), one per kind of change, in its order: a plugin registered for one
+// kind must not miss it because another changed too.
+std::vector<framework::ActionType> NodeUpdateActions(const api::v1::Node& o, const api::v1::Node& n) {
+  std::vector<framework::ActionType> out;
   auto same_map = [](const auto& x, const auto& y) {
     if (x.size() != y.size()) return false;
     for (const auto& [k, v] : x) {
@@ -33,19 +37,55 @@ framework::ActionType NodeUpdateActions(const api::v1::Node& o, const api::v1::N
     }
     return true;
   };
-  if (!same_map(o.status().allocatable(), n.status().allocatable())) a |= framework::kActionUpdateNodeAllocatable;
-  if (!same_map(o.metadata().labels(), n.metadata().labels())) a |= framework::kActionUpdateNodeLabel;
-  if (o.spec().unschedulable() != n.spec().unschedulable() ||
-      o.spec().taints().size() != n.spec().taints().size() ||
+  // Turning schedulable reads as a taint change (upstream has no action of
+  // its own for spec.unschedulable).
+  if (o.spec().unschedulable() && !n.spec().unschedulable()) out.push_back(framework::kActionUpdateNodeTaint);
+  if (!same_map(o.status().allocatable(), n.status().allocatable())) {
+    out.push_back(framework::kActionUpdateNodeAllocatable);
+  }
+  if (!same_map(o.metadata().labels(), n.metadata().labels())) out.push_back(framework::kActionUpdateNodeLabel);
+  if (o.spec().taints().size() != n.spec().taints().size() ||
       !std::equal(o.spec().taints().begin(), o.spec().taints().end(), n.spec().taints().begin(),
                   [](const auto& x, const auto& y) {
                     return x.key() == y.key() && x.value() == y.value() && x.effect() == y.effect();
                   })) {
-    a |= framework::kActionUpdateNodeTaint;
+    out.push_back(framework::kActionUpdateNodeTaint);
   }
-  if (o.status().conditions_size() != n.status().conditions_size()) a |= framework::kActionUpdateNodeCondition;
-  if (!same_map(o.metadata().annotations(), n.metadata().annotations())) a |= framework::kActionUpdateNodeAnnotation;
-  return a;
+  // Conditions compare as type → status.
+  auto statuses = [](const api::v1::Node& node) {
+    absl::flat_hash_map<std::string_view, std::string_view> m;
+    for (const auto& c : node.status().conditions()) m[c.type()] = c.status();
+    return m;
+  };
+  if (statuses(o) != statuses(n)) out.push_back(framework::kActionUpdateNodeCondition);
+  if (!same_map(o.metadata().annotations(), n.metadata().annotations())) {
+    out.push_back(framework::kActionUpdateNodeAnnotation);
+  }
+  const auto& fo = o.status().declared_features();
+  const auto& fn = n.status().declared_features();
+  if (fo.size() != fn.size() || !std::equal(fo.begin(), fo.end(), fn.begin())) {
+    out.push_back(framework::kActionUpdateNodeDeclaredFeature);
+  }
+  return out;
+}
+
+std::string NodeUpdateLabel(framework::ActionType a) {
+  switch (a) {
+    case framework::kActionUpdateNodeAllocatable:
+      return "NodeUpdateNodeAllocatable";
+    case framework::kActionUpdateNodeLabel:
+      return "NodeUpdateNodeLabel";
+    case framework::kActionUpdateNodeTaint:
+      return "NodeUpdateNodeTaint";
+    case framework::kActionUpdateNodeCondition:
+      return "NodeUpdateNodeCondition";
+    case framework::kActionUpdateNodeAnnotation:
+      return "NodeUpdateNodeAnnotation";
+    case framework::kActionUpdateNodeDeclaredFeature:
+      return "NodeUpdateNodeDeclaredFeature";
+    default:
+      return "NodeUpdate";
+  }
 }
 
 }  // namespace
@@ -70,11 +110,15 @@ absl::Status Scheduler::UpdateNode(std::shared_ptr<const api::v1::Node> node) {
     old = std::move(slot);
     slot = node;
   }
-  const framework::ActionType actions = old ? NodeUpdateActions(*old, *node) : framework::kActionAdd;
-  if (actions != 0) {
-    impl_->queue->OnClusterEventShared(
-        ClusterEvent{EventResource::Node(), actions, "NodeUpdate"},
-        SharedEventObjects::Of<api::v1::Node>(std::move(old), std::move(node)));
+  if (old == nullptr) {
+    impl_->queue->OnClusterEventShared(ClusterEvent{EventResource::Node(), framework::kActionAdd, "NodeAdd"},
+                                       SharedEventObjects::Of<api::v1::Node>(nullptr, std::move(node)));
+    return absl::OkStatus();
+  }
+  const std::vector<framework::ActionType> actions = NodeUpdateActions(*old, *node);
+  for (framework::ActionType a : actions) {
+    impl_->queue->OnClusterEventShared(ClusterEvent{EventResource::Node(), a, NodeUpdateLabel(a)},
+                                       SharedEventObjects::Of<api::v1::Node>(old, node));
   }
   return absl::OkStatus();
 }
@@ -138,7 +182,7 @@ absl::Status Scheduler::UpdatePod(std::shared_ptr<const api::v1::Pod> pod) {
         if (PodInfoPtr* in = impl_->pods.Find(p->key()); in != nullptr && *in == p) *in = old;
         return s;
       }
-      for (const ClusterEvent& event : PodUpdateEvents(*old, *p)) {
+      for (const ClusterEvent& event : PodUpdateEvents(*old, *p, /*target=*/false)) {
         impl_->queue->OnClusterEventShared(event,
                                            SharedEventObjects::Of<api::v1::Pod>(old->pod_ptr(), p->pod_ptr()));
       }

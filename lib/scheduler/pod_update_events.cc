@@ -31,6 +31,8 @@ std::string ActionLabel(ActionType a) {
       return "UpdatePodLabel";
     case framework::kActionUpdatePodScaleDown:
       return "UpdatePodScaleDown";
+    case framework::kActionUpdatePodScaleUp:
+      return "UpdatePodScaleUp";
     case framework::kActionUpdatePodSchedulingGatesEliminated:
       return "UpdatePodSchedulingGatesEliminated";
     case framework::kActionUpdatePodToleration:
@@ -42,16 +44,18 @@ std::string ActionLabel(ActionType a) {
 
 }  // namespace
 
-std::vector<framework::ClusterEvent> PodUpdateEvents(const PodInfo& old_pod, const PodInfo& new_pod) {
+std::vector<framework::ClusterEvent> PodUpdateEvents(const PodInfo& old_pod, const PodInfo& new_pod, bool target) {
   const bool assigned = !new_pod.node_name().empty();
-  const framework::EventResource resource =
-      assigned ? framework::EventResource::AssignedPod() : framework::EventResource::UnscheduledPod();
-  const char* resource_label = assigned ? "AssignedPod" : "UnscheduledPod";
+  const framework::EventResource resource = assigned ? framework::EventResource::AssignedPod()
+                                            : target ? framework::EventResource::TargetPod()
+                                                     : framework::EventResource::UnscheduledPod();
+  const char* resource_label = assigned ? "AssignedPod" : target ? "TargetPod" : "UnscheduledPod";
 
   std::vector<ActionType> actions;
   if (!(old_pod.labels() == new_pod.labels())) actions.push_back(framework::kActionUpdatePodLabel);
   if (ScaledDown(old_pod.requests(), new_pod.requests()))
     actions.push_back(framework::kActionUpdatePodScaleDown);
+  if (ScaledDown(new_pod.requests(), old_pod.requests())) actions.push_back(framework::kActionUpdatePodScaleUp);
   if (new_pod.scheduling_gates().empty() && !old_pod.scheduling_gates().empty()) {
     actions.push_back(framework::kActionUpdatePodSchedulingGatesEliminated);
   }

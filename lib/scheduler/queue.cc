@@ -457,7 +457,7 @@ void SchedulingQueue::Update(const framework::PodInfoPtr& old_pod, framework::Po
   std::unique_lock<SpinningSharedMutex> lock(im.mu);
   const std::string uid = new_pod->uid();
   std::vector<ClusterEvent> events =
-      PodUpdateEvents(old_pod != nullptr ? *old_pod : *new_pod, *new_pod);
+      PodUpdateEvents(old_pod != nullptr ? *old_pod : *new_pod, *new_pod, /*target=*/true);
   const EventObjects objects =
       EventObjects::Of<api::v1::Pod>(old_pod != nullptr ? &old_pod->pod() : nullptr, &new_pod->pod());
 
@@ -581,6 +581,7 @@ void SchedulingQueue::AddUnschedulableIfNotPresent(framework::QueuedPodInfo info
   }
   im.Stamp(info);
   info.last_failure = info.timestamp;
+  info.flush_timestamp = absl::InfinitePast();  // back from an attempt
   // Upstream's Gated() is "has a gating plugin".
   info.gated = !info.gating_plugin.empty();
 
@@ -677,7 +678,11 @@ void SchedulingQueue::FlushUnschedulablePodsLeftover() {
   const absl::Time now = im.Now();
   std::vector<Entry*> stale;
   for (const auto& [id, e] : im.pool) {
-    if (now - e->info.timestamp > im.options.pod_max_in_unschedulable_pods) stale.push_back(e);
+    const absl::Time last = std::max(e->info.timestamp, e->info.flush_timestamp);
+    if (now - last > im.options.pod_max_in_unschedulable_pods) {
+      e->info.flush_timestamp = now;
+      stale.push_back(e);
+    }
   }
   if (!stale.empty()) im.MovePods(stale, WildcardEvent(kEventUnschedulableTimeout), EventObjects{});
   im.ReportPendingLocked();

@@ -7,7 +7,6 @@ namespace {
 
 using framework::ClusterEvent;
 using framework::ClusterEventWithHint;
-using framework::EventResource;
 using framework::QueuedPodInfo;
 using framework::QueueingHint;
 
@@ -27,22 +26,10 @@ QueueingHints::ProfileHints QueueingHints::Build(const framework::Framework& fw)
     // A plugin that registered nothing is requeued only by its own pod updates
     // through other plugins, or by wildcard events.
     if (pe.events.empty()) continue;
+    // (Up to v1.36 upstream also gave every plugin interested in Node/Add a
+    // Node/UpdateNodeTaint that always queued, kubernetes#109437; v1.37
+    // registers exactly what the plugins ask for.)
     PluginHints ph{pe.plugin, pe.events};
-    // Upstream's workaround for kubernetes#109437: a plugin interested in
-    // Node/Add also gets Node/UpdateNodeTaint (always Queue), because a node
-    // added with a NoSchedule taint is only announced as schedulable later
-    // by a taint update.
-    bool node_add = false;
-    bool node_taint = false;
-    for (const ClusterEventWithHint& e : pe.events) {
-      if (e.event.resource != EventResource::Node()) continue;
-      node_add |= (e.event.action & framework::kActionAdd) != 0;
-      node_taint |= (e.event.action & framework::kActionUpdateNodeTaint) != 0;
-    }
-    if (node_add && !node_taint) {
-      ph.events.push_back(ClusterEventWithHint{
-          ClusterEvent{EventResource::Node(), framework::kActionUpdateNodeTaint, "NodeUpdateNodeTaint"}, {}});
-    }
     out.push_back(std::move(ph));
   }
   return out;

@@ -1,6 +1,6 @@
 // Internal to the scheduling queue: which cluster events may make a pending
 // pod schedulable, and how soon to retry it (upstream's queueing hints,
-// SchedulerQueueingHints GA in v1.35). Each profile's plugins that can
+// always on since v1.37). Each profile's plugins that can
 // reject a pod registered events, some with a hint function; a pod in the
 // unschedulable pool is asked about an event through the plugins that
 // rejected it in its last attempt.

@@ -1,5 +1,5 @@
 // Tests for the default plugin set, the merge of a profile's plugins into it
-// and v1 defaulting, ported as facts from kube-scheduler v1.35.8
+// and v1 defaulting, ported as facts from kube-scheduler v1.37.2
 // pkg/scheduler/apis/config: v1/default_plugins_test.go (TestApplyFeatureGates,
 // TestMergePlugins), v1/defaults_test.go (TestSchedulerDefaults),
 // scheme/scheme_test.go (TestCodecsDecodePluginConfig) and
@@ -28,13 +28,13 @@ config::SchedulerConfiguration MustParse(std::string_view text) {
   return *std::move(parsed);
 }
 
-// testing/defaults PluginsV1, the v1.35 default set with DynamicResourceAllocation
-// on (it is GA and locked on in v1.35).
+// testing/defaults PluginsV1, the v1.37 default set with DynamicResourceAllocation
+// and NodeDeclaredFeatures on (both GA and locked on).
 const std::vector<PluginRef> kPluginsV1 = {
     {"SchedulingGates", 0},
     {"PrioritySort", 0},
-    {"NodeUnschedulable", 0},
     {"NodeName", 0},
+    {"NodeUnschedulable", 0},
     {"TaintToleration", 3},
     {"NodeAffinity", 2},
     {"NodePorts", 0},
@@ -50,12 +50,14 @@ const std::vector<PluginRef> kPluginsV1 = {
     {"NodeResourcesBalancedAllocation", 1},
     {"ImageLocality", 1},
     {"DefaultBinder", 0},
+    {"NodeDeclaredFeatures", 0},
 };
 
-TEST_CASE("DefaultPlugins equals upstream v1.35 getDefaultPlugins with default feature gates",
+TEST_CASE("DefaultPlugins equals upstream v1.37 getDefaultPlugins with default feature gates",
           "[config][defaults]") {
-  // TestApplyFeatureGates "Feature gate DynamicResourceAllocation enabled"
-  // (the v1.35 default; NodeDeclaredFeatures and GangScheduling are alpha, off).
+  // TestApplyFeatureGates with v1.37's default gates: DynamicResourceAllocation
+  // and NodeDeclaredFeatures on; GenericWorkload (GangScheduling) and the
+  // alpha topology and deferred-scheduling gates off.
   ProfilePlugins want;
   want.multi_point.enabled = kPluginsV1;
   const ProfilePlugins got = config::DefaultPlugins();

@@ -63,8 +63,8 @@ TEST_CASE("schedkit-kube --version names the release the side-by-side kube-sched
 
 TEST_CASE("schedkit-kube refuses bad --feature-gates in kube-scheduler's words", "[e2e][kube-main]") {
   int n = 0;
-  for (const std::string gates : {"Foo=true", "SchedulerQueueingHints=false", "DRAAdminAccess=maybe",
-                                  "DRADeviceTaintRules=true"}) {
+  for (const std::string gates : {"Foo=true", "SchedulerQueueingHints=false", "NodeDeclaredFeatures=false",
+                                  "DRAAdminAccess=maybe", "DRADeviceTaints=false"}) {
     INFO(gates);
     const std::vector<std::string> flags = {"--feature-gates=" + gates, "--secure-port=0", "--kubeconfig",
                                             Server().scheduler_kubeconfig()};
@@ -85,11 +85,11 @@ TEST_CASE("schedkit-kube refuses bad --feature-gates in kube-scheduler's words",
   }
   // A gate upstream's scheduler reads, which schedkit does not model yet.
   const Run unmodeled =
-      RunKube({"--feature-gates=StorageCapacityScoring=true", "--secure-port=0"}, "gates-unmodeled.log");
+      RunKube({"--feature-gates=VolumeLimitScaling=false", "--secure-port=0"}, "gates-unmodeled.log");
   CHECK(unmodeled.code == 1);
-  CHECK(unmodeled.output == schedkit::StrCat("schedkit-kube: feature gate StorageCapacityScoring=true: schedkit does "
+  CHECK(unmodeled.output == schedkit::StrCat("schedkit-kube: feature gate VolumeLimitScaling=false: schedkit does "
                                              "not model it (kube-scheduler ",
-                                             schedkit::kUpstreamVersion, " defaults it to false); leave it at its "
+                                             schedkit::kUpstreamVersion, " defaults it to true); leave it at its "
                                              "default\n"));
 }
 

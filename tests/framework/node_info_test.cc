@@ -137,6 +137,27 @@ TEST_CASE("scratch simulations equal simulation copies and nest", "[node_info]")
   CHECK(third.node() == small.SimulationCopy());
 }
 
+// Not upstream: a scratch copy carries what the node's first lines hold
+// beyond the figures: the declared hot labels' values and the declared
+// features (a reused scratch once kept the previous node's hot labels).
+TEST_CASE("scratch simulations copy the hot labels and declared features", "[node_info]") {
+  const HotLabel hot = HotLabel::Declare("example.com/scratch-color");
+  api::v1::Node red = MakeNode().Name("red").Label("example.com/scratch-color", "red").Obj();
+  red.mutable_status()->add_declared_features("RestartAllContainersOnContainerExits");
+  const NodeInfo a = NodeInfo::Create(red).value();
+  const NodeInfo b = MakeNode().Name("blue").Label("example.com/scratch-color", "blue").Info();
+  for (const NodeInfo* node : {&a, &b, &a}) {
+    framework::ScratchSimulation sim(*node);
+    const Symbol* got = sim.node().label(hot);
+    REQUIRE(got != nullptr);
+    CHECK(*got == *node->label(hot));
+    CHECK(sim.node().declared_features() == node->declared_features());
+    CHECK(sim.node() == node->SimulationCopy());
+  }
+  CHECK(a.declared_features() != 0);
+  CHECK(b.declared_features() == 0);
+}
+
 // Not upstream: a scratch simulation borrows the node's pods (no reference
 // count moves when it copies or drops them), owns the pods added to it, and
 // keeps no pointer once it ends.

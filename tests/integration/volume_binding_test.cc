@@ -211,7 +211,8 @@ struct VolumeEnv {
   }
 };
 
-TEST_CASE("WaitForFirstConsumer claims bind to the smallest fitting local volume, once", "[integration][storage]") {
+TEST_CASE("WaitForFirstConsumer claims bind to a fitting local volume, once, the roomiest first",
+          "[integration][storage]") {
   VolumeEnv env;
   env.cluster.Add(LocalVolume("pv-n2-big", "n2", "100Gi"));
   env.cluster.Add(LocalVolume("pv-n3-small", "n3", "20Gi"));
@@ -221,14 +222,16 @@ TEST_CASE("WaitForFirstConsumer claims bind to the smallest fitting local volume
   }
   env.Start();
   env.sched->RunUntilIdle();
-  // Two volumes for three claims: the first pod takes the smallest (n3),
-  // the second the other, the third finds none.
-  CHECK(env.host.bound() == std::map<std::string, std::string>{{"a", "n3"}, {"b", "n2"}});
+  // Two volumes for three claims. VolumeBinding scores capacity (v1.37's
+  // default shape favours low utilization): the first pod takes n2's 100Gi
+  // volume (10% used) over n3's 20Gi (50%), the second the other, the third
+  // finds none.
+  CHECK(env.host.bound() == std::map<std::string, std::string>{{"a", "n2"}, {"b", "n3"}});
   CHECK(env.host.pv_writes() == 2);
   CHECK_THAT(env.host.failure("c"),
              Catch::StartsWith("0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind."));
   auto a = env.sched->objects().Get<api::v1::PersistentVolumeClaim>("default", "data-a");
-  CHECK(a->spec().volume_name() == "pv-n3-small");
+  CHECK(a->spec().volume_name() == "pv-n2-big");
 }
 
 TEST_CASE("WaitForFirstConsumer claims are provisioned on the chosen node", "[integration][storage]") {

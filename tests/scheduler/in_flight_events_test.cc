@@ -272,7 +272,7 @@ TEST_CASE("An event given as a PodInfo shows its hints the node-named object", "
 
 TEST_CASE("TestPriorityQueue_UpdateWhenInflight", "[queue]") {
   World w;
-  w.Plugin("fakePlugin", kUnscheduledPodUpdate, kQueue);
+  w.Plugin("fakePlugin", kTargetPodUpdate, kQueue);
   SchedulingQueue& q = w.Build();
   const PodInfoPtr pod = MakePod().Name("test-pod").Namespace("test-ns").UID("test-uid").Info();
   q.Add(pod);

@@ -21,32 +21,39 @@ TEST_CASE("TestPodSchedulingPropertiesChange (framework/events_test.go)", "[queu
     return out;
   };
   using Actions = std::vector<framework::ActionType>;
-  CHECK(actions(PodUpdateEvents(*base, *WithAnnotation(base, "x", "y"))) ==
+  CHECK(actions(PodUpdateEvents(*base, *WithAnnotation(base, "x", "y"), false)) ==
         Actions{framework::kActionUpdate});
-  CHECK(actions(PodUpdateEvents(*base, *WithLabel(base, "x", "y"))) ==
+  CHECK(actions(PodUpdateEvents(*base, *WithLabel(base, "x", "y"), false)) ==
         Actions{framework::kActionUpdatePodLabel});
-  CHECK(actions(PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "500m"}}).Toleration("a").Info())) ==
+  CHECK(actions(PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "500m"}}).Toleration("a").Info(), false)) ==
         Actions{framework::kActionUpdatePodScaleDown});
-  CHECK(actions(PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "2"}}).Toleration("a").Info())) ==
-        Actions{framework::kActionUpdate});
+  // v1.37: a raised request is UpdatePodScaleUp.
+  CHECK(actions(PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "2"}}).Toleration("a").Info(), false)) ==
+        Actions{framework::kActionUpdatePodScaleUp});
   CHECK(
       actions(PodUpdateEvents(
           *base,
-          *MakePod().Name("p").Req({{"cpu", "1"}}).Toleration("a").Toleration("b").Label("l", "v").Info())) ==
+          *MakePod().Name("p").Req({{"cpu", "1"}}).Toleration("a").Toleration("b").Label("l", "v").Info(), false)) ==
       Actions{framework::kActionUpdatePodLabel, framework::kActionUpdatePodToleration});
   const PodInfoPtr gated = MakePod().Name("p").SchedulingGates({"g"}).Info();
-  CHECK(actions(PodUpdateEvents(*gated, *MakePod().Name("p").Info())) ==
+  CHECK(actions(PodUpdateEvents(*gated, *MakePod().Name("p").Info(), false)) ==
         Actions{framework::kActionUpdatePodSchedulingGatesEliminated});
   const std::vector<ClusterEvent> bound =
-      PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "1"}}).Toleration("a").Node("n1").Info());
+      PodUpdateEvents(*base, *MakePod().Name("p").Req({{"cpu", "1"}}).Toleration("a").Node("n1").Info(), true);
   REQUIRE(bound.size() == 1);
   CHECK(bound[0].resource == EventResource::AssignedPod());
+  // The queue's own update of a pending pod: TargetPod (v1.37).
+  const std::vector<ClusterEvent> target = PodUpdateEvents(*base, *WithLabel(base, "x", "y"), true);
+  REQUIRE(target.size() == 1);
+  CHECK(target[0].resource == EventResource::TargetPod());
+  CHECK(target[0].label == "TargetPodUpdatePodLabel");
 }
 
 TEST_CASE("A bound pod's update is one AssignedPod event per change, as upstream labels them", "[events]") {
   const PodInfoPtr bound = MakePod().Name("p").Node("n1").Req({{"cpu", "1"}, {"example.com/gpu", "2"}}).Info();
   const std::vector<ClusterEvent> events = PodUpdateEvents(
-      *bound, *WithLabel(MakePod().Name("p").Node("n1").Req({{"cpu", "1"}, {"example.com/gpu", "1"}}).Info(), "l", "v"));
+      *bound, *WithLabel(MakePod().Name("p").Node("n1").Req({{"cpu", "1"}, {"example.com/gpu", "1"}}).Info(), "l", "v"),
+      /*target=*/false);
   REQUIRE(events.size() == 2);
   CHECK(events[0].resource == EventResource::AssignedPod());
   CHECK(events[0].action == framework::kActionUpdatePodLabel);

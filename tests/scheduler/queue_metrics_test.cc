@@ -10,7 +10,7 @@ namespace {
 
 TEST_CASE("TestPendingPodsMetric", "[queue][metrics]") {
   World w;
-  w.Plugin(PluginSpec{"preEnqueuePlugin", {{kUnscheduledPodUpdate, kQueue}}, AllowLabels({"queueable"})});
+  w.Plugin(PluginSpec{"preEnqueuePlugin", {{kTargetPodUpdate, kQueue}}, AllowLabels({"queueable"})});
   SchedulingQueue& q = w.Build();
   std::vector<PodInfoPtr> queueable, failme;
   for (int i = 1; i <= 50; ++i) {

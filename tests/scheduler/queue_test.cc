@@ -87,8 +87,8 @@ TEST_CASE("TestPriorityQueue_Pop: an idle queue pops from backoffQ but not from 
 
 TEST_CASE("TestPriorityQueue_Update", "[queue]") {
   World w;
-  w.Plugin("queuePlugin", kUnscheduledPodUpdate, kQueue);
-  w.Plugin("skipPlugin", kUnscheduledPodUpdate, kSkip);
+  w.Plugin("queuePlugin", kTargetPodUpdate, kQueue);
+  w.Plugin("skipPlugin", kTargetPodUpdate, kSkip);
   SchedulingQueue& q = w.Build();
   const PodInfoPtr med = MedPriorityPod();
   auto into_pool = [&](const PodInfoPtr& p, const std::string& plugin) {

@@ -64,6 +64,8 @@ inline const ClusterEvent kCsiNodeUpdate{EventResource::Named("storage.k8s.io/CS
 inline const ClusterEvent kAssignedPodAdd{EventResource::AssignedPod(), framework::kActionAdd, "AssignedPodAdd"};
 inline const ClusterEvent kUnscheduledPodUpdate{EventResource::UnscheduledPod(), framework::kActionUpdate,
                                          "UnscheduledPodUpdate"};
+// A pending pod's own update, as the queue sends it (v1.37).
+inline const ClusterEvent kTargetPodUpdate{EventResource::TargetPod(), framework::kActionUpdate, "TargetPodUpdate"};
 inline const ClusterEvent kUnschedulableTimeout{EventResource::Wildcard(), framework::kActionAll,
                                          "UnschedulableTimeout"};
 inline const ClusterEvent kForceActivate{EventResource::Wildcard(), framework::kActionAll, "ForceActivate"};

@@ -50,8 +50,8 @@ TEST_CASE("placements and upstream's failure text", "[sim]") {
   CHECK(big["status"] == "Unschedulable");
   CHECK(big["node"].is_null());
   CHECK(big["message"] ==
-        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to "
-        "deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
+        "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
   CHECK(big["victims"].empty());
   // Pods are reported in input order.
   CHECK(j["pods"][0]["name"] == "web");
@@ -71,9 +71,11 @@ TEST_CASE("explain: filter verdicts and hand-computed scores", "[sim]") {
   CHECK(a["NodeResourcesFit"]["score"] == 81);
   CHECK(b["NodeResourcesFit"]["score"] == 31);
   CHECK(a["NodeResourcesFit"]["weight"] == 1);
-  // BalancedAllocation (v1.35): a: |0.25 - 0.125| / 2 = 0.0625 → 93; b: |1 - 0.375| / 2 → 68.
-  CHECK(a["NodeResourcesBalancedAllocation"]["score"] == 93);
-  CHECK(b["NodeResourcesBalancedAllocation"]["score"] == 68);
+  // BalancedAllocation (v1.37): 50 + (50 + balance with the pod - balance without) / 2.
+  // a: with |0.25 - 0.125| / 2 = 0.0625 → 93, without (empty) → 100: 50 + 43 / 2 = 71.
+  // b: with |1 - 0.375| / 2 → 68, without |0.5 - 0.25| / 2 → 87: 50 + 31 / 2 = 65.
+  CHECK(a["NodeResourcesBalancedAllocation"]["score"] == 71);
+  CHECK(b["NodeResourcesBalancedAllocation"]["score"] == 65);
   // TaintToleration: no PreferNoSchedule taints → raw 0, reversed to 100, weight 3.
   CHECK(a["TaintToleration"]["score"] == 0);
   CHECK(a["TaintToleration"]["normalized"] == 100);
@@ -241,8 +243,8 @@ TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
        {"plugin_args_utf8_config.yaml: profiles[0].pluginConfig[0].args.scoringStrategy.type: invalid UTF-8 "
         "(plugin \"NodeResourcesFit\")"}},
       {"--feature-gates=Foo=true", {"--feature-gates: unrecognized feature gate: Foo"}},
-      {"--feature-gates=StorageCapacityScoring=true",
-       {"--feature-gates: feature gate StorageCapacityScoring=true: schedkit does not model it"}},
+      {"--feature-gates=VolumeLimitScaling=false",
+       {"--feature-gates: feature gate VolumeLimitScaling=false: schedkit does not model it"}},
       {"--cluster " + TestData("does-not-exist.yaml"), {"does-not-exist.yaml"}},
       {"--cluster " + TestData("basic.yaml") + " --output xml", {"--output"}},
       {"--tie-break sometimes", {"--tie-break"}},

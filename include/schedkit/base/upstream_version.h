@@ -12,7 +12,7 @@
 
 namespace schedkit {
 
-inline constexpr std::string_view kUpstreamVersion = "v1.35.8";
+inline constexpr std::string_view kUpstreamVersion = "v1.37.2";
 
 }  // namespace schedkit
 

@@ -29,6 +29,7 @@ inline constexpr std::string_view kNodeVolumeLimits = "NodeVolumeLimits";
 inline constexpr std::string_view kVolumeBinding = "VolumeBinding";
 inline constexpr std::string_view kVolumeZone = "VolumeZone";
 inline constexpr std::string_view kDynamicResources = "DynamicResources";
+inline constexpr std::string_view kNodeDeclaredFeatures = "NodeDeclaredFeatures";
 
 }  // namespace schedkit::config::plugin_names
 

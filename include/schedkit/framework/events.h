@@ -40,18 +40,27 @@ class EventResource {
   // The wildcard: every resource.
   constexpr EventResource() = default;
   static EventResource Wildcard() { return EventResource(); }
-  // Registrations: any pod.
+  // Registrations: any pod (AssignedPod, UnscheduledPod and TargetPod).
   static EventResource Pod() {
     static const EventResource resource = Named("Pod");
     return resource;
   }
-  // Events: a pod bound to a node, or one not yet bound.
+  // Events and registrations: a pod bound to a node; one not yet bound; and
+  // (v1.37) the pending pod itself, whose own update a plugin judges without
+  // asking whose it is. The queue sends a pending pod's updates as TargetPod
+  // events, so a plugin that registers TargetPod sees them as they reach the
+  // pod itself, or any pod waiting in flight when they happened (as
+  // upstream's shared in-flight list replays them).
   static EventResource AssignedPod() {
     static const EventResource resource = Named("AssignedPod");
     return resource;
   }
   static EventResource UnscheduledPod() {
     static const EventResource resource = Named("UnschedulablePod");
+    return resource;
+  }
+  static EventResource TargetPod() {
+    static const EventResource resource = Named("TargetPod");
     return resource;
   }
   static EventResource Node() {
@@ -94,8 +103,10 @@ inline constexpr ActionType kActionUpdatePodScaleDown = 1u << 8;
 inline constexpr ActionType kActionUpdatePodToleration = 1u << 9;
 inline constexpr ActionType kActionUpdatePodSchedulingGatesEliminated = 1u << 10;
 inline constexpr ActionType kActionUpdatePodGeneratedResourceClaim = 1u << 11;
-inline constexpr ActionType kActionUpdate = ((1u << 12) - 1) & ~(kActionAdd | kActionDelete);
-inline constexpr ActionType kActionAll = (1u << 12) - 1;
+inline constexpr ActionType kActionUpdateNodeDeclaredFeature = 1u << 12;
+inline constexpr ActionType kActionUpdatePodScaleUp = 1u << 13;
+inline constexpr ActionType kActionUpdate = ((1u << 14) - 1) & ~(kActionAdd | kActionDelete);
+inline constexpr ActionType kActionAll = (1u << 14) - 1;
 
 struct ClusterEvent {
   EventResource resource;

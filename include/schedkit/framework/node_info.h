@@ -29,6 +29,7 @@
 #include "schedkit/api/selector.h"
 #include "schedkit/base/symbol.h"
 #include "schedkit/api/v1/node.h"
+#include "schedkit/framework/declared_features.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/resource.h"
 
@@ -163,6 +164,8 @@ class alignas(64) NodeInfo {
   int64_t requested_memory() const { return hot_.requested_memory; }
   int32_t free_pod_slots() const { return hot_.free_pod_slots; }
   const HostPortSet& used_ports() const { return used_ports_; }
+  // node.status.declaredFeatures against the registry (declared_features.h).
+  DeclaredFeatureSet declared_features() const { return declared_features_; }
   // Sorted by name id.
   const std::vector<ImageOnNode>& images() const { return images_; }
   const ImageOnNode* FindImage(Symbol name) const;
@@ -239,6 +242,7 @@ class alignas(64) NodeInfo {
   int32_t lowest_pod_priority_ = std::numeric_limits<int32_t>::max();
   int32_t pods_at_lowest_priority_ = 0;
   bool simulation_ = false;
+  DeclaredFeatureSet declared_features_ = 0;
 
   // Prefetching and scratch simulations (lib/framework/node_info_internals.h).
   friend class NodeInfoInternals;

@@ -173,9 +173,10 @@ class alignas(64) PodInfo {
   const std::vector<HostPort>& host_ports() const { return host_ports_; }
   // !host_ports().empty(), from the pod's first lines.
   bool has_host_ports() const { return has_host_ports_; }
-  // Normalized image names of init and regular containers, in that order.
+  // Normalized image names of init containers, containers and image
+  // volumes, in that order (ImageLocality counts image volumes since v1.37).
   const std::vector<Symbol>& images() const { return images_; }
-  int num_containers() const { return num_containers_; }
+  int num_images() const { return num_images_; }
 
   const std::vector<AffinityTerm>& required_affinity_terms() const { return required_affinity_; }
   const std::vector<AffinityTerm>& required_anti_affinity_terms() const { return required_anti_affinity_; }
@@ -237,7 +238,7 @@ class alignas(64) PodInfo {
   std::string key_;
   std::vector<Toleration> tolerations_;
   std::vector<Symbol> images_;
-  int num_containers_ = 0;
+  int num_images_ = 0;
   // Set by WithNodeName: pod_ lacks node_name_, and pod() reads node_named_.
   bool node_name_deferred_ = false;
   bool has_node_selector_ = false;

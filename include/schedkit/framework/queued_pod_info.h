@@ -15,6 +15,10 @@ struct QueuedPodInfo {
   // When the pod was added to the queue or last moved back into activeQ
   // (upstream's Timestamp; PrioritySort's tie-break).
   absl::Time timestamp = absl::InfinitePast();
+  // When the pool last flushed it for staying too long (upstream's
+  // FlushTimestamp, v1.37); cleared by each attempt. A pod a PreEnqueue
+  // plugin keeps gated is thus flushed once per period, not at every tick.
+  absl::Time flush_timestamp = absl::InfinitePast();
   // When it was first added; for the scheduling SLI.
   absl::Time initial_attempt_timestamp = absl::InfinitePast();
   // Monotonic insertion number: orders pods with equal timestamps stably.

@@ -104,7 +104,7 @@ Status DefaultPreemption::PreEnqueue(const PodInfo& pod) {
 
 std::vector<framework::ClusterEventWithHint> DefaultPreemption::EventsToRegister() const {
   return {
-      {{framework::EventResource::Pod(), framework::kActionDelete, "PodDelete"},
+      {{framework::EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"},
        [](const PodInfo&, const framework::EventObjects&) -> absl::StatusOr<framework::QueueingHint> {
          return framework::QueueingHint::kSkip;
        }},
@@ -220,14 +220,18 @@ Status DefaultPreemption::SelectVictimsOnNode(const framework::CycleState& state
 
   // Reprieve as many as possible, the most important first: PDB-violating
   // pods before the others, so that violations are avoided where possible.
-  // Sorted exactly as upstream's sort.Slice orders them (see go_sort.h).
-  auto sort_by_importance = [this](std::vector<PodInfoPtr>& pods) {
+  // Sorted exactly as upstream's sort.Slice orders them (see go_sort.h); the
+  // order of pods that never started is fixed now, in the node's order.
+  const preemption::VictimImportance importance(potential);
+  auto sort_by_importance = [this, &importance](std::vector<PodInfoPtr>& pods) {
     if (more_important_pod_) {
       preemption::GoSortSlice(pods, [this](const PodInfoPtr& a, const PodInfoPtr& b) {
         return more_important_pod_(*a, *b);
       });
     } else {
-      preemption::GoSortSlice(pods, preemption::UpstreamMoreImportant());
+      preemption::GoSortSlice(pods, [&importance](const PodInfoPtr& a, const PodInfoPtr& b) {
+        return importance(a, b);
+      });
     }
   };
   sort_by_importance(potential);

@@ -74,25 +74,25 @@ bool MoreImportantPod(const PodInfo& a, const PodInfo& b) {
   return a.start_time() < b.start_time();
 }
 
-absl::Time UpstreamMoreImportant::StartTime(const PodInfo& p) {
-  const absl::Time t = p.start_time();
-  if (t != absl::InfiniteFuture()) return t;
-  // "Now": far after any real start time, and later at every reading.
-  static const absl::Time kNow = absl::FromUnixSeconds(int64_t{7258118400});  // 2200-01-01
-  return kNow + absl::Nanoseconds(++now_readings_);
+VictimImportance::VictimImportance(std::span<const PodInfoPtr> pods) {
+  int64_t rank = 0;
+  for (const PodInfoPtr& p : pods) {
+    if (p->start_time() == absl::InfiniteFuture()) unstarted_rank_.emplace(p.get(), ++rank);
+  }
 }
 
-bool UpstreamMoreImportant::operator()(const PodInfoPtr& a, const PodInfoPtr& b) {
+absl::Time VictimImportance::StartTime(const PodInfo& p) const {
+  const absl::Time t = p.start_time();
+  if (t != absl::InfiniteFuture()) return t;
+  // "Now": far after any real start time, one reading per victim in order.
+  static const absl::Time kNow = absl::FromUnixSeconds(int64_t{7258118400});  // 2200-01-01
+  const auto it = unstarted_rank_.find(&p);
+  return kNow + absl::Nanoseconds(it == unstarted_rank_.end() ? 0 : it->second);
+}
+
+bool VictimImportance::operator()(const PodInfoPtr& a, const PodInfoPtr& b) const {
   if (a->priority() != b->priority()) return a->priority() > b->priority();
-  // Two pods that have not started compare two readings of "now", the left
-  // one earlier: the answer is known without the time arithmetic, which dry
-  // runs would otherwise do for every comparison of such victims.
-  if (a->start_time() == absl::InfiniteFuture() && b->start_time() == absl::InfiniteFuture()) {
-    now_readings_ += 2;
-    return true;
-  }
-  const absl::Time ta = StartTime(*a);
-  return ta < StartTime(*b);
+  return StartTime(*a) < StartTime(*b);
 }
 
 VictimSummary Summarize(const Victims& victims) {
@@ -240,6 +240,11 @@ framework::PostFilterPlugin::Result Evaluator::Preempt(framework::CycleState& st
   (void)PrepareCandidate(*best, pod);
   if (num_victims != nullptr) *num_victims = static_cast<int>(best->victims.pods.size());
   result.nominating_info = {framework::NominatingInfo::Mode::kOverride, best->node};
+  // Since v1.37 a successful preemption says where and how many (victims
+  // already terminating included); the text reaches the FitError.
+  result.status = Status::WithText(
+      Code::kSuccess, schedkit::StrCat("found a potential placement for pod on node ", best->node.str(),
+                                   ", preempting ", best->victims.pods.size(), " victims"));
   return result;
 }
 

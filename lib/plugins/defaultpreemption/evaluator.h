@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
@@ -125,17 +126,21 @@ void SplitByPdbViolation(std::span<const framework::PodInfoPtr> pods, std::span<
 // start time (a pod that has not started counts as starting last).
 bool MoreImportantPod(const framework::PodInfo& a, const framework::PodInfo& b);
 
-// MoreImportantPod as upstream evaluates it inside one sort: a pod without a
-// start time is compared at time.Now(), read afresh at each comparison (left
-// operand first), so it is later than every real start time and each reading
-// is later than the previous one. Use with GoSortSlice to get upstream's order.
-class UpstreamMoreImportant {
+// Upstream's order of single-pod victims (v1.37 MoreImportantVictim with
+// GenericWorkload off): higher priority first, then the earlier start time. A
+// pod that has not started reads time.Now() once, when its victim is made,
+// and victims are made in the node's pod order: so its time is later than
+// every real start time, and later for each such pod further down the list.
+// Use with GoSortSlice to get upstream's sort.Slice order (ties included).
+class VictimImportance {
  public:
-  bool operator()(const framework::PodInfoPtr& a, const framework::PodInfoPtr& b);
+  // `pods`: the candidates in the node's pod order.
+  explicit VictimImportance(std::span<const framework::PodInfoPtr> pods);
+  bool operator()(const framework::PodInfoPtr& a, const framework::PodInfoPtr& b) const;
 
  private:
-  absl::Time StartTime(const framework::PodInfo& p);
-  int64_t now_readings_ = 0;
+  absl::Time StartTime(const framework::PodInfo& p) const;
+  absl::flat_hash_map<const framework::PodInfo*, int64_t> unstarted_rank_;
 };
 
 // The policy of a preemption plugin (upstream preemption.Interface).

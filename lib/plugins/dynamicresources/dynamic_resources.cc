@@ -27,11 +27,6 @@ Status StateNotFound() {
   return Status(Code::kError, not_found);
 }
 
-Symbol ReasonNoNewClaimsToDeallocate() {
-  static const Symbol reason = Symbol::Intern("no new claims to deallocate");
-  return reason;
-}
-
 }  // namespace
 
 const framework::ArgsSpec<DynamicResourcesArgs>& DynamicResourcesArgsSpec() {
@@ -149,7 +144,9 @@ framework::PostFilterPlugin::Result DynamicResources::PostFilter(
     const framework::NodeToStatus& /*filtered*/) {
   const auto* s = state.Read<DynamicResourcesState>(StateKey());
   if (s == nullptr) return {{}, StateNotFound()};
-  return {{}, Status(Code::kUnschedulable, ReasonNoNewClaimsToDeallocate())};
+  // No claims, nothing to deallocate: Unschedulable without a reason (since
+  // v1.36), so the FitError text goes straight on with preemption's.
+  return {{}, Status::WithReasons(Code::kUnschedulable, {})};
 }
 
 Status DynamicResources::Score(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
@@ -201,14 +198,13 @@ Status DynamicResources::PreBindPreFlight(const framework::CycleState& state,
 }
 
 std::vector<framework::ClusterEventWithHint> DynamicResources::EventsToRegister() const {
-  // Queueing hints are on (GA) in v1.35, so UpdateNodeTaint is not needed.
   return {
       {{framework::EventResource::Node(),
         framework::kActionAdd | framework::kActionUpdateNodeLabel | framework::kActionUpdateNodeAllocatable,
         "Node"},
        {}},
-      {{framework::EventResource::Pod(), framework::kActionUpdatePodGeneratedResourceClaim,
-        "PodUpdatePodGeneratedResourceClaim"},
+      {{framework::EventResource::TargetPod(), framework::kActionUpdatePodGeneratedResourceClaim,
+        "TargetPodUpdatePodGeneratedResourceClaim"},
        [](const framework::PodInfo& pod, const framework::EventObjects& event) {
          return IsSchedulableAfterPodChange(pod, event);
        }},
@@ -228,9 +224,11 @@ absl::StatusOr<framework::QueueingHint> DynamicResources::IsSchedulableAfterPodC
   if (modified == nullptr) {
     // Upstream's message names the claim hint, which shares this text.
     return absl::InvalidArgumentError(
-        "unexpected object in isSchedulableAfterClaimChange: expected the updated pod, got none");
+        "unexpected object in isSchedulableAfterTargetPodUpdate: expected the updated pod, got none");
   }
-  if (modified->metadata().uid() != pod.uid()) return framework::QueueingHint::kSkip;
+  // A TargetPod event (v1.37): the updated pod's claims decide, whoever's
+  // update it is.
+  (void)pod;
   // Some claim is still missing: the pod stays unschedulable.
   if (CheckPodResourceClaims(modified->metadata().namespace_(), modified->metadata().name(),
                              modified_claims)) {

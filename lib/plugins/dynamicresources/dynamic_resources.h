@@ -13,9 +13,9 @@
 // what upstream does for a pod without claims:
 //  - PreEnqueue: Success.
 //  - PreFilter: records an empty state, returns Skip (Filter is not called).
-//  - PostFilter: Unschedulable "no new claims to deallocate" — the phrase
-//    that ends up in FitError texts before DefaultPreemption's. Without the
-//    state (an earlier PreFilter rejected the pod, so this PreFilter never
+//  - PostFilter: Unschedulable without a reason (v1.35 said "no new claims
+//    to deallocate", which FitError texts carried before DefaultPreemption's;
+//    v1.36 dropped it). Without the state (an earlier PreFilter rejected the pod, so this PreFilter never
 //    ran) it is Error "not found", upstream's CycleState miss.
 //  - Score (no PreScore, so it runs on every feasible node): 0, or Error
 //    "not found" without state; NormalizeScore: upstream's

@@ -18,8 +18,8 @@ constexpr int64_t kMaxContainerThreshold = 1000 * kMiB;
 
 std::string_view ImageLocality::Name() const { return names::kImageLocality; }
 
-int64_t ImageLocalityPriority(int64_t sum_scores, int num_containers) {
-  const int64_t max_threshold = kMaxContainerThreshold * static_cast<int64_t>(num_containers);
+int64_t ImageLocalityPriority(int64_t sum_scores, int num_images) {
+  const int64_t max_threshold = kMaxContainerThreshold * static_cast<int64_t>(num_images);
   if (sum_scores < kMinThreshold) {
     sum_scores = kMinThreshold;
   } else if (sum_scores > max_threshold) {
@@ -39,7 +39,7 @@ struct PresentImage {
 using PresentImages = absl::InlinedVector<PresentImage, 4>;
 
 // The pod's images held by at least one node, in the pod's order (init
-// containers first, as upstream sums them). Images on no node add nothing to
+// containers, containers, then image volumes, as upstream sums them). Images on no node add nothing to
 // any node's score, so they are dropped before the per-node loop.
 PresentImages PresentImagesOf(const framework::Snapshot& snapshot, const framework::PodInfo& pod) {
   PresentImages out;
@@ -55,7 +55,7 @@ PresentImages PresentImagesOf(const framework::Snapshot& snapshot, const framewo
 
 // The node's score: the pod's images already there, their sizes scaled by
 // how widely each is spread.
-int64_t ScoreOnNode(const PresentImages& images, int num_containers, const framework::NodeInfo& node) {
+int64_t ScoreOnNode(const PresentImages& images, int num_images, const framework::NodeInfo& node) {
   int64_t sum = 0;
   for (const PresentImage& image : images) {
     const framework::ImageOnNode* on_node = node.FindImage(image.name);
@@ -63,14 +63,14 @@ int64_t ScoreOnNode(const PresentImages& images, int num_containers, const frame
     // Upstream scales in float64 and truncates back to int64.
     sum += static_cast<int64_t>(static_cast<double>(on_node->size_bytes) * image.spread);
   }
-  return ImageLocalityPriority(sum, num_containers);
+  return ImageLocalityPriority(sum, num_images);
 }
 
 }  // namespace
 
 framework::Status ImageLocality::Score(const framework::CycleState& /*state*/, const framework::PodInfo& pod,
                                        const framework::NodeInfo& node, int64_t& score) const {
-  score = ScoreOnNode(PresentImagesOf(handle_.snapshot(), pod), pod.num_containers(), node);
+  score = ScoreOnNode(PresentImagesOf(handle_.snapshot(), pod), pod.num_images(), node);
   return framework::Status();
 }
 
@@ -80,10 +80,10 @@ framework::Status ImageLocality::ScoreNodes(const framework::CycleState& /*state
   const PresentImages images = PresentImagesOf(handle_.snapshot(), pod);
   if (images.empty()) {
     // The common case of images no node holds yet: one score for every node.
-    std::fill(scores.begin(), scores.end(), ImageLocalityPriority(0, pod.num_containers()));
+    std::fill(scores.begin(), scores.end(), ImageLocalityPriority(0, pod.num_images()));
     return framework::Status();
   }
-  for (size_t i = 0; i < nodes.size(); ++i) scores[i] = ScoreOnNode(images, pod.num_containers(), *nodes[i]);
+  for (size_t i = 0; i < nodes.size(); ++i) scores[i] = ScoreOnNode(images, pod.num_images(), *nodes[i]);
   return framework::Status();
 }
 

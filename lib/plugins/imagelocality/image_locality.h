@@ -1,6 +1,7 @@
 // ImageLocality: a Score plugin that favours nodes which already hold the
 // pod's container images, scaled down for images present on many nodes
-// (upstream pkg/scheduler/framework/plugins/imagelocality, v1.35).
+// (upstream pkg/scheduler/framework/plugins/imagelocality, v1.37: image
+// volumes count as images too).
 //
 //   auto plugin = NewImageLocality(framework::PluginArgs(), handle);
 //   score_plugin->Score(state, pod, node, score);   // raw score, already in [0, 100]
@@ -47,9 +48,9 @@ class ImageLocality final : public framework::ScorePlugin {
 };
 
 // Upstream's calculatePriority: `sum_scores` (bytes, already scaled by
-// spread) clamped to [23 MiB, 1000 MiB × containers] and mapped linearly onto
+// spread) clamped to [23 MiB, 1000 MiB × images] and mapped linearly onto
 // [0, 100] with int64 arithmetic.
-int64_t ImageLocalityPriority(int64_t sum_scores, int num_containers);
+int64_t ImageLocalityPriority(int64_t sum_scores, int num_images);
 
 // ImageLocality has no args type upstream, so pluginConfig args are ignored
 // (upstream leaves them undecoded and the plugin never reads them).

@@ -24,14 +24,31 @@ constexpr int64_t kMaxHardPodAffinityWeight = 100;
 
 // Upstream podMatchesAllAffinityTerms on an event's pod object, with the
 // terms as compiled from the pod spec and no namespace labels.
-bool MatchesAllTerms(const std::vector<AffinityTerm>& terms, const api::v1::Pod& pod) {
-  if (terms.empty()) return false;
+// A term matches a pod by its namespace and labels; the incoming pod's
+// namespace selector is not merged here, so it matches against no labels (as
+// upstream's hints pass none).
+bool TermMatches(const AffinityTerm& t, Symbol ns, const api::LabelSet& labels) {
   static const api::LabelSet kNoLabels;
+  const bool namespace_ok = t.HasNamespace(ns) || t.namespace_selector.Matches(kNoLabels);
+  return namespace_ok && t.selector.Matches(labels);
+}
+
+// Upstream's podMatchesAnyAffinityTerms (anti-affinity, since v1.37).
+bool MatchesAnyTerm(const std::vector<AffinityTerm>& terms, const api::v1::Pod& pod) {
   const Symbol ns = Symbol::Intern(pod.metadata().namespace_());
   const api::LabelSet labels = api::LabelSet::FromMap(pod.metadata().labels());
   for (const AffinityTerm& t : terms) {
-    const bool namespace_ok = t.HasNamespace(ns) || t.namespace_selector.Matches(kNoLabels);
-    if (!namespace_ok || !t.selector.Matches(labels)) return false;
+    if (TermMatches(t, ns, labels)) return true;
+  }
+  return false;
+}
+
+bool MatchesAllTerms(const std::vector<AffinityTerm>& terms, const api::v1::Pod& pod) {
+  if (terms.empty()) return false;
+  const Symbol ns = Symbol::Intern(pod.metadata().namespace_());
+  const api::LabelSet labels = api::LabelSet::FromMap(pod.metadata().labels());
+  for (const AffinityTerm& t : terms) {
+    if (!TermMatches(t, ns, labels)) return false;
   }
   return true;
 }
@@ -136,14 +153,18 @@ InterPodAffinity::~InterPodAffinity() = default;
 std::string_view InterPodAffinity::Name() const { return kName; }
 
 std::vector<framework::ClusterEventWithHint> InterPodAffinity::EventsToRegister() const {
-  // Queueing hints are on in v1.35 (locked), so nodes register Add and label
-  // updates only, without the taint updates that the pre-hint path needed.
   return {
       // An assigned pod added (may satisfy affinity), relabelled, or deleted
       // (may lift anti-affinity).
-      {{framework::EventResource::Pod(),
-        framework::kActionAdd | framework::kActionUpdatePodLabel | framework::kActionDelete, "Pod"},
+      {{framework::EventResource::AssignedPod(),
+        framework::kActionAdd | framework::kActionUpdatePodLabel | framework::kActionDelete, "AssignedPod"},
        &InterPodAffinity::IsSchedulableAfterPodChange},
+      // The pod's own new labels (v1.37): another pod's anti-affinity may no
+      // longer select it.
+      {{framework::EventResource::TargetPod(), framework::kActionUpdatePodLabel, "TargetPodUpdatePodLabel"},
+       [](const framework::PodInfo&, const EventObjects&) -> absl::StatusOr<QueueingHint> {
+         return QueueingHint::kQueue;
+       }},
       {{framework::EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeLabel, "Node"},
        &InterPodAffinity::IsSchedulableAfterNodeChange},
   };
@@ -156,9 +177,12 @@ absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterPodChange(const
   if (original == nullptr && modified == nullptr) {
     return absl::InvalidArgumentError("InterPodAffinity: pod event without a pod");
   }
-  // A pod that is not on a node cannot change where this one fits.
-  if ((modified != nullptr && modified->spec().node_name().empty()) ||
-      (original != nullptr && original->spec().node_name().empty())) {
+  // A pod neither on a node nor nominated to one cannot change where this
+  // one fits.
+  auto placed = [](const api::v1::Pod& p) {
+    return !p.spec().node_name().empty() || !p.status().nominated_node_name().empty();
+  };
+  if ((modified != nullptr && !placed(*modified)) || (original != nullptr && !placed(*original))) {
     return QueueingHint::kSkip;
   }
   const auto& terms = pod.required_affinity_terms();
@@ -169,7 +193,8 @@ absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterPodChange(const
     // only when the pod starts matching them all, or stops matching the
     // anti-affinity terms.
     if (!MatchesAllTerms(terms, *original) && MatchesAllTerms(terms, *modified)) return QueueingHint::kQueue;
-    if (MatchesAllTerms(anti_terms, *original) && !MatchesAllTerms(anti_terms, *modified)) {
+    // Anti-affinity rejects on any one term (v1.37; v1.35 asked for all).
+    if (MatchesAnyTerm(anti_terms, *original) && !MatchesAnyTerm(anti_terms, *modified)) {
       return QueueingHint::kQueue;
     }
     return QueueingHint::kSkip;
@@ -177,7 +202,12 @@ absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterPodChange(const
   if (modified != nullptr) {
     return MatchesAllTerms(terms, *modified) ? QueueingHint::kQueue : QueueingHint::kSkip;
   }
-  return MatchesAllTerms(anti_terms, *original) ? QueueingHint::kQueue : QueueingHint::kSkip;
+  if (MatchesAnyTerm(anti_terms, *original)) return QueueingHint::kQueue;
+  // The deleted pod's own anti-affinity may have kept this one away (v1.37).
+  auto deleted = framework::PodInfo::Create(*original);
+  if (!deleted.ok()) return deleted.status();
+  return MatchesAnyTerm((*deleted)->required_anti_affinity_terms(), pod.pod()) ? QueueingHint::kQueue
+                                                                                : QueueingHint::kSkip;
 }
 
 absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterNodeChange(const framework::PodInfo& pod,

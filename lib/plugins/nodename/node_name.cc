@@ -12,6 +12,13 @@ bool NodeNameFits(const framework::PodInfo& pod, const framework::NodeInfo& node
   return pod.node_name().empty() || pod.node_name() == node.name();
 }
 
+framework::PreFilterPlugin::Result NodeName::PreFilter(framework::CycleState&, const framework::PodInfo& pod,
+                                                      std::span<const framework::NodeInfo* const>) {
+  Result out;
+  if (!pod.node_name().empty()) out.result.node_names.emplace({pod.node_name()});
+  return out;
+}
+
 framework::Status NodeName::Filter(const framework::CycleState&, const framework::PodInfo& pod,
                                    const framework::NodeInfo& node) const {
   static const Symbol kReason = Symbol::Intern(kErrReason);

@@ -1,5 +1,7 @@
 // NodeName: a pod that names its node in spec.nodeName fits only that node
-// (upstream pkg/scheduler/framework/plugins/nodename, v1.35).
+// (upstream pkg/scheduler/framework/plugins/nodename, v1.37). Since v1.37 its
+// PreFilter narrows such a pod's candidates to that node, so the others are
+// UnschedulableAndUnresolvable (and no preemption target) without a Filter.
 //
 //   auto plugin = NewNodeName(framework::PluginArgs(), handle);
 //   filter->Filter(state, pod, node);   // UnschedulableAndUnresolvable on another node
@@ -19,20 +21,25 @@
 
 namespace schedkit::plugins {
 
-class NodeName final : public framework::FilterPlugin, public framework::EnqueueExtensions {
+class NodeName final : public framework::PreFilterPlugin,
+                       public framework::FilterPlugin,
+                       public framework::EnqueueExtensions {
  public:
   // Upstream's ErrReason.
   static constexpr std::string_view kErrReason = "node(s) didn't match the requested node name";
 
   std::string_view Name() const override;
   bool OutcomesArePerNode() const override { return true; }
+  // Success; with spec.nodeName set, the result is that node alone.
+  Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
+                   std::span<const framework::NodeInfo* const> nodes) override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
   void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
                    std::span<const framework::NodeInfo* const> nodes, std::span<uint8_t> passing,
                    std::span<framework::Status> statuses) const override;
-  // Node/Add only, without a hint: queueing hints are always on in v1.35,
-  // and a new node is the only event that can change the answer.
+  // Node/Add only, without a hint: a new node is the only event that can
+  // change the answer.
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 };
 

@@ -87,7 +87,7 @@ std::vector<framework::ClusterEventWithHint> NodePorts::EventsToRegister() const
   using framework::EventResource;
   return {
       // Container ports are immutable, so pod updates cannot free a port.
-      {{EventResource::Pod(), framework::kActionDelete, "PodDelete"}, IsSchedulableAfterPodDeleted},
+      {{EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"}, IsSchedulableAfterPodDeleted},
       {{EventResource::Node(), framework::kActionAdd, "NodeAdd"}, nullptr},
   };
 }

@@ -30,8 +30,6 @@ struct Reasons {
   Symbol cpu = Symbol::Intern("Insufficient cpu");
   Symbol memory = Symbol::Intern("Insufficient memory");
   Symbol ephemeral_storage = Symbol::Intern("Insufficient ephemeral-storage");
-  Symbol restartable_init =
-      Symbol::Intern("Pod has a restartable init container and the SidecarContainers feature is disabled");
 };
 const Reasons& R() {
   static const Reasons r;
@@ -190,20 +188,13 @@ class PreFilterState final : public framework::StateData {
   FitRequest req_;
 };
 
-bool HasRestartableInitContainer(const api::v1::Pod& pod) {
-  for (const auto& c : pod.spec().init_containers()) {
-    if (c.restart_policy() == "Always") return true;
-  }
-  return false;
-}
-
 // --- queueing hints ---
 
-// Upstream isSchedulableAfterPodScaleDown. Without status resources in our
-// API (no in-place resize status), a pod's requests are its spec's.
+// Upstream haveEnoughRelevantResourcesDecreased (an assigned pod scaled
+// down). Without status resources in our API (no in-place resize status), a
+// pod's requests are its spec's.
 absl::StatusOr<bool> ScaledDownForPod(const PodInfo& target, const api::v1::Pod& original,
                                       const api::v1::Pod& modified) {
-  if (modified.metadata().uid() == target.uid()) return true;
   if (modified.spec().node_name().empty()) return false;
   SCHEDKIT_ASSIGN_OR_RETURN(framework::PodRequests before, framework::ComputePodRequests(original));
   SCHEDKIT_ASSIGN_OR_RETURN(framework::PodRequests after, framework::ComputePodRequests(modified));
@@ -219,20 +210,26 @@ absl::StatusOr<bool> ScaledDownForPod(const PodInfo& target, const api::v1::Pod&
   return false;
 }
 
-absl::StatusOr<framework::QueueingHint> HintAfterPodEvent(const FitFeatures& features, const PodInfo& pod,
-                                                          const framework::EventObjects& event) {
+// Upstream isSchedulableAfterAssignedPodDelete: a deleted pod frees
+// resources only if it was bound (or about to be).
+absl::StatusOr<framework::QueueingHint> HintAfterAssignedPodDelete(const PodInfo&,
+                                                                   const framework::EventObjects& event) {
   using framework::QueueingHint;
-  if (event.New<api::v1::Pod>() == nullptr) {
-    if (event.Old<api::v1::Pod>() == nullptr) return absl::InvalidArgumentError("pod event without a pod");
-    // A deleted pod frees resources only if it was bound (or about to be).
-    const api::v1::Pod& deleted = *event.Old<api::v1::Pod>();
-    if (deleted.spec().node_name().empty() && deleted.status().nominated_node_name().empty()) {
-      return QueueingHint::kSkip;
-    }
-    return QueueingHint::kQueue;
+  const api::v1::Pod* deleted = event.Old<api::v1::Pod>();
+  if (deleted == nullptr) return absl::InvalidArgumentError("pod deletion without the pod");
+  if (deleted->spec().node_name().empty() && deleted->status().nominated_node_name().empty()) {
+    return QueueingHint::kSkip;
   }
-  if (!features.enable_in_place_pod_vertical_scaling) return QueueingHint::kSkip;
-  if (event.Old<api::v1::Pod>() == nullptr) return absl::InvalidArgumentError("pod update without the old pod");
+  return QueueingHint::kQueue;
+}
+
+// Upstream isSchedulableAfterAssignedPodScaleDown.
+absl::StatusOr<framework::QueueingHint> HintAfterAssignedPodScaleDown(const PodInfo& pod,
+                                                                      const framework::EventObjects& event) {
+  using framework::QueueingHint;
+  if (event.Old<api::v1::Pod>() == nullptr || event.New<api::v1::Pod>() == nullptr) {
+    return absl::InvalidArgumentError("pod update without both pods");
+  }
   SCHEDKIT_ASSIGN_OR_RETURN(bool scaled_down, ScaledDownForPod(pod, *event.Old<api::v1::Pod>(), *event.New<api::v1::Pod>()));
   return scaled_down ? QueueingHint::kQueue : QueueingHint::kSkip;
 }
@@ -268,9 +265,6 @@ class Fit final : public framework::PreFilterPlugin,
 
   Result PreFilter(CycleState& state, const PodInfo& pod,
                    std::span<const NodeInfo* const> /*nodes*/) override {
-    if (!features_.enable_sidecar_containers && HasRestartableInitContainer(pod.pod())) {
-      return {{}, Status(Code::kUnschedulableAndUnresolvable, R().restartable_init)};
-    }
     state.Write(PreFilterKey(), std::make_unique<PreFilterState>(ComputeFitRequest(pod, &ignored_)));
     return {};
   }
@@ -358,26 +352,25 @@ class Fit final : public framework::PreFilterPlugin,
   }
 
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override {
-    framework::ActionType pod_actions = framework::kActionDelete;
-    // A pod resized in place may free resources.
-    if (features_.enable_in_place_pod_vertical_scaling) pod_actions |= framework::kActionUpdatePodScaleDown;
-    // Without queueing hints upstream's preCheck may hide a Node/Add, so label
-    // and taint updates are registered too.
-    framework::ActionType node_actions = framework::kActionAdd | framework::kActionUpdateNodeAllocatable |
-                                         framework::kActionUpdateNodeTaint |
-                                         framework::kActionUpdateNodeLabel;
-    if (features_.enable_scheduling_queue_hint) {
-      node_actions = framework::kActionAdd | framework::kActionUpdateNodeAllocatable;
-    }
-    const FitFeatures features = features_;
-    return {
-        {{framework::EventResource::Pod(), pod_actions, ""},
-         [features](const PodInfo& pod, const framework::EventObjects& e) {
-           return HintAfterPodEvent(features, pod, e);
-         }},
-        {{framework::EventResource::Node(), node_actions, ""},
+    using framework::EventResource;
+    std::vector<framework::ClusterEventWithHint> events = {
+        {{EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"}, HintAfterAssignedPodDelete},
+        {{EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeAllocatable, "Node"},
          [](const PodInfo& pod, const framework::EventObjects& e) { return HintAfterNodeChange(pod, e); }},
     };
+    // A pod resized in place may free resources: another one on a node, or
+    // the pod itself asking for less.
+    if (features_.enable_in_place_pod_vertical_scaling) {
+      events.push_back({{EventResource::AssignedPod(), framework::kActionUpdatePodScaleDown,
+                         "AssignedPodUpdatePodScaleDown"},
+                        HintAfterAssignedPodScaleDown});
+      events.push_back({{EventResource::TargetPod(), framework::kActionUpdatePodScaleDown,
+                         "TargetPodUpdatePodScaleDown"},
+                        [](const PodInfo&, const framework::EventObjects&) -> absl::StatusOr<framework::QueueingHint> {
+                          return framework::QueueingHint::kQueue;
+                        }});
+    }
+    return events;
   }
 
   std::vector<InsufficientResource> InsufficientResources(const PodInfo& pod, const NodeInfo& node) const {

@@ -1,5 +1,5 @@
 // NodeResourcesFit (upstream pkg/scheduler/framework/plugins/noderesources,
-// v1.35): Filter rejects nodes without room for the pod's requests (pod
+// v1.37): Filter rejects nodes without room for the pod's requests (pod
 // count, cpu, memory, ephemeral storage, extended resources); Score ranks
 // nodes by LeastAllocated, MostAllocated or RequestedToCapacityRatio.
 //
@@ -8,10 +8,12 @@
 //
 // Extension points: PreFilter (the pod's requests, once), Filter, PreScore
 // (the pod's requests for the scored resources, once), Score,
-// EnqueueExtensions (pod deletion / scale-down, node add / allocatable
-// update, with queueing hints). Feature gates follow v1.35's defaults
-// (SidecarContainers, InPlacePodVerticalScaling, SchedulerQueueingHints and
-// PodLevelResources on; DRAExtendedResource off). Filter and Score are safe
+// EnqueueExtensions (an assigned pod's deletion or scale-down, the pod's own
+// scale-down, node add / allocatable update, with queueing hints). Feature
+// gates follow v1.37's defaults (InPlacePodVerticalScaling and
+// PodLevelResources on). DRAExtendedResource is GA, but schedkit has no
+// DeviceClass yet to delegate an extended resource to, so its DeviceClass
+// events and delegation wait for Dynamic Resource Allocation. Filter and Score are safe
 // to call concurrently; they read only the cycle state and the node.
 #ifndef SCHEDKIT_LIB_PLUGINS_NODERESOURCES_FIT_H_
 #define SCHEDKIT_LIB_PLUGINS_NODERESOURCES_FIT_H_
@@ -39,12 +41,10 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(const fra
 
 namespace noderesources {
 
-// The feature gates NodeResourcesFit reads, with v1.35's defaults. Tests
+// The feature gates NodeResourcesFit reads, with v1.37's defaults. Tests
 // flip them to reproduce upstream cases written for other gate settings.
 struct FitFeatures {
-  bool enable_sidecar_containers = true;
   bool enable_in_place_pod_vertical_scaling = true;
-  bool enable_scheduling_queue_hint = true;
 };
 
 // Builds the plugin from already parsed args, as upstream's NewFit does from

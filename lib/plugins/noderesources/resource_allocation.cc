@@ -1,7 +1,10 @@
 #include "plugins/noderesources/resource_allocation.h"
 
+#include <array>
 #include <cmath>
+#include <memory>
 #include <string_view>
+#include <vector>
 
 #include "schedkit/base/well_known.h"
 #include "schedkit/framework/resource.h"
@@ -137,18 +140,6 @@ bool AllRequestsZero(std::span<const ScoredResource> resources) {
   return true;
 }
 
-int64_t BrokenLinearFunction::operator()(int64_t p) const {
-  for (size_t i = 0; i < points_.size(); ++i) {
-    if (p <= points_[i].utilization) {
-      if (i == 0) return points_[0].score;
-      const Point& a = points_[i - 1];
-      const Point& b = points_[i];
-      return a.score + (b.score - a.score) * (p - a.utilization) / (b.utilization - a.utilization);
-    }
-  }
-  return points_.back().score;
-}
-
 RequestedToCapacityRatioTable::RequestedToCapacityRatioTable(
     const std::vector<UtilizationShapePoint>& shape) {
   std::vector<BrokenLinearFunction::Point> points;
@@ -189,20 +180,22 @@ int64_t RequestedToCapacityRatioScore(const framework::NodeInfo& node, std::span
   return static_cast<int64_t>(std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
 }
 
-int64_t BalancedAllocationScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
-                                bool use_requested) {
-  // Upstream collects the fractions in a slice; with two of them (the usual
-  // cpu + memory) only those two are needed, and with more a second pass
-  // recomputes them bit-identically, so nothing is stored.
+namespace {
+
+// upstream's balancedResourceScore: (1 - std of the used fractions) * 100,
+// over the fractions `fraction_of(r)` gives for the resources that take part.
+// Upstream collects the fractions in a slice; with two of them (the usual
+// cpu + memory) only those two are needed, and with more a second pass
+// recomputes them bit-identically, so nothing is stored.
+template <typename FractionOf>
+int64_t BalanceScore(std::span<const bool> takes_part, FractionOf fraction_of) {
   double first = 0;
   double second = 0;
   double total_fraction = 0;
   size_t n = 0;
-  for (const ScoredResource& r : rs) {
-    int64_t allocatable = 0;
-    int64_t requested = 0;
-    if (!AllocatableAndRequested(node, r, use_requested, allocatable, requested)) continue;
-    const double fraction = Fraction(requested, allocatable);
+  for (size_t i = 0; i < takes_part.size(); ++i) {
+    if (!takes_part[i]) continue;
+    const double fraction = fraction_of(i);
     total_fraction += fraction;
     if (n == 0) first = fraction;
     if (n == 1) second = fraction;
@@ -216,16 +209,51 @@ int64_t BalancedAllocationScore(const framework::NodeInfo& node, std::span<const
   } else if (n > 2) {
     const double mean = total_fraction / static_cast<double>(n);
     double sum = 0;
-    for (const ScoredResource& r : rs) {
-      int64_t allocatable = 0;
-      int64_t requested = 0;
-      if (!AllocatableAndRequested(node, r, use_requested, allocatable, requested)) continue;
-      const double fraction = Fraction(requested, allocatable);
+    for (size_t i = 0; i < takes_part.size(); ++i) {
+      if (!takes_part[i]) continue;
+      const double fraction = fraction_of(i);
       sum = sum + (fraction - mean) * (fraction - mean);
     }
     std_dev = std::sqrt(sum / static_cast<double>(n));
   }
   return static_cast<int64_t>((1 - std_dev) * static_cast<double>(framework::kMaxNodeScore));
+}
+
+}  // namespace
+
+int64_t BalancedAllocationScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
+                                bool use_requested) {
+  // A handful of resources are configured in practice: fixed buffers keep the
+  // per-node path free of allocation for up to kInline of them.
+  constexpr size_t kInline = 16;
+  std::array<int64_t, kInline> allocatable_inline{};
+  std::array<int64_t, kInline> requested_inline{};
+  std::array<bool, kInline> takes_part_inline{};
+  std::vector<int64_t> allocatable_heap;
+  std::vector<int64_t> requested_heap;
+  std::unique_ptr<bool[]> takes_part_heap;
+  int64_t* allocatable = allocatable_inline.data();
+  int64_t* requested = requested_inline.data();
+  bool* takes_part = takes_part_inline.data();
+  if (rs.size() > kInline) {
+    allocatable_heap.resize(rs.size());
+    requested_heap.resize(rs.size());
+    takes_part_heap = std::make_unique<bool[]>(rs.size());
+    allocatable = allocatable_heap.data();
+    requested = requested_heap.data();
+    takes_part = takes_part_heap.get();
+  }
+  for (size_t i = 0; i < rs.size(); ++i) {
+    takes_part[i] = AllocatableAndRequested(node, rs[i], use_requested, allocatable[i], requested[i]);
+  }
+  const std::span<const bool> part(takes_part, rs.size());
+  const int64_t with_pod =
+      BalanceScore(part, [&](size_t i) { return Fraction(requested[i], allocatable[i]); });
+  // Without the pod: the same resources, the node's requests alone (undoing
+  // AllocatableAndRequested's wrapping sum exactly).
+  const int64_t without_pod = BalanceScore(
+      part, [&](size_t i) { return Fraction(WrapSub(requested[i], rs[i].pod_request), allocatable[i]); });
+  return BalancedAllocationFromBalances(with_pod, without_pod);
 }
 
 }  // namespace schedkit::plugins::noderesources

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "plugins/internal/broken_linear.h"
 #include "plugins/noderesources/args.h"
 #include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
@@ -248,35 +249,40 @@ inline void LeastAllocatedCpuMemoryRun(std::span<const framework::NodeInfo* cons
   }
 }
 
+// upstream's balancedResourceScorer (v1.36 on): the change in balance the
+// pod brings. Each balance is in [50, 100], so the result is in [50, 100]
+// (75: unchanged); the integer division truncates as Go's does.
+inline int64_t BalancedAllocationFromBalances(int64_t with_pod, int64_t without_pod) {
+  constexpr int64_t kHalf = framework::kMaxNodeScore / 2;
+  return kHalf + (kHalf + with_pod - without_pod) / 2;
+}
+
 // BalancedAllocationScore(node, {cpu, memory}, /*use_requested=*/true).
 inline int64_t BalancedAllocationCpuMemory(const framework::NodeInfo& node, const ScoredResource& cpu,
                                            const ScoredResource& memory) {
   const int64_t alloc_cpu = node.allocatable_milli_cpu();
   const int64_t alloc_memory = node.allocatable_memory();
-  // With one fraction or none the deviation is 0 and the score 100.
-  if (alloc_cpu == 0 || alloc_memory == 0) return framework::kMaxNodeScore;
+  // With one fraction or none both deviations are 0: balance unchanged.
+  if (alloc_cpu == 0 || alloc_memory == 0) {
+    return BalancedAllocationFromBalances(framework::kMaxNodeScore, framework::kMaxNodeScore);
+  }
   auto fraction = [](int64_t requested, int64_t allocatable) {
     const double f = static_cast<double>(requested) / static_cast<double>(allocatable);
     return f > 1 ? 1.0 : f;
   };
-  const double first = fraction(WrapAdd(node.requested_milli_cpu(), cpu.pod_request), alloc_cpu);
-  const double second = fraction(WrapAdd(node.requested_memory(), memory.pod_request), alloc_memory);
-  const double std_dev = std::fabs((first - second) / 2);
-  return static_cast<int64_t>((1 - std_dev) * static_cast<double>(framework::kMaxNodeScore));
+  auto balance = [](double first, double second) {
+    const double std_dev = std::fabs((first - second) / 2);
+    return static_cast<int64_t>((1 - std_dev) * static_cast<double>(framework::kMaxNodeScore));
+  };
+  const int64_t cpu_before = node.requested_milli_cpu();
+  const int64_t memory_before = node.requested_memory();
+  const int64_t with_pod = balance(fraction(WrapAdd(cpu_before, cpu.pod_request), alloc_cpu),
+                                   fraction(WrapAdd(memory_before, memory.pod_request), alloc_memory));
+  const int64_t without_pod = balance(fraction(cpu_before, alloc_cpu), fraction(memory_before, alloc_memory));
+  return BalancedAllocationFromBalances(with_pod, without_pod);
 }
 
-class BrokenLinearFunction {
- public:
-  struct Point {
-    int64_t utilization = 0;
-    int64_t score = 0;
-  };
-  explicit BrokenLinearFunction(std::vector<Point> points) : points_(std::move(points)) {}
-  int64_t operator()(int64_t p) const;
-
- private:
-  std::vector<Point> points_;
-};
+using internal::BrokenLinearFunction;
 
 // RequestedToCapacityRatio's per-resource score, tabulated: utilization
 // (requested * 100 / capacity, capped at 100) → the shape's score scaled to
@@ -305,7 +311,8 @@ int64_t MostAllocatedScore(const framework::NodeInfo& node, std::span<const Scor
                            bool use_requested);
 int64_t RequestedToCapacityRatioScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
                                       bool use_requested, const RequestedToCapacityRatioTable& table);
-// BalancedAllocation's v1.35 score: (1 - std of the used fractions) * 100.
+// BalancedAllocation's score: how the pod changes the node's balance, where
+// a balance is (1 - std of the used fractions) * 100.
 int64_t BalancedAllocationScore(const framework::NodeInfo& node, std::span<const ScoredResource> rs,
                                 bool use_requested);
 

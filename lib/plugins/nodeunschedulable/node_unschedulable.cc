@@ -51,14 +51,13 @@ absl::StatusOr<QueueingHint> IsSchedulableAfterNodeChange(const framework::PodIn
   return now_schedulable && was_unschedulable ? QueueingHint::kQueue : QueueingHint::kSkip;
 }
 
-// Queue when the rejected pod itself gained a toleration of the
-// unschedulable taint. Tolerations can only be added, so the old pod need not
+// Queue when the pod gained a toleration of the unschedulable taint. Tolerations can only be added, so the old pod need not
 // be looked at: had it tolerated the taint, this plugin would not have
 // rejected it.
-absl::StatusOr<QueueingHint> IsSchedulableAfterPodTolerationChange(const framework::PodInfo& pod,
+absl::StatusOr<QueueingHint> IsSchedulableAfterPodTolerationChange(const framework::PodInfo&,
                                                                    const EventObjects& e) {
   SCHEDKIT_RETURN_IF_ERROR(CheckPodEvent(e));
-  if (pod.uid() != e.New<api::v1::Pod>()->metadata().uid()) return QueueingHint::kSkip;
+  // A TargetPod event (v1.37): upstream no longer asks whose update it is.
   for (const api::v1::Toleration& t : e.New<api::v1::Pod>()->spec().tolerations()) {
     if (ToleratesUnschedulableTaint(t)) return QueueingHint::kQueue;
   }
@@ -68,6 +67,11 @@ absl::StatusOr<QueueingHint> IsSchedulableAfterPodTolerationChange(const framewo
 }  // namespace
 
 std::string_view NodeUnschedulable::Name() const { return names::kNodeUnschedulable; }
+
+framework::PreFilterPlugin::Result NodeUnschedulable::PreFilter(framework::CycleState&, const framework::PodInfo&,
+                                                               std::span<const framework::NodeInfo* const>) {
+  return {};
+}
 
 framework::Status NodeUnschedulable::Filter(const framework::CycleState&, const framework::PodInfo& pod,
                                             const framework::NodeInfo& node) const {
@@ -85,7 +89,7 @@ std::vector<framework::ClusterEventWithHint> NodeUnschedulable::EventsToRegister
   return {
       {{EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeTaint, "Node"},
        IsSchedulableAfterNodeChange},
-      {{EventResource::Pod(), framework::kActionUpdatePodToleration, "PodUpdatePodToleration"},
+      {{EventResource::TargetPod(), framework::kActionUpdatePodToleration, "TargetPodUpdatePodToleration"},
        IsSchedulableAfterPodTolerationChange},
   };
 }

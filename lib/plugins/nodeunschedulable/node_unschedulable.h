@@ -1,6 +1,6 @@
 // NodeUnschedulable: a node with spec.unschedulable (cordoned) takes only
 // pods that tolerate the node.kubernetes.io/unschedulable:NoSchedule taint
-// (upstream pkg/scheduler/framework/plugins/nodeunschedulable, v1.35).
+// (upstream pkg/scheduler/framework/plugins/nodeunschedulable, v1.37).
 //
 //   auto plugin = NewNodeUnschedulable(framework::PluginArgs(), handle);
 //   filter->Filter(state, pod, node);   // UnschedulableAndUnresolvable when cordoned
@@ -20,13 +20,20 @@
 
 namespace schedkit::plugins {
 
-class NodeUnschedulable final : public framework::FilterPlugin, public framework::EnqueueExtensions {
+class NodeUnschedulable final : public framework::PreFilterPlugin,
+                                public framework::FilterPlugin,
+                                public framework::EnqueueExtensions {
  public:
   // Upstream's ErrReasonUnschedulable.
   static constexpr std::string_view kErrReasonUnschedulable = "node(s) were unschedulable";
 
   std::string_view Name() const override;
   bool OutcomesArePerNode() const override { return true; }
+  // Success. Upstream's PreFilter (v1.37) skips only pods with a deferred
+  // resize under the alpha InPlacePodVerticalScalingSchedulerPreemption,
+  // which schedkit refuses to turn on.
+  Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
+                   std::span<const framework::NodeInfo* const> nodes) override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
   void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,

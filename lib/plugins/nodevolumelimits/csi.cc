@@ -1,5 +1,6 @@
 #include "plugins/nodevolumelimits/csi.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,9 +44,7 @@ NodeVolumeLimits::Volumes* MigratedMap(const csi_translation::InTreePlugin& plug
                                        NodeVolumeLimits::PodVolumes& out) {
   switch (plugin.on) {
     case csi_translation::MigratedOn::kCSINode:
-      return &out.volumes;
-    case csi_translation::MigratedOn::kAnnotatedCSINode:
-      return &out.with_portworx;
+      return &out.migrated;
     case csi_translation::MigratedOn::kNever:
       break;
   }
@@ -78,6 +77,7 @@ std::string_view InlineDriver(const api::v1::Volume& v) {
 // sources that do not translate, which upstream drops without an error.
 struct BoundVolume {
   std::string driver, handle;
+  bool migrated = false;  // an in-tree source: counts only with a CSINode
 };
 BoundVolume ResolveBound(const api::v1::PersistentVolume& pv) {
   const api::v1::PersistentVolumeSpec& spec = pv.spec();
@@ -94,7 +94,7 @@ BoundVolume ResolveBound(const api::v1::PersistentVolume& pv) {
     return {};
   }
   if (!handle.ok()) return {};
-  return {std::string(driver), *std::move(handle)};
+  return {std::string(driver), *std::move(handle), /*migrated=*/true};
 }
 
 }  // namespace
@@ -110,7 +110,7 @@ void NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod, 
       auto handle = InlineHandle(v);
       if (handle.ok()) {
         const std::string_view driver = InlineDriver(v);
-        out.volumes[schedkit::StrCat(driver, "/", *handle)] = std::string(driver);
+        out.migrated[schedkit::StrCat(driver, "/", *handle)] = std::string(driver);
       } else if (out.migration_error.IsSuccess()) {
         // Only nodes with a CSINode translate, so a node without one goes on
         // to the next volume: the scan does too.
@@ -149,6 +149,7 @@ void NodeVolumeLimits::AttachableVolumes(const api::v1::Pod& pod, bool new_pod, 
       BoundVolume bound = ResolveBound(*pv);
       driver = std::move(bound.driver);
       handle = std::move(bound.handle);
+      if (bound.migrated) target = &out.migrated;
     } else {
       const std::string& class_name = internal::ClaimClass(c);
       if (class_name.empty()) continue;
@@ -178,8 +179,26 @@ framework::PreFilterPlugin::Result NodeVolumeLimits::PreFilter(
   if (!relevant) return {{}, Status::Skip()};
   auto s = std::make_unique<PodVolumesState>();
   AttachableVolumes(pod.pod(), /*new_pod=*/true, s->volumes);
+  RequireInstalled(s->volumes);
   state.Write(StateKey(), std::move(s));
   return {{}, Status()};
+}
+
+void NodeVolumeLimits::RequireInstalled(PodVolumes& own) const {
+  const api::ObjectLister& objects = handle_.objects();
+  auto collect = [&](const Volumes& volumes, std::vector<std::string>& out) {
+    for (const auto& [name, driver] : volumes) {
+      if (std::find(out.begin(), out.end(), driver) != out.end()) continue;
+      auto d = objects.Get<api::v1::CSIDriver>(driver);
+      if (d != nullptr && d->spec().has_prevent_pod_scheduling_if_missing() &&
+          d->spec().prevent_pod_scheduling_if_missing()) {
+        out.push_back(driver);
+      }
+    }
+    std::sort(out.begin(), out.end());
+  };
+  collect(own.volumes, own.required);
+  collect(own.migrated, own.required_migrated);
 }
 
 Status NodeVolumeLimits::Filter(const framework::CycleState& state, const framework::PodInfo& pod,
@@ -190,6 +209,7 @@ Status NodeVolumeLimits::Filter(const framework::CycleState& state, const framew
   const PodVolumesState* state_data = state.Read<PodVolumesState>(StateKey());
   if (state_data == nullptr) {
     AttachableVolumes(pod.pod(), /*new_pod=*/true, computed.volumes);
+    RequireInstalled(computed.volumes);
     state_data = &computed;
   }
   const PodVolumes& own = state_data->volumes;
@@ -203,18 +223,29 @@ Status NodeVolumeLimits::Filter(const framework::CycleState& state, const framew
   const api::ObjectLister& objects = handle_.objects();
   auto csi_node = objects.Get<api::v1::CSINode>(node.name().str());
   if (const Status& error = own.ErrorOn(csi_node != nullptr); !error.IsSuccess()) return error;
-  // Without a CSINode nothing migrates and no driver has a limit.
-  if (csi_node == nullptr) return Status();
-  // The annotation is read at most once per node, and only when a Portworx
-  // claim is to count.
-  std::optional<bool> portworx;
-  auto portworx_migrated = [&] {
-    if (!portworx.has_value()) {
-      portworx = csi_translation::ListsMigratedPlugin(*csi_node, csi_translation::kPortworxPlugin);
+  // Without a CSINode nothing migrates.
+  if (own.volumes.empty() && (csi_node == nullptr || own.migrated.empty())) return Status();
+  // VolumeLimitScaling: the drivers that ask must be on the node.
+  auto installed = [&](const std::string& driver) {
+    if (csi_node == nullptr) return false;
+    for (const api::v1::CSINodeDriver& d : csi_node->spec().drivers()) {
+      if (d.name() == driver) return true;
     }
-    return *portworx;
+    return false;
   };
-  if (own.volumes.empty() && (own.with_portworx.empty() || !portworx_migrated())) return Status();
+  auto not_installed = [](const std::string& driver) {
+    return Status::WithText(Code::kUnschedulable, schedkit::StrCat(driver, " CSI driver is not installed on the node"));
+  };
+  for (const std::string& driver : own.required) {
+    if (!installed(driver)) return not_installed(driver);
+  }
+  if (csi_node != nullptr) {
+    for (const std::string& driver : own.required_migrated) {
+      if (!installed(driver)) return not_installed(driver);
+    }
+  }
+  // Without a CSINode no driver has a limit.
+  if (csi_node == nullptr) return Status();
   absl::flat_hash_map<std::string_view, int64_t> limits;
   for (const api::v1::CSINodeDriver& d : csi_node->spec().drivers()) {
     if (d.allocatable().has_count()) limits[d.name()] = d.allocatable().count();
@@ -230,9 +261,7 @@ Status NodeVolumeLimits::Filter(const framework::CycleState& state, const framew
     }
   }
   Volumes& attached = on_node.volumes;
-  if (!on_node.with_portworx.empty() && portworx_migrated()) {
-    attached.insert(on_node.with_portworx.begin(), on_node.with_portworx.end());
-  }
+  attached.insert(on_node.migrated.begin(), on_node.migrated.end());
   absl::flat_hash_map<std::string_view, int64_t> attached_count;
   for (const auto& [name, driver] : attached) ++attached_count[driver];
   // VolumeAttachments to the node of CSI volumes no pod on it uses.
@@ -251,10 +280,8 @@ Status NodeVolumeLimits::Filter(const framework::CycleState& state, const framew
   for (const auto& [name, driver] : own.volumes) {
     if (!attached.contains(name)) ++new_count[driver];
   }
-  if (!own.with_portworx.empty() && portworx_migrated()) {
-    for (const auto& [name, driver] : own.with_portworx) {
-      if (!attached.contains(name) && !own.volumes.contains(name)) ++new_count[driver];
-    }
+  for (const auto& [name, driver] : own.migrated) {
+    if (!attached.contains(name) && !own.volumes.contains(name)) ++new_count[driver];
   }
   for (const auto& [driver, count] : new_count) {
     auto limit = limits.find(driver);
@@ -289,7 +316,7 @@ std::vector<framework::ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
          }
          return QueueingHint::kSkip;
        }},
-      {{EventResource::Pod(), framework::kActionDelete, "PodDelete"},
+      {{EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"},
        &NodeVolumeLimits::IsSchedulableAfterPodDeleted},
       {{EventResource::Of<api::v1::PersistentVolumeClaim>(), framework::kActionAdd, "PersistentVolumeClaimAdd"},
        [](const framework::PodInfo& pod, const EventObjects& e) -> Hint {

@@ -1,6 +1,6 @@
 // NodeVolumeLimits (upstream's CSILimits): rejects nodes where the pod's CSI
 // volumes would exceed the per-driver attach limits the node's CSINode
-// reports (upstream pkg/scheduler/framework/plugins/nodevolumelimits, v1.35).
+// reports (upstream pkg/scheduler/framework/plugins/nodevolumelimits, v1.37).
 //
 //   auto plugin = NewNodeVolumeLimits(framework::PluginArgs(), handle);
 //
@@ -16,15 +16,22 @@
 // PVC <ns>/<claim>: persistentvolumeclaim "<claim>" not found`, an empty
 // claim name an Error, an ephemeral claim the pod does not own an Error.
 //
-// CSI migration, as upstream decides it per node (v1.35 gates): on a node
+// Before counting (VolumeLimitScaling, beta and on since v1.37), each driver
+// of the pod's volumes on the node whose CSIDriver sets
+// preventPodSchedulingIfMissing must be listed in the node's CSINode, or the
+// node fails Unschedulable "<driver> CSI driver is not installed on the node"
+// (drivers checked by name; upstream's order is its map's). A driver without
+// a CSIDriver object, or one that does not ask, is taken as installed.
+//
+// CSI migration, as upstream decides it per node (v1.37): on a node
 // with a CSINode, in-tree GCE PD and AWS EBS disks — inline in the pod or as
 // the source of a bound PersistentVolume — count as the pd.csi.storage.gke.io
 // and ebs.csi.aws.com volumes csi-translation-lib makes of them (a PV's GCE
 // handle is zonal, regional or unspecified by its zone labels); a claim whose
 // class's provisioner is kubernetes.io/gce-pd, aws-ebs, azure-disk or cinder
-// counts for that plugin's CSI driver; kubernetes.io/portworx-volume counts
-// for pxd.portworx.com only where the CSINode's migrated-plugins annotation
-// lists it. Elsewhere none of these count, and neither do claims of
+// counts for that plugin's CSI driver, and so does kubernetes.io/portworx-volume
+// for pxd.portworx.com (v1.35 required the CSINode's migrated-plugins
+// annotation to list it). Elsewhere none of these count, and neither do claims of
 // kubernetes.io/azure-file or vsphere-volume classes (migration never on) nor
 // PVs of other in-tree sources (rbd, iscsi). A PV that does not translate (an
 // EBS ID that is no "vol-" one, GCE zones naming no single region) is not
@@ -36,8 +43,7 @@
 // Portworx, Azure File, vSphere inline or as PVs); VolumeAttachments of
 // in-tree PVs, which upstream does not count either (their PV has no CSI
 // source); an aws:// EBS ID whose host is in brackets is not checked to be
-// a valid IPv6 address, as Go's net/url would. The VolumeLimitScaling gate is
-// off in v1.35, so no CSIDriver check runs.
+// a valid IPv6 address, as Go's net/url would.
 //
 // Cost: PreFilter resolves the pod's own volumes once, split by the nodes
 // they count on, so Filter for a pod with nothing to count returns at once.
@@ -59,6 +65,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "schedkit/api/v1/csi_driver.h"
 #include "schedkit/api/v1/csi_node.h"
 #include "schedkit/api/v1/persistent_volume.h"
 #include "schedkit/api/v1/persistent_volume_claim.h"
@@ -108,18 +115,21 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
   // filterAttachableVolumes gives on each kind of node. Limits come only from
   // a CSINode, so volumes migrated only where one exists count like CSI ones.
   struct PodVolumes {
-    // CSI volumes, claims of CSI provisioners, migrated in-tree disks and
-    // claims of in-tree provisioners migrated wherever a CSINode is.
+    // CSI volumes and claims of CSI provisioners: on every node.
     Volumes volumes;
-    // Claims of Portworx classes: where the CSINode lists the plugin migrated.
-    Volumes with_portworx;
+    // In-tree disks and claims of in-tree provisioners, migrated to their CSI
+    // drivers: only on nodes with a CSINode.
+    Volumes migrated;
     // The first error on every node (scanning stops there), and the first
     // inline disk that fails to translate before it, which only nodes with a
     // CSINode see.
     framework::Status error;
     framework::Status migration_error;
+    // The drivers of `volumes` and of `migrated` whose CSIDriver sets
+    // preventPodSchedulingIfMissing, each once, by name (RequireInstalled).
+    std::vector<std::string> required, required_migrated;
 
-    bool Empty() const { return volumes.empty() && with_portworx.empty(); }
+    bool Empty() const { return volumes.empty() && migrated.empty(); }
     const framework::Status& ErrorOn(bool has_csi_node) const {
       return has_csi_node && !migration_error.IsSuccess() ? migration_error : error;
     }
@@ -127,6 +137,8 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
   // Adds `pod`'s volumes to `out`, recording the errors there. A new pod's
   // claims must resolve; an existing pod's unresolvable ones are skipped.
   void AttachableVolumes(const api::v1::Pod& pod, bool new_pod, PodVolumes& out) const;
+  // Fills `own.required` and `own.required_migrated` from the CSIDrivers.
+  void RequireInstalled(PodVolumes& own) const;
 
  private:
   framework::Handle& handle_;

@@ -16,7 +16,7 @@ constexpr std::array<InTreePlugin, 7> kInTreePlugins = {{
     {kAWSEBSPlugin, kAWSEBSDriver, MigratedOn::kCSINode},
     {"kubernetes.io/azure-disk", "disk.csi.azure.com", MigratedOn::kCSINode},
     {"kubernetes.io/cinder", "cinder.csi.openstack.org", MigratedOn::kCSINode},
-    {kPortworxPlugin, "pxd.portworx.com", MigratedOn::kAnnotatedCSINode},
+    {kPortworxPlugin, "pxd.portworx.com", MigratedOn::kCSINode},
     {"kubernetes.io/azure-file", "file.csi.azure.com", MigratedOn::kNever},
     {"kubernetes.io/vsphere-volume", "csi.vsphere.vmware.com", MigratedOn::kNever},
 }};
@@ -155,21 +155,6 @@ const InTreePlugin* FindInTreePlugin(std::string_view name) {
     if (p.name == name) return &p;
   }
   return nullptr;
-}
-
-bool ListsMigratedPlugin(const api::v1::CSINode& csi_node, std::string_view plugin) {
-  const auto& annotations = csi_node.metadata().annotations();
-  static const std::string key(kMigratedPluginsAnnotation);
-  auto it = annotations.find(key);
-  if (it == annotations.end()) return false;
-  std::string_view list = it->second;
-  // The list splits at every comma, without trimming.
-  while (true) {
-    const size_t comma = list.find(',');
-    if (list.substr(0, comma) == plugin) return true;
-    if (comma == std::string_view::npos) return false;
-    list.remove_prefix(comma + 1);
-  }
 }
 
 absl::StatusOr<std::string> EBSVolumeID(std::string_view kubernetes_id) {

@@ -33,12 +33,10 @@ inline constexpr std::string_view kPortworxPlugin = "kubernetes.io/portworx-volu
 inline constexpr std::string_view kMigratedPluginsAnnotation = "storage.alpha.kubernetes.io/migrated-plugins";
 
 // Which nodes count an in-tree plugin's volumes as its CSI driver's
-// (upstream's isCSIMigrationOn with v1.35's gates: CSIMigrationPortworx is
-// GA and locked on, the other plugins have no gate left).
+// (upstream's isCSIMigrationOn, v1.37: no plugin has a gate left).
 enum class MigratedOn : uint8_t {
-  kCSINode,           // any node with a CSINode
-  kAnnotatedCSINode,  // a CSINode whose kMigratedPluginsAnnotation lists the plugin
-  kNever,             // translation exists, but the scheduler never turns it on
+  kCSINode,  // any node with a CSINode
+  kNever,    // translation exists, but the scheduler never turns it on
 };
 
 struct InTreePlugin {
@@ -49,12 +47,10 @@ struct InTreePlugin {
 
 // The in-tree plugin named `name` when the translation library knows it
 // (IsMigratableIntreePluginByName; GetCSINameFromInTreeName gives .driver),
-// else null: GCE PD, AWS EBS, Azure Disk, Cinder (kCSINode), Portworx
-// (kAnnotatedCSINode), Azure File and vSphere (kNever).
+// else null: GCE PD, AWS EBS, Azure Disk, Cinder, Portworx (kCSINode; up to
+// v1.36 Portworx needed the CSINode's migrated-plugins annotation), Azure File
+// and vSphere (kNever).
 const InTreePlugin* FindInTreePlugin(std::string_view name);
-
-// Whether `csi_node`'s migrated-plugins annotation lists `plugin` exactly.
-bool ListsMigratedPlugin(const api::v1::CSINode& csi_node, std::string_view plugin);
 
 // An EBS volume ID as the CSI driver knows it: IDs not starting "aws://" are
 // already one; "aws://<zone>/<id>" is parsed as Go's net/url parses it and

@@ -147,10 +147,23 @@ const std::vector<SpreadConstraint>& SystemDefaultConstraints() {
 // ---------------------------------------------------------------------------
 // Queueing hints
 
+// Upstream's involvedInTopologySpreading (v1.37): a bound or nominated pod
+// of the same namespace.
 bool InvolvedInTopologySpreading(const api::v1::Pod& incoming, const framework::PodInfo& pod_with_spreading) {
-  return incoming.metadata().uid() == pod_with_spreading.uid() ||
-         (!incoming.spec().node_name().empty() &&
-          incoming.metadata().namespace_() == pod_with_spreading.namespace_().str());
+  if (incoming.spec().node_name().empty() && incoming.status().nominated_node_name().empty()) return false;
+  return incoming.metadata().namespace_() == pod_with_spreading.namespace_().str();
+}
+
+// Upstream's isSchedulableAfterPodLabelChange.
+QueueingHint AfterLabelChange(const api::v1::Pod& old_pod, const api::v1::Pod& new_pod,
+                              const std::vector<PodTopologySpread::Constraint>& constraints) {
+  const api::LabelSet old_labels = api::LabelSet::FromMap(old_pod.metadata().labels());
+  const api::LabelSet new_labels = api::LabelSet::FromMap(new_pod.metadata().labels());
+  if (old_labels == new_labels) return QueueingHint::kSkip;
+  for (const auto& c : constraints) {
+    if (c.selector.Matches(old_labels) != c.selector.Matches(new_labels)) return QueueingHint::kQueue;
+  }
+  return QueueingHint::kSkip;
 }
 
 template <typename Repeated>
@@ -298,17 +311,24 @@ std::vector<PodTopologySpread::Constraint> PodTopologySpread::GetConstraints(con
 std::vector<framework::ClusterEventWithHint> PodTopologySpread::EventsToRegister() const {
   using framework::EventObjects;
   using framework::PodInfo;
-  // SchedulerQueueingHints is GA in v1.35, so toleration updates are
-  // registered too (a new toleration helps a NodeTaintsPolicy: Honor pod).
-  const framework::ActionType pod_actions = framework::kActionAdd | framework::kActionUpdatePodLabel |
-                                            framework::kActionUpdatePodToleration | framework::kActionDelete;
   const framework::ActionType node_actions = framework::kActionAdd | framework::kActionDelete |
                                              framework::kActionUpdateNodeLabel |
                                              framework::kActionUpdateNodeTaint;
   return {
-      {{framework::EventResource::Pod(), pod_actions, "Pod"},
+      {{framework::EventResource::AssignedPod(),
+        framework::kActionAdd | framework::kActionUpdatePodLabel | framework::kActionDelete, "AssignedPod"},
        [this](const PodInfo& pod, const EventObjects& e) {
-         return IsSchedulableAfterPodChange(pod, e.Old<api::v1::Pod>(), e.New<api::v1::Pod>());
+         return IsSchedulableAfterAssignedPodChange(pod, e.Old<api::v1::Pod>(), e.New<api::v1::Pod>());
+       }},
+      // The pod's own new toleration helps a NodeTaintsPolicy: Honor
+      // constraint; its own new labels may change what it matches.
+      {{framework::EventResource::TargetPod(), framework::kActionUpdatePodToleration | framework::kActionUpdatePodLabel,
+        "TargetPod"},
+       [this](const PodInfo& pod, const EventObjects& e) -> absl::StatusOr<QueueingHint> {
+         if (e.Old<api::v1::Pod>() == nullptr || e.New<api::v1::Pod>() == nullptr) {
+           return absl::InvalidArgumentError("PodTopologySpread: target pod event without both pods");
+         }
+         return IsSchedulableAfterTargetPodChange(pod, *e.Old<api::v1::Pod>(), *e.New<api::v1::Pod>());
        }},
       {{framework::EventResource::Node(), node_actions, "Node"},
        [this](const PodInfo& pod, const EventObjects& e) {
@@ -319,6 +339,25 @@ std::vector<framework::ClusterEventWithHint> PodTopologySpread::EventsToRegister
 
 absl::StatusOr<QueueingHint> PodTopologySpread::IsSchedulableAfterPodChange(
     const framework::PodInfo& pod, const api::v1::Pod* old_pod, const api::v1::Pod* new_pod) const {
+  if (old_pod != nullptr && new_pod != nullptr && new_pod->metadata().uid() == pod.uid()) {
+    return IsSchedulableAfterTargetPodChange(pod, *old_pod, *new_pod);
+  }
+  return IsSchedulableAfterAssignedPodChange(pod, old_pod, new_pod);
+}
+
+absl::StatusOr<QueueingHint> PodTopologySpread::IsSchedulableAfterTargetPodChange(
+    const framework::PodInfo& pod, const api::v1::Pod& old_pod, const api::v1::Pod& new_pod) const {
+  const std::vector<Constraint> constraints = GetConstraints(pod, /*do_not_schedule=*/true);
+  if (!RepeatedMessagesEqual(new_pod.spec().tolerations(), old_pod.spec().tolerations())) {
+    for (const Constraint& c : constraints) {
+      if (c.honor_node_taints) return QueueingHint::kQueue;
+    }
+  }
+  return AfterLabelChange(old_pod, new_pod, constraints);
+}
+
+absl::StatusOr<QueueingHint> PodTopologySpread::IsSchedulableAfterAssignedPodChange(
+    const framework::PodInfo& pod, const api::v1::Pod* old_pod, const api::v1::Pod* new_pod) const {
   if (old_pod == nullptr && new_pod == nullptr) {
     return absl::InvalidArgumentError("PodTopologySpread: pod event without a pod");
   }
@@ -327,22 +366,7 @@ absl::StatusOr<QueueingHint> PodTopologySpread::IsSchedulableAfterPodChange(
     return QueueingHint::kSkip;
   }
   const std::vector<Constraint> constraints = GetConstraints(pod, /*do_not_schedule=*/true);
-
-  if (new_pod != nullptr && old_pod != nullptr) {
-    if (pod.uid() == new_pod->metadata().uid() &&
-        !RepeatedMessagesEqual(new_pod->spec().tolerations(), old_pod->spec().tolerations())) {
-      for (const Constraint& c : constraints) {
-        if (c.honor_node_taints) return QueueingHint::kQueue;
-      }
-    }
-    const api::LabelSet old_labels = api::LabelSet::FromMap(old_pod->metadata().labels());
-    const api::LabelSet new_labels = api::LabelSet::FromMap(new_pod->metadata().labels());
-    if (old_labels == new_labels) return QueueingHint::kSkip;
-    for (const Constraint& c : constraints) {
-      if (c.selector.Matches(old_labels) != c.selector.Matches(new_labels)) return QueueingHint::kQueue;
-    }
-    return QueueingHint::kSkip;
-  }
+  if (new_pod != nullptr && old_pod != nullptr) return AfterLabelChange(*old_pod, *new_pod, constraints);
   const api::v1::Pod& changed = new_pod != nullptr ? *new_pod : *old_pod;
   return PodLabelsMatchSpreadConstraints(constraints, api::LabelSet::FromMap(changed.metadata().labels()))
              ? QueueingHint::kQueue

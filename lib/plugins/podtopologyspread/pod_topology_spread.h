@@ -195,7 +195,17 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
 
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
-  // Queueing hints (public for tests).
+  // Queueing hints (public for tests). An assigned pod added, relabelled or
+  // deleted (AssignedPod events); the pending pod's own label or toleration
+  // update (TargetPod events).
+  absl::StatusOr<framework::QueueingHint> IsSchedulableAfterAssignedPodChange(const framework::PodInfo& pod,
+                                                                              const api::v1::Pod* old_pod,
+                                                                              const api::v1::Pod* new_pod) const;
+  absl::StatusOr<framework::QueueingHint> IsSchedulableAfterTargetPodChange(const framework::PodInfo& pod,
+                                                                            const api::v1::Pod& old_pod,
+                                                                            const api::v1::Pod& new_pod) const;
+  // For tables written against one pod hint: the target's hint for an update
+  // of the pod itself (same uid), the assigned pods' hint otherwise.
   absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodChange(const framework::PodInfo& pod,
                                                                       const api::v1::Pod* old_pod,
                                                                       const api::v1::Pod* new_pod) const;

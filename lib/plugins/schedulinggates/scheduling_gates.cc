@@ -25,18 +25,15 @@ framework::Status SchedulingGates::PreEnqueue(const framework::PodInfo& pod) {
 
 std::vector<framework::ClusterEventWithHint> SchedulingGates::EventsToRegister() const {
   return {
-      {{framework::EventResource::Pod(), framework::kActionUpdatePodSchedulingGatesEliminated,
-        "PodUpdatePodSchedulingGatesEliminated"},
+      {{framework::EventResource::TargetPod(), framework::kActionUpdatePodSchedulingGatesEliminated,
+        "TargetPodUpdatePodSchedulingGatesEliminated"},
        &SchedulingGates::IsSchedulableAfterUpdatePodSchedulingGatesEliminated},
   };
 }
 
 absl::StatusOr<framework::QueueingHint> SchedulingGates::IsSchedulableAfterUpdatePodSchedulingGatesEliminated(
-    const framework::PodInfo& pod, const framework::EventObjects& event) {
-  if (event.New<api::v1::Pod>() == nullptr) {
-    return absl::InvalidArgumentError("SchedulingGates: expected the updated pod in the event, got none");
-  }
-  if (event.New<api::v1::Pod>()->metadata().uid() != pod.uid()) return framework::QueueingHint::kSkip;
+    const framework::PodInfo& /*pod*/, const framework::EventObjects& /*event*/) {
+  // A TargetPod event: the pod's own gates are gone (v1.37 asks no more).
   return framework::QueueingHint::kQueue;
 }
 

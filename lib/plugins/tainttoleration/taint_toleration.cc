@@ -77,17 +77,20 @@ absl::StatusOr<QueueingHint> IsSchedulableAfterNodeChange(const framework::PodIn
 }
 
 // Any toleration change of the rejected pod may help; other pods' do not.
-absl::StatusOr<QueueingHint> IsSchedulableAfterPodTolerationChange(const framework::PodInfo& pod,
-                                                                   const EventObjects& e) {
-  if (e.New<api::v1::Pod>() == nullptr || e.Old<api::v1::Node>() != nullptr || e.New<api::v1::Node>() != nullptr) {
-    return absl::InvalidArgumentError("expected a Pod event");
-  }
-  return pod.uid() == e.New<api::v1::Pod>()->metadata().uid() ? QueueingHint::kQueue : QueueingHint::kSkip;
+// The pod's own new toleration (a TargetPod event): it may now tolerate a
+// taint that kept it out. Since v1.37 upstream does not ask whose update it is.
+absl::StatusOr<QueueingHint> IsSchedulableAfterPodTolerationChange(const framework::PodInfo&, const EventObjects&) {
+  return QueueingHint::kQueue;
 }
 
 }  // namespace
 
 std::string_view TaintToleration::Name() const { return names::kTaintToleration; }
+
+framework::PreFilterPlugin::Result TaintToleration::PreFilter(framework::CycleState&, const framework::PodInfo&,
+                                                             std::span<const framework::NodeInfo* const>) {
+  return {};
+}
 
 framework::Status TaintToleration::Filter(const framework::CycleState&, const framework::PodInfo& pod,
                                           const framework::NodeInfo& node) const {
@@ -169,7 +172,7 @@ std::vector<framework::ClusterEventWithHint> TaintToleration::EventsToRegister()
   return {
       {{EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeTaint, "Node"},
        IsSchedulableAfterNodeChange},
-      {{EventResource::Pod(), framework::kActionUpdatePodToleration, "PodUpdatePodToleration"},
+      {{EventResource::TargetPod(), framework::kActionUpdatePodToleration, "TargetPodUpdatePodToleration"},
        IsSchedulableAfterPodTolerationChange},
   };
 }

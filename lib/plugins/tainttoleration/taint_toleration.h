@@ -28,7 +28,8 @@
 
 namespace schedkit::plugins {
 
-class TaintToleration final : public framework::FilterPlugin,
+class TaintToleration final : public framework::PreFilterPlugin,
+                              public framework::FilterPlugin,
                               public framework::PreScorePlugin,
                               public framework::ScorePlugin,
                               public framework::ScoreExtensions,
@@ -40,6 +41,11 @@ class TaintToleration final : public framework::FilterPlugin,
 
   std::string_view Name() const override;
   bool OutcomesArePerNode() const override { return true; }
+  // Success. Upstream's PreFilter (v1.37) skips only pods with a deferred
+  // resize under the alpha InPlacePodVerticalScalingSchedulerPreemption,
+  // which schedkit refuses to turn on.
+  Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
+                   std::span<const framework::NodeInfo* const> nodes) override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
   void FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,

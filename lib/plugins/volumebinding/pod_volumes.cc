@@ -68,6 +68,7 @@ void AddCandidates(DelayedClaim& dc, const std::vector<std::shared_ptr<const api
     c.pv = pv;
     c.affinity = VolumeAffinity(*pv);
     c.size_nanos = size_nanos;
+    c.capacity_bytes = size ? size->Value() : 0;
     c.prebound = prebound;
     dc.candidates.push_back(std::move(c));
   }
@@ -116,7 +117,12 @@ void PrepareProvisioning(DelayedClaim& dc, const std::string& class_name, const 
     const std::optional<int64_t> limit = CapacityLimit(*capacity);
     if (!limit || *limit < dc.request_bytes) continue;
     auto selector = api::LabelSelector::Compile(capacity->node_topology());
-    if (selector.ok()) dc.capacities.push_back(*std::move(selector));
+    if (!selector.ok()) continue;
+    int64_t bytes = 0;
+    if (capacity->has_capacity()) {
+      if (auto q = api::Quantity::Parse(capacity->capacity()); q.ok()) bytes = q->Value();
+    }
+    dc.capacities.push_back({*std::move(selector), bytes});
   }
 }
 
@@ -130,12 +136,25 @@ bool TopologyAdmits(const DelayedClaim& dc, const api::LabelSet& labels) {
   return false;
 }
 
-bool CapacityAdmits(const DelayedClaim& dc, const api::LabelSet& labels) {
+// Whether the claim's capacity admits the node; `chosen` gets the capacity
+// that does (nullptr when capacity is not tracked).
+bool CapacityAdmits(const DelayedClaim& dc, const api::LabelSet& labels, const DelayedClaim::Capacity** chosen) {
+  *chosen = nullptr;
   if (!dc.check_capacity) return true;
-  for (const api::LabelSelector& s : dc.capacities) {
-    if (s.Matches(labels)) return true;
+  for (const DelayedClaim::Capacity& c : dc.capacities) {
+    if (c.node_topology.Matches(labels)) {
+      *chosen = &c;
+      return true;
+    }
   }
   return false;
+}
+
+ClassUse& UseOf(ClassUses& uses, std::string_view class_name) {
+  for (ClassUse& u : uses) {
+    if (u.class_name == class_name) return u;
+  }
+  return uses.emplace_back(ClassUse{class_name, 0, 0});
 }
 
 struct Reasons {
@@ -219,6 +238,7 @@ DelayedClaim PrepareDelayedClaim(std::shared_ptr<const api::v1::PersistentVolume
     dc.selected_node = Symbol::Intern(it->second);
   }
   const std::string& class_name = internal::ClaimClass(c);
+  dc.class_name = class_name;
   if (!dc.selected_node) {
     std::optional<api::LabelSelector> selector;
     if (c.spec().has_selector()) {
@@ -254,7 +274,8 @@ void FinishPreparing(PodVolumeClaims& claims) {
   });
 }
 
-Status FindPodVolumes(const PodVolumeClaims& claims, const framework::NodeInfo& node, PodVolumes* out) {
+Status FindPodVolumes(const PodVolumeClaims& claims, const framework::NodeInfo& node, PodVolumes* out,
+                      VolumeUse* use) {
   const api::LabelSet& labels = node.labels();
   Reasons r;
   for (const BoundVolume& v : claims.bound) {
@@ -302,6 +323,12 @@ Status FindPodVolumes(const PodVolumeClaims& claims, const framework::NodeInfo& 
     }
     chosen.push_back(best->id);
     if (out != nullptr) out->static_bindings.push_back({dc.claim, best->pv});
+    if (use != nullptr) {
+      use->has_static = true;
+      ClassUse& u = UseOf(use->static_classes, best->pv->spec().storage_class_name());
+      u.requested += dc.request_bytes;
+      u.capacity += best->capacity_bytes;
+    }
   }
   r.unbound_satisfied = all_matched;
 
@@ -313,12 +340,18 @@ Status FindPodVolumes(const PodVolumeClaims& claims, const framework::NodeInfo& 
       r.unbound_satisfied = false;
       return r.ToStatus();
     }
-    if (!CapacityAdmits(dc, labels)) {
+    const DelayedClaim::Capacity* capacity = nullptr;
+    if (!CapacityAdmits(dc, labels, &capacity)) {
       r.unbound_satisfied = true;
       r.sufficient_storage = false;
       return r.ToStatus();
     }
     if (out != nullptr) out->provisions.push_back(dc.claim);
+    if (use != nullptr && capacity != nullptr) {
+      ClassUse& u = UseOf(use->dynamic_classes, dc.class_name);
+      u.capacity = capacity->capacity_bytes;
+      u.requested += dc.request_bytes;
+    }
     return std::nullopt;
   };
   bool any = !unmatched.empty();

@@ -28,8 +28,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "schedkit/api/selector.h"
 #include "schedkit/base/symbol.h"
 #include "schedkit/api/v1/csi_driver.h"
@@ -53,6 +55,26 @@ struct PodVolumes {
   std::vector<Binding> static_bindings;
   // Claims to provision on the node.
   std::vector<std::shared_ptr<const api::v1::PersistentVolumeClaim>> provisions;
+};
+
+// What a node's volume choices use of each storage class, for VolumeBinding's
+// Score (upstream's classResourceMap): the claims' requests against the
+// capacity they land on, in bytes. Up to four classes without allocation.
+struct ClassUse {
+  std::string_view class_name;
+  int64_t requested = 0;
+  int64_t capacity = 0;
+};
+using ClassUses = absl::InlinedVector<ClassUse, 4>;
+struct VolumeUse {
+  // Claims bound to existing volumes, by the volume's class: requests and
+  // the volumes' capacities summed. When there are any, only they count.
+  bool has_static = false;
+  ClassUses static_classes;
+  // Claims to provision whose class's capacity is tracked, by the claim's
+  // class: requests summed, and the capacity of the CSIStorageCapacity that
+  // admitted the class's last claim (upstream assigns, it does not add).
+  ClassUses dynamic_classes;
 };
 
 // A bound claim's volume: the node affinity it requires, or missing.
@@ -80,7 +102,8 @@ struct DelayedClaim {
     std::shared_ptr<const api::v1::PersistentVolume> pv;
     BoundVolume affinity;  // `missing` unused
     __int128 size_nanos = 0;
-    bool prebound = false;  // claimRef names this claim
+    int64_t capacity_bytes = 0;  // the volume's capacity, for scoring
+    bool prebound = false;       // claimRef names this claim
     int id = 0;             // for the per-node exclusion of chosen volumes
   };
   std::vector<Candidate> candidates;
@@ -94,10 +117,17 @@ struct DelayedClaim {
   // term that selects nothing is left out.
   std::vector<std::vector<api::LabelRequirement>> allowed_topologies;
   bool has_allowed_topologies = false;
-  // Whether CSIStorageCapacity decides, and the node topologies of the
-  // class's capacities that hold the request.
+  // Whether CSIStorageCapacity decides, and the class's capacities that hold
+  // the request, in list order: the first whose node topology selects a
+  // node admits the claim there, and its capacity scores it.
   bool check_capacity = false;
-  std::vector<api::LabelSelector> capacities;
+  struct Capacity {
+    api::LabelSelector node_topology;
+    int64_t capacity_bytes = 0;  // `capacity` (0 when unset; upstream crashes)
+  };
+  std::vector<Capacity> capacities;
+  // The claim's class, for scoring.
+  std::string class_name;
 };
 
 // Everything FindPodVolumes needs for one pod (upstream's PodVolumeClaims).
@@ -132,9 +162,11 @@ std::optional<int64_t> CapacityLimit(const api::v1::CSIStorageCapacity& capacity
 void FinishPreparing(PodVolumeClaims& claims);
 
 // Decides `node` (see the file comment). Success fills `out`, if given, with
-// the node's bindings and provisions; a failure leaves it unspecified.
+// the node's bindings and provisions, and `use`, if given, with what they use
+// of each class; a failure leaves both unspecified. Without `out` nothing is
+// allocated for up to 8 delayed claims and 4 classes.
 framework::Status FindPodVolumes(const PodVolumeClaims& claims, const framework::NodeInfo& node,
-                                 PodVolumes* out);
+                                 PodVolumes* out, VolumeUse* use = nullptr);
 
 }  // namespace schedkit::plugins::volumebinding
 

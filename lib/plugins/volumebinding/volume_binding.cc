@@ -1,5 +1,6 @@
 #include "plugins/volumebinding/volume_binding.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -110,6 +111,19 @@ const framework::ArgsSpec<VolumeBindingArgs>& VolumeBindingArgsSpec() {
 
 absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(const framework::PluginArgs& args) {
   return framework::DecodeArgs(args, VolumeBindingArgsSpec());
+}
+
+VolumeBinding::VolumeBinding(const VolumeBindingArgs& args, framework::Handle& handle)
+    : bind_timeout_(absl::Seconds(args.bind_timeout_seconds)), handle_(handle), cache_(handle) {
+  // The args carry a shape exactly when StorageCapacityScoring is on (their
+  // defaults and validation see to it).
+  if (args.shape.has_value()) {
+    std::vector<internal::BrokenLinearFunction::Point> points;
+    points.reserve(args.shape->size());
+    constexpr int64_t kScale = framework::kMaxNodeScore / 10;  // shape scores are 0..10
+    for (const UtilizationShapePoint& p : *args.shape) points.push_back({p.utilization, p.score * kScale});
+    scorer_.emplace(std::move(points));
+  }
 }
 
 std::string_view VolumeBinding::Name() const { return names::kVolumeBinding; }
@@ -228,14 +242,39 @@ Status VolumeBinding::Filter(const framework::CycleState& state, const framework
   return volumebinding::FindPodVolumes(*s->claims, node, nullptr);
 }
 
-Status VolumeBinding::PreScore(framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
+Status VolumeBinding::PreScore(framework::CycleState& state, const framework::PodInfo& /*pod*/,
                                std::span<const framework::NodeInfo* const> /*nodes*/) {
-  return Status::Skip();
+  if (!scorer_) return Status::Skip();
+  if (state.Read<VolumeBindingState>(StateKey()) == nullptr) return StateNotFound();
+  // Upstream scores when some claim binds statically or the gate is on; a
+  // scorer exists only with the gate on, so always.
+  return Status();
 }
 
-Status VolumeBinding::Score(const framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
-                            const framework::NodeInfo& /*node*/, int64_t& score) const {
+int64_t VolumeBinding::ClassScore(int64_t requested, int64_t capacity) const {
+  constexpr int64_t kMaxUtilization = 100;
+  if (capacity == 0 || requested > capacity) return (*scorer_)(kMaxUtilization);
+  return (*scorer_)(requested * kMaxUtilization / capacity);
+}
+
+Status VolumeBinding::Score(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
+                            const framework::NodeInfo& node, int64_t& score) const {
   score = 0;
+  if (!scorer_) return Status();
+  const auto* s = state.Read<VolumeBindingState>(StateKey());
+  if (s == nullptr) return StateNotFound();
+  // Upstream scores the volumes its Filter recorded for the node: none when
+  // the profile disabled our Filter.
+  if (s->claims == nullptr || !handle_.RunsFilter(Name())) return Status();
+  // Upstream keeps each node's volumes from Filter; Filter here is read-only,
+  // so the node's choice is made again, on the same inputs.
+  volumebinding::VolumeUse use;
+  if (!volumebinding::FindPodVolumes(*s->claims, node, nullptr, &use).IsSuccess()) return Status();
+  const volumebinding::ClassUses& classes = use.has_static ? use.static_classes : use.dynamic_classes;
+  if (classes.empty()) return Status();
+  int64_t sum = 0;
+  for (const volumebinding::ClassUse& c : classes) sum += ClassScore(c.requested, c.capacity);
+  score = static_cast<int64_t>(std::round(static_cast<double>(sum) / static_cast<double>(classes.size())));
   return Status();
 }
 

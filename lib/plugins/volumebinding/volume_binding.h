@@ -1,6 +1,6 @@
 // VolumeBinding: checks that a pod's PersistentVolumeClaims are bound or can
 // be bound on a node, binds them before the pod (upstream
-// pkg/scheduler/framework/plugins/volumebinding, v1.35).
+// pkg/scheduler/framework/plugins/volumebinding, v1.37).
 //
 //   auto plugin = NewVolumeBinding(framework::PluginArgs(R"({"bindTimeoutSeconds": 600})"), handle);
 //
@@ -33,8 +33,15 @@
 // node's volumes from PreFilter's inputs instead of keeping every node's
 // from Filter, which stays read-only.
 //
-// The StorageCapacityScoring gate is off by default in v1.35, so there is no
-// scorer: PreScore always returns Skip and Score returns 0.
+// Score (StorageCapacityScoring, beta and on since v1.36; the args' shape
+// defaults to [{0 10} {100 0}]): on a node where some claims bind to existing
+// volumes, their requests against those volumes' capacities, per class of
+// the volume; otherwise the claims to provision against the capacity of the
+// CSIStorageCapacity that admitted them, per class of the claim. Each class
+// scores shape(requested * 100 / capacity) (shape(100) when over or without
+// capacity), scaled to 0..100; the node scores their rounded mean, 0 with no
+// class. With the gate off there is no scorer: PreScore Skips, Score is 0.
+// With the gate on PreScore never skips: pods without claims score 0.
 //
 // Extension points as upstream: PreFilter, Filter, PreScore, Score, Reserve,
 // PreBind, EnqueueExtensions (StorageClass, PersistentVolumeClaim,
@@ -55,6 +62,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "plugins/internal/broken_linear.h"
 #include "plugins/volumebinding/assume_cache.h"
 #include "plugins/volumebinding/pod_volumes.h"
 #include "schedkit/api/selector.h"
@@ -78,8 +86,9 @@ struct UtilizationShapePoint {
 };
 
 // VolumeBindingArgs (v1): bindTimeoutSeconds (default 600, >= 0) and shape.
-// The shape depends on StorageCapacityScoring (off in v1.35): off, a shape
-// given is refused; on, it defaults to [{0 10} {100 0}] and is validated.
+// The shape depends on StorageCapacityScoring (on by default since v1.36):
+// off, a shape given is refused; on, it defaults to [{0 10} {100 0}] and is
+// validated.
 struct VolumeBindingArgs {
   int64_t bind_timeout_seconds = 600;
   std::optional<std::vector<UtilizationShapePoint>> shape;
@@ -97,8 +106,7 @@ class VolumeBinding final : public framework::PreFilterPlugin,
                             public framework::PreBindPlugin,
                             public framework::EnqueueExtensions {
  public:
-  VolumeBinding(const VolumeBindingArgs& args, framework::Handle& handle)
-      : bind_timeout_(absl::Seconds(args.bind_timeout_seconds)), handle_(handle), cache_(handle) {}
+  VolumeBinding(const VolumeBindingArgs& args, framework::Handle& handle);
 
   std::string_view Name() const override;
 
@@ -107,9 +115,11 @@ class VolumeBinding final : public framework::PreFilterPlugin,
   // Error "not found" without PreFilter state; FindPodVolumes otherwise.
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
-  // Always Skip: no scorer without StorageCapacityScoring.
+  // Skip without a scorer (StorageCapacityScoring off); Error "not found"
+  // without PreFilter state; Success otherwise.
   framework::Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
                              std::span<const framework::NodeInfo* const> nodes) override;
+  // The capacity score above; 0 without a scorer or claims.
   framework::Status Score(const framework::CycleState& state, const framework::PodInfo& pod,
                           const framework::NodeInfo& node, int64_t& score) const override;
   framework::Status Reserve(framework::CycleState& state, const framework::PodInfo& pod,
@@ -126,7 +136,12 @@ class VolumeBinding final : public framework::PreFilterPlugin,
   absl::Duration bind_timeout() const { return bind_timeout_; }
 
  private:
+  // One class's score: shape(utilization percent).
+  int64_t ClassScore(int64_t requested, int64_t capacity) const;
+
   absl::Duration bind_timeout_;
+  // Set when StorageCapacityScoring is on: the shape, scores scaled to 0..100.
+  std::optional<internal::BrokenLinearFunction> scorer_;
   framework::Handle& handle_;
   volumebinding::AssumeCache cache_;
 };

@@ -180,7 +180,7 @@ Status VolumeRestrictions::Filter(const framework::CycleState& state, const fram
 std::vector<framework::ClusterEventWithHint> VolumeRestrictions::EventsToRegister() const {
   // Queueing hints are on (GA) in v1.35, so Node/Add suffices.
   return {
-      {{framework::EventResource::Pod(), framework::kActionDelete, "PodDelete"},
+      {{framework::EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"},
        &VolumeRestrictions::IsSchedulableAfterPodDeleted},
       {{framework::EventResource::Node(), framework::kActionAdd, "NodeAdd"}, {}},
       {{framework::EventResource::Of<api::v1::PersistentVolumeClaim>(), framework::kActionAdd, "PersistentVolumeClaimAdd"},

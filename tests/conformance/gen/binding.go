@@ -14,12 +14,13 @@ package main
 //   - class wffc-csi (the CSI driver), sometimes with allowedTopologies,
 //     a few static CSI PVs of its own; a CSIDriver (storageCapacity on in
 //     some scenarios) with CSIStorageCapacity objects per zone, some too
-//     small; CSINodes listing the driver (topology keys zone, sometimes
+//     small (a zone's second pool with the first's capacity, which
+//     VolumeBinding's Score reads); CSINodes listing the driver (topology keys zone, sometimes
 //     zone and hostname) or another driver on nodes that have none yet;
 //   - claims with selectors, sizes no PV fits, the selected-node
 //     annotation already set, the beta class annotation instead of
-//     spec.storageClassName, two claims on one pod, claims shared by two
-//     pending pods.
+//     spec.storageClassName (static class only, see wffcClaim), two claims
+//     on one pod, claims shared by two pending pods.
 //
 // Only pending pods get these claims (a running pod's claims are bound).
 // Objects are as an API server stores them (defaults filled in).
@@ -118,6 +119,7 @@ func (g *gen) genBinding() {
 						pools = 2
 					}
 				}
+				var first *storagev1.CSIStorageCapacity
 				for i := 0; i < pools; i++ {
 					c := &storagev1.CSIStorageCapacity{
 						TypeMeta:         metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSIStorageCapacity"},
@@ -128,6 +130,14 @@ func (g *gen) genBinding() {
 					}
 					if g.chance(0.3) {
 						c.MaximumVolumeSize = gibi(pickOf(g, []int64{1, 4, 8, 16}))
+					}
+					// Two pools of a zone hold the same capacity: upstream
+					// scores a provisioned claim by the first pool that holds
+					// it in its informer's (unordered) list.
+					if first == nil {
+						first = c
+					} else {
+						c.Capacity = first.Capacity
 					}
 					g.binding = append(g.binding, c)
 				}
@@ -355,8 +365,12 @@ func (g *gen) wffcClaim(name, ns string, staticGi []int64) *wffcClaim {
 		},
 		Status: v1.PersistentVolumeClaimStatus{Phase: v1.ClaimPending},
 	}
-	if g.chance(0.1) {
-		// The beta annotation instead of the field (still honoured).
+	if g.chance(0.1) && c.class == staticClass {
+		// The beta annotation instead of the field (still honoured). Only on
+		// the static class: VolumeBinding's Score (v1.37) dereferences
+		// spec.storageClassName of a claim it provisions against a tracked
+		// capacity, so upstream crashes on such a claim with the annotation
+		// (schedkit reads the annotation's class).
 		pvc.Annotations = map[string]string{"volume.beta.kubernetes.io/storage-class": c.class}
 	} else {
 		class := c.class

@@ -7,11 +7,10 @@ package main
 // existed. The only change it makes to the cluster is spec.schedulerName on
 // some pending pods, when it draws a second profile.
 //
-// Everything drawn is valid for upstream v1.35: oracle's
+// Everything drawn is valid for upstream v1.37: oracle's
 // TestValidateScenarios decodes it with upstream's scheme, validates it and
 // builds the frameworks. Not drawn: extenders (the oracle rejects them),
-// VolumeBindingArgs.shape (StorageCapacityScoring is off by default),
-// DynamicResourcesArgs.bindingTimeout (DRADeviceBindingConditions is off),
+// DynamicResourcesArgs.bindingTimeout (until claims are modelled),
 // and configurations upstream refuses at framework construction (a profile
 // without a queue sort or bind plugin, a plugin enabled twice or at an
 // extension point it does not implement, Filter without its PreFilter).
@@ -32,7 +31,7 @@ var (
 	filterPlugins = []string{
 		"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
 		"NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
-		"VolumeZone", "PodTopologySpread", "InterPodAffinity",
+		"VolumeZone", "PodTopologySpread", "InterPodAffinity", "NodeDeclaredFeatures",
 	}
 	// Score plugins and their default weights.
 	scorePlugins = []struct {
@@ -41,7 +40,7 @@ var (
 	}{
 		{"TaintToleration", 3}, {"NodeAffinity", 2}, {"NodeResourcesFit", 1},
 		{"PodTopologySpread", 2}, {"InterPodAffinity", 2}, {"NodeResourcesBalancedAllocation", 1},
-		{"ImageLocality", 1},
+		{"ImageLocality", 1}, {"VolumeBinding", 1},
 	}
 	// Plugins that may be disabled altogether (multiPoint): everything but
 	// PrioritySort and DefaultBinder (a profile needs both).
@@ -49,20 +48,20 @@ var (
 		"SchedulingGates", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
 		"NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
 		"VolumeZone", "PodTopologySpread", "InterPodAffinity", "DynamicResources",
-		"DefaultPreemption", "NodeResourcesBalancedAllocation", "ImageLocality",
+		"DefaultPreemption", "NodeResourcesBalancedAllocation", "ImageLocality", "NodeDeclaredFeatures",
 	}
-	// The default multiPoint list (v1 default_plugins.go with the v1.35
+	// The default multiPoint list (v1 default_plugins.go with the v1.37
 	// gates), with weights for score plugins.
 	defaultMultiPoint = []struct {
 		name   string
 		weight int
 	}{
-		{"SchedulingGates", 0}, {"PrioritySort", 0}, {"NodeUnschedulable", 0}, {"NodeName", 0},
+		{"SchedulingGates", 0}, {"PrioritySort", 0}, {"NodeName", 0}, {"NodeUnschedulable", 0},
 		{"TaintToleration", 3}, {"NodeAffinity", 2}, {"NodePorts", 0}, {"NodeResourcesFit", 1},
 		{"VolumeRestrictions", 0}, {"NodeVolumeLimits", 0}, {"VolumeBinding", 0}, {"VolumeZone", 0},
 		{"PodTopologySpread", 2}, {"InterPodAffinity", 2}, {"DynamicResources", 2},
 		{"DefaultPreemption", 0}, {"NodeResourcesBalancedAllocation", 1}, {"ImageLocality", 1},
-		{"DefaultBinder", 0},
+		{"DefaultBinder", 0}, {"NodeDeclaredFeatures", 0},
 	}
 )
 
@@ -450,7 +449,12 @@ func (g *gen) genPluginConfig() []any {
 		// A pod waits at most this long for its claims to be bound. Not 1:
 		// upstream's PreBind polls first after one second, so a 1 s timeout
 		// races with that poll (the oracle's answers vary).
-		out = append(out, g.args("VolumeBinding", obj{"bindTimeoutSeconds": pickOf(g, []int{2, 5, 30, 600, 2 + g.pick(599)})}))
+		a := obj{"bindTimeoutSeconds": pickOf(g, []int{2, 5, 30, 600, 2 + g.pick(599)})}
+		if g.chance(0.5) {
+			// StorageCapacityScoring (on since v1.36) scores by it.
+			a["shape"] = g.shape()
+		}
+		out = append(out, g.args("VolumeBinding", a))
 	}
 	if g.chance(0.1) {
 		out = append(out, g.args("DynamicResources", obj{"filterTimeout": pickOf(g, []string{"0s", "10s", "1m30s"})}))

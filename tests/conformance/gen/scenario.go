@@ -82,6 +82,7 @@ type features struct {
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
 	workloads, disks, storage, binding, config                                 bool
+	v137                                                                       bool
 }
 
 type gen struct {
@@ -210,6 +211,13 @@ func Generate(seed uint64, index int) *Scenario {
 		config = g.genConfig()
 	}
 
+	// The v1.37 fields draw from a seventh stream (node_features.go).
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+7))
+	g.f.v137 = g.chance(0.5)
+	if g.f.v137 {
+		g.genV137()
+	}
+
 	s := &Scenario{Config: config}
 	add := func(name string, items []any) {
 		if len(items) > 0 {
@@ -237,7 +245,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"extended": g.f.extended, "ephemeral": g.f.ephemeral, "namespaces": g.f.namespaces, "pdbs": g.f.pdbs,
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
 		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage, "binding": g.f.binding,
-		"config": g.f.config,
+		"config": g.f.config, "v137": g.f.v137,
 	} {
 		if v {
 			on = append(on, name)

@@ -1,6 +1,6 @@
 package main
 
-// One scheduling cycle, reproducing pkg/scheduler/schedule_one.go (v1.35):
+// One scheduling cycle, reproducing pkg/scheduler/schedule_one.go (v1.37):
 // schedulePod -> findNodesThatFitPod (PreFilter, nominated-node fast path,
 // PreFilterResult, findNodesThatPassFilters) -> prioritizeNodes -> selectHost,
 // then assume + Reserve + Permit. The upstream functions are unexported
@@ -84,7 +84,7 @@ func (w *world) schedulePod(ctx context.Context, pf *profileFW, state fwk.CycleS
 	if err := w.cache.UpdateSnapshot(w.logger, w.snapshot); err != nil {
 		return result, err
 	}
-	if w.snapshot.NumNodes() == 0 {
+	if w.snapshot.NumNodesInPlacement() == 0 {
 		return result, scheduler.ErrNoNodesAvailable
 	}
 	feasibleNodes, diagnosis, err := w.findNodesThatFitPod(ctx, pf, state, pod, tr)
@@ -94,7 +94,7 @@ func (w *world) schedulePod(ctx context.Context, pf *profileFW, state fwk.CycleS
 	if len(feasibleNodes) == 0 {
 		return result, &framework.FitError{
 			Pod:         pod,
-			NumAllNodes: w.snapshot.NumNodes(),
+			NumAllNodes: w.snapshot.NumNodesInPlacement(),
 			Diagnosis:   diagnosis,
 		}
 	}
@@ -390,7 +390,7 @@ func (w *world) explainScores(ctx context.Context, pf *profileFW, state fwk.Cycl
 
 // selectHost picks a node with the maximal TotalScore: the lowest name with
 // --tie-break name, else uniformly at random (reservoir sampling, as
-// selectHost did up to v1.34; v1.35's heap only randomizes with extenders).
+// selectHost did up to v1.34; since v1.35 the sorted heap only randomizes with extenders).
 func (w *world) selectHost(list []fwk.NodePluginScores) (string, error) {
 	if len(list) == 0 {
 		return "", errors.New("empty priorityList")

@@ -1,7 +1,7 @@
 package main
 
 // Informer events: what kube-scheduler's informer event handlers do
-// (pkg/scheduler/eventhandlers.go, v1.35), made synchronous.
+// (pkg/scheduler/eventhandlers.go, v1.37), made synchronous.
 //
 // The pod informer is replaced by syncPodInformer, whose store the oracle
 // updates in the fake API server's reactor chain, at the moment a write
@@ -17,6 +17,7 @@ package main
 // the storage writes through the fake API server's watch, on their own.
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -61,8 +62,18 @@ func newSyncPodInformer() *syncPodInformer {
 	return &syncPodInformer{toolscache.NewSharedIndexInformer(&toolscache.ListWatch{}, &v1.Pod{}, 0, toolscache.Indexers{})}
 }
 
-func (s *syncPodInformer) Run(stop <-chan struct{}) { <-stop }
-func (s *syncPodInformer) HasSynced() bool          { return true }
+func (s *syncPodInformer) Run(stop <-chan struct{})                 { <-stop }
+func (s *syncPodInformer) RunWithContext(ctx context.Context)       { <-ctx.Done() }
+func (s *syncPodInformer) HasSynced() bool                          { return true }
+func (s *syncPodInformer) HasSyncedChecker() toolscache.DoneChecker { return syncedChecker{} }
+
+// syncedChecker is a DoneChecker that is done from the start.
+type syncedChecker struct{}
+
+var closedChannel = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (syncedChecker) Name() string          { return "oracle pod store" }
+func (syncedChecker) Done() <-chan struct{} { return closedChannel }
 
 // trimPod drops managedFields, as the scheduler's pod informer transform does.
 func trimPod(p *v1.Pod) *v1.Pod {
@@ -262,7 +273,7 @@ func (w *world) updateAssignedPodInCache(oldPod, newPod *v1.Pod) error {
 	if err := w.cache.UpdatePod(w.logger, oldPod, newPod); err != nil {
 		return fmt.Errorf("scheduler cache UpdatePod %s: %w", key(oldPod), err)
 	}
-	for _, evt := range framework.PodSchedulingPropertiesChange(newPod, oldPod) {
+	for _, evt := range framework.PodSchedulingPropertiesChange(newPod, oldPod, false) {
 		w.queue.MoveAllToActiveOrBackoffQueue(w.logger, evt, oldPod, newPod, nil)
 	}
 	return nil
@@ -289,7 +300,7 @@ func (w *world) updatePodInSchedulingQueue(oldPod, newPod *v1.Pod) {
 		return
 	}
 	w.tick()
-	w.queue.Update(w.logger, oldPod, newPod)
+	w.queue.Update(w.ctx, oldPod, newPod)
 	if hasNominatedNodeNameChanged(oldPod, newPod) {
 		w.queue.MoveAllToActiveOrBackoffQueue(w.logger, framework.EventAssignedPodDelete, oldPod, nil, getLEPriorityPreCheck(corev1helpers.PodPriority(oldPod)))
 	}
@@ -302,7 +313,7 @@ func hasNominatedNodeNameChanged(oldPod, newPod *v1.Pod) bool {
 // deletePodFromSchedulingQueue mirrors Scheduler.deletePodFromSchedulingQueue
 // (the assumed-pod case cannot happen here, see updatePodInSchedulingQueue).
 func (w *world) deletePodFromSchedulingQueue(pod *v1.Pod, inBinding bool) {
-	w.queue.Delete(pod)
+	w.queue.Delete(w.logger, pod)
 	if inBinding {
 		return
 	}

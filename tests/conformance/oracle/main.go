@@ -1,4 +1,4 @@
-// Command schedkit-oracle runs the real kube-scheduler v1.35 code (the
+// Command schedkit-oracle runs the real kube-scheduler v1.37 code (the
 // framework runtime, the in-tree plugins, the scheduler cache) on a cluster
 // read from files and prints what upstream decides for every pending pod, in
 // the JSON format schedkit-sim prints, so the two can be compared.

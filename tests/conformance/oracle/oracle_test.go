@@ -78,7 +78,7 @@ func TestBasicScenario(t *testing.T) {
 		}
 		huge := podByName(t, out, "p-huge")
 		const hugeMsg = "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. " +
-			"no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+			"preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
 		if huge.Status != "Unschedulable" || huge.Node != nil || huge.Message != hugeMsg {
 			t.Errorf("p-huge = %s on %s, message\n  %q\nwant Unschedulable, message\n  %q", huge.Status, deref(huge.Node), huge.Message, hugeMsg)
 		}
@@ -191,7 +191,7 @@ func TestWFFCScenario(t *testing.T) {
 			t.Errorf("%s on %s: filter %+v, want VolumeBinding %q", tc.pod, tc.node, f, affinityConflict)
 		}
 	}
-	const tail = " no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+	const tail = " preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
 	for _, tc := range []struct{ pod, msg string }{
 		{"p-nopv", "0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind." + tail},
 		{"p-huge", "0/3 nodes are available: 3 node(s) did not have enough free storage." + tail},

@@ -2,7 +2,7 @@ package main
 
 // The scheduling loop and one attempt: ScheduleOne, schedulingCycle,
 // bindingCycle, handleBindingCycleError and handleSchedulingFailure of
-// pkg/scheduler/schedule_one.go (v1.35), made synchronous, driving upstream's
+// pkg/scheduler/schedule_one.go (v1.37), made synchronous, driving upstream's
 // real PriorityQueue.
 
 import (
@@ -35,7 +35,7 @@ const maxPops = 200000
 //     a 1 ns step before every queue operation that stamps a pod (and, with
 //     --timeline, a move to each batch's instant before the batch).
 //   - The loop pops while Pop would not block: activeQ non-empty, or (with
-//     SchedulerPopFromBackoffQ, beta and on in v1.35) the backoffQ proper
+//     SchedulerPopFromBackoffQ, beta and on since v1.35) the backoffQ proper
 //     non-empty. Pods in the error backoff queue and in the unschedulable
 //     pool stay there (the latter until an event moves them): the queue's
 //     periodic flushes do not run (with --timeline, advanceClock does both
@@ -55,7 +55,7 @@ func (w *world) schedulingLoop(ctx context.Context) error {
 			continue
 		}
 		w.tick()
-		w.queue.Add(w.logger, ps.pod)
+		w.queue.Add(w.ctx, ps.pod)
 	}
 	limit := maxPops + 20*len(w.pods)
 	for pops := 0; ; pops++ {
@@ -78,12 +78,14 @@ func (w *world) schedulingLoop(ctx context.Context) error {
 		if pops >= limit {
 			return fmt.Errorf("no end after %d scheduling attempts", pops)
 		}
-		qpi, err := w.queue.Pop(w.logger)
+		entity, err := w.queue.Pop(w.logger)
 		if err != nil {
 			return fmt.Errorf("queue pop: %w", err)
 		}
-		if qpi == nil || qpi.Pod == nil {
-			return errors.New("queue pop returned nothing")
+		// GenericWorkload is off: the queue holds pods only.
+		qpi, ok := entity.(*framework.QueuedPodInfo)
+		if !ok || qpi == nil || qpi.Pod == nil {
+			return fmt.Errorf("queue pop returned %T, not a pod", entity)
 		}
 		if err := w.scheduleOne(ctx, qpi); err != nil {
 			return err
@@ -101,7 +103,7 @@ func (w *world) poppable() bool {
 		return true
 	}
 	for _, p := range w.queue.PodsInBackoffQ() {
-		qpi, ok := w.queue.GetPod(p.Name, p.Namespace)
+		qpi, ok := w.queue.GetPod(p.Name, p.Namespace, p.Spec.SchedulingGroup)
 		if ok && (qpi.UnschedulablePlugins.Len() > 0 || qpi.PendingPlugins.Len() > 0) {
 			return true
 		}
@@ -219,7 +221,10 @@ func (w *world) schedulingCycle(ctx context.Context, pf *profileFW, state fwk.Cy
 	if sts := pf.fw.RunReservePluginsReserve(ctx, state, assumedPod, result.suggestedHost); !sts.IsSuccess() {
 		return "", assumedPodInfo, clearNominatedNode, rejected(sts), nil
 	}
-	if sts := pf.fw.RunPermitPlugins(ctx, state, assumedPod, result.suggestedHost); !sts.IsWait() && !sts.IsSuccess() {
+	waitTime, sts := pf.fw.RunPermitPlugins(ctx, state, assumedPod, result.suggestedHost)
+	if sts.IsWait() {
+		pf.fw.AddWaitingPod(assumedPod, waitTime)
+	} else if !sts.IsSuccess() {
 		return "", assumedPodInfo, clearNominatedNode, rejected(sts), nil
 	}
 	if len(podsToActivate.Map) != 0 {
@@ -238,7 +243,7 @@ func (w *world) schedulingCycle(ctx context.Context, pf *profileFW, state fwk.Cy
 func (w *world) finishPreemption(preemptor *podState, pf *profileFW) error {
 	if pf.preemption != nil {
 		deadline := time.Now().Add(60 * time.Second)
-		for pf.preemption.Evaluator.IsPodRunningPreemption(preemptor.pod.UID) {
+		for pf.preemption.Executor.IsPodRunningPreemption(preemptor.pod.UID) {
 			if time.Now().After(deadline) {
 				return fmt.Errorf("preemption for %s did not finish", key(preemptor.pod))
 			}
@@ -311,9 +316,6 @@ func (w *world) bindingCycle(ctx context.Context, pf *profileFW, state fwk.Cycle
 	}
 	// bind (no extenders) + finishBinding
 	status := pf.fw.RunBindPlugins(ctx, state, assumedPod, host)
-	if err := w.cache.FinishBinding(w.logger, assumedPod); err != nil {
-		return fmt.Errorf("scheduler cache FinishBinding %s: %w", key(assumedPod), err)
-	}
 	if !status.IsSuccess() {
 		return w.handleBindingCycleError(ctx, pf, state, ps, assumedPodInfo, host, status, tr)
 	}
@@ -366,6 +368,7 @@ func (w *world) handleBindingCycleError(ctx context.Context, pf *profileFW, stat
 func (w *world) handleSchedulingFailure(ctx context.Context, pf *profileFW, ps *podState, podInfo *framework.QueuedPodInfo,
 	status *fwk.Status, nominatingInfo *fwk.NominatingInfo, tr *cycleTrace,
 ) error {
+	podInfo = podInfo.DeepCopy()
 	calledDone := false
 	defer func() {
 		if !calledDone {
@@ -379,6 +382,7 @@ func (w *world) handleSchedulingFailure(ctx context.Context, pf *profileFW, ps *
 	pod := podInfo.Pod
 	err := status.AsError()
 	errMsg := status.Message()
+	podInfo.ClearRejectorPlugins()
 	var fitError *framework.FitError
 	if err != scheduler.ErrNoNodesAvailable && errors.As(err, &fitError) {
 		podInfo.UnschedulablePlugins = fitError.Diagnosis.UnschedulablePlugins
@@ -396,7 +400,7 @@ func (w *world) handleSchedulingFailure(ctx context.Context, pf *profileFW, ps *
 		}
 		podInfo.PodInfo, _ = framework.NewPodInfo(cachedPod.DeepCopy())
 		w.tick()
-		_ = w.queue.AddUnschedulableIfNotPresent(w.logger, podInfo, w.queue.SchedulingCycle())
+		_ = w.queue.AddUnschedulablePodIfNotPresent(w.logger, podInfo, w.queue.SchedulingCycle())
 		calledDone = true
 	}
 	w.queue.AddNominatedPod(w.logger, podInfo.PodInfo, nominatingInfo)
@@ -413,7 +417,7 @@ func (w *world) handleSchedulingFailure(ctx context.Context, pf *profileFW, ps *
 }
 
 // updatePodStatus mirrors the unexported updatePod of schedule_one.go
-// (without an API cacher: SchedulerAsyncAPICalls is off in v1.35), then
+// (without an API cacher: SchedulerAsyncAPICalls is off in v1.37), then
 // handles the informer event of the patch.
 func (w *world) updatePodStatus(ctx context.Context, pod *v1.Pod, condition *v1.PodCondition, nominatingInfo *fwk.NominatingInfo) error {
 	podStatusCopy := pod.Status.DeepCopy()

@@ -135,8 +135,19 @@ func (w *world) advanceClock(to time.Time) {
 		w.clock.SetTime(tick)
 		stale := map[types.UID]bool{}
 		for _, p := range w.queue.UnschedulablePods() {
-			qpi, ok := w.queue.GetPod(p.Name, p.Namespace)
-			if ok && tick.Sub(qpi.Timestamp) > internalqueue.DefaultPodMaxInUnschedulablePodsDuration {
+			qpi, ok := w.queue.GetPod(p.Name, p.Namespace, p.Spec.SchedulingGroup)
+			if !ok {
+				continue
+			}
+			// flushUnschedulableEntitiesLeftover (v1.37): the later of the
+			// last attempt and the last flush, which it stamps.
+			last := qpi.Timestamp
+			if qpi.FlushTimestamp.After(last) {
+				last = qpi.FlushTimestamp
+			}
+			if tick.Sub(last) > internalqueue.DefaultPodMaxInUnschedulablePodsDuration {
+				qpi.WasFlushedFromUnschedulable = true
+				qpi.FlushTimestamp = tick
 				stale[p.UID] = true
 			}
 		}
@@ -149,7 +160,7 @@ func (w *world) advanceClock(to time.Time) {
 	ended := map[string]*v1.Pod{}
 	window := to.Truncate(time.Second)
 	for _, p := range w.queue.PodsInBackoffQ() {
-		qpi, ok := w.queue.GetPod(p.Name, p.Namespace)
+		qpi, ok := w.queue.GetPod(p.Name, p.Namespace, p.Spec.SchedulingGroup)
 		if ok && qpi.UnschedulablePlugins.Len() == 0 && qpi.PendingPlugins.Len() == 0 && w.backoffEnd(qpi).Before(window) {
 			ended[key(p)] = p
 		}
@@ -244,7 +255,7 @@ func (w *world) applyNextBatch(ctx context.Context) (bool, error) {
 			continue
 		}
 		w.tick()
-		w.queue.Add(w.logger, ps.pod)
+		w.queue.Add(w.ctx, ps.pod)
 	}
 	return true, nil
 }

@@ -145,7 +145,7 @@ func TestValidateScenarios(t *testing.T) {
 			if err := legacyscheme.Scheme.Convert(cn, &in, nil); err != nil {
 				t.Fatal(err)
 			}
-			report("CSINode "+cn.Name, storagevalidation.ValidateCSINode(&in, storagevalidation.CSINodeValidationOptions{}))
+			report("CSINode "+cn.Name, storagevalidation.ValidateCSINode(&in))
 		}
 		for _, d := range c.csiDrivers {
 			d := d.DeepCopy()
@@ -172,7 +172,7 @@ func TestValidateScenarios(t *testing.T) {
 			if err := legacyscheme.Scheme.Convert(va, &in, nil); err != nil {
 				t.Fatal(err)
 			}
-			report("VolumeAttachment "+va.Name, storagevalidation.ValidateVolumeAttachmentV1(&in))
+			report("VolumeAttachment "+va.Name, storagevalidation.ValidateVolumeAttachment(&in))
 		}
 		// Claims live in their pods' namespace and are valid for the
 		// volume binder: a UID (provisioned volumes are named after it).

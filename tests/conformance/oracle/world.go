@@ -260,7 +260,7 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	}
 
 	// The scheduler cache (assumed pods never expire, as in kube-scheduler).
-	w.cache = internalcache.New(ctx, 0, nil)
+	w.cache = internalcache.New(ctx, nil, feature.DefaultFeatureGate.Enabled(features.GenericWorkload), feature.DefaultFeatureGate.Enabled(features.CompositePodGroup))
 	w.snapshot = internalcache.NewEmptySnapshot()
 
 	// Providers that scheduler.New wires up.
@@ -275,8 +275,7 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 			KubeClient:               w.cs,
 		}
 		if opts.EnableDeviceTaintRules {
-			opts.TaintInformer = w.informer.Resource().V1alpha3().DeviceTaintRules()
-			opts.ClassInformer = w.informer.Resource().V1().DeviceClasses()
+			opts.TaintInformer = w.informer.Resource().V1().DeviceTaintRules()
 		}
 		tracker, err := resourceslicetracker.StartTracker(ctx, opts)
 		if err != nil {
@@ -286,6 +285,7 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	}
 	csiManager := nodevolumelimits.NewCSIManager(w.informer.Storage().V1().CSINodes().Lister())
 	waitingPods := frameworkruntime.NewWaitingPodsMap()
+	podsInPreBind := frameworkruntime.NewPodsInPreBindMap()
 	metricsRecorder := metrics.NewMetricsAsyncRecorder(1000, time.Second, ctx.Done())
 
 	for i := range cfg.Profiles {
@@ -309,10 +309,13 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 			frameworkruntime.WithSharedDRAManager(draManager),
 			frameworkruntime.WithSharedCSIManager(csiManager),
 			frameworkruntime.WithSnapshotSharedLister(w.snapshot),
+			frameworkruntime.WithMutableSnapshotLister(w.snapshot),
 			frameworkruntime.WithEventRecorder(&events.FakeRecorder{}),
 			frameworkruntime.WithParallelism(int(cfg.Parallelism)),
 			frameworkruntime.WithMetricsRecorder(metricsRecorder),
 			frameworkruntime.WithWaitingPods(waitingPods),
+			frameworkruntime.WithPodsInPreBind(podsInPreBind),
+			frameworkruntime.WithPodGroupManager(w.cache),
 		)
 		if err != nil {
 			return nil, badInput("profile %q: %v", prof.SchedulerName, err)
@@ -353,6 +356,10 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 			w.handledActions[evt.Resource] |= evt.ActionType
 		}
 	}
+	podSigners := make(map[string]internalqueue.PodSigner)
+	for name, pf := range w.profiles {
+		podSigners[name] = pf.fw.SignPod
+	}
 	w.queue = internalqueue.NewSchedulingQueue(
 		w.firstProfil.fw.QueueSortFunc(),
 		w.informer,
@@ -364,6 +371,7 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 		internalqueue.WithPreEnqueuePluginMap(preEnqueuePluginMap),
 		internalqueue.WithQueueingHintMapPerProfile(queueingHintsPerProfile),
 		internalqueue.WithMetricsRecorder(metricsRecorder),
+		internalqueue.WithPodSigners(podSigners),
 	)
 	for _, pf := range w.profiles {
 		pf.fw.SetPodNominator(w.queue)
@@ -417,7 +425,9 @@ func (w *world) waitForInformers() error {
 }
 
 // buildQueueingHintMap is a copy of the unexported function of the same name
-// in pkg/scheduler/scheduler.go (v1.35).
+// in pkg/scheduler/scheduler.go (v1.37): every registered event gets the
+// plugin's hint (or the default), and a Pod event is unrolled into the
+// assigned, unscheduled and target pod events it stands for.
 func buildQueueingHintMap(ctx context.Context, es []fwk.EnqueueExtensions) (internalqueue.QueueingHintMap, error) {
 	queueingHintMap := make(internalqueue.QueueingHintMap)
 	var returnErr error
@@ -426,38 +436,23 @@ func buildQueueingHintMap(ctx context.Context, es []fwk.EnqueueExtensions) (inte
 		if err != nil {
 			returnErr = errors.Join(returnErr, err)
 		}
-		if len(events) == 0 {
-			continue
-		}
-		registerNodeAdded := false
-		registerNodeTaintUpdated := false
 		for _, event := range events {
 			fn := event.QueueingHintFn
-			if fn == nil || !feature.DefaultFeatureGate.Enabled(features.SchedulerQueueingHints) {
+			if fn == nil {
 				fn = defaultQueueingHintFn
 			}
-			if event.Event.Resource == fwk.Node {
-				if event.Event.ActionType&fwk.Add != 0 {
-					registerNodeAdded = true
-				}
-				if event.Event.ActionType&fwk.UpdateNodeTaint != 0 {
-					registerNodeTaintUpdated = true
-				}
+			hint := &internalqueue.QueueingHintFunction{
+				PluginName:        e.Name(),
+				QueueingHintFn:    fn,
+				PreQueueingHintFn: event.PreQueueingHintFn,
 			}
-			queueingHintMap[event.Event] = append(queueingHintMap[event.Event], &internalqueue.QueueingHintFunction{
-				PluginName:     e.Name(),
-				QueueingHintFn: fn,
-			})
-		}
-		if registerNodeAdded && !registerNodeTaintUpdated {
-			// https://github.com/kubernetes/kubernetes/issues/109437
-			queueingHintMap[fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.UpdateNodeTaint}] =
-				append(queueingHintMap[fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.UpdateNodeTaint}],
-					&internalqueue.QueueingHintFunction{
-						PluginName:     e.Name(),
-						QueueingHintFn: defaultQueueingHintFn,
-					},
-				)
+			if event.Event.Resource == fwk.Pod {
+				for _, podEvent := range framework.UnrollPodEvent(event.Event) {
+					queueingHintMap[podEvent] = append(queueingHintMap[podEvent], hint)
+				}
+			} else {
+				queueingHintMap[event.Event] = append(queueingHintMap[event.Event], hint)
+			}
 		}
 	}
 	if returnErr != nil {
@@ -474,7 +469,7 @@ var defaultQueueingHintFn = func(_ klog.Logger, _ *v1.Pod, _, _ interface{}) (fw
 // bindingReactor makes the fake API server handle the pods/binding
 // subresource as kube-apiserver's BindingREST.setPodNodeAndMetadata does:
 // set spec.nodeName, clear status.nominatedNodeName
-// (ClearingNominatedNodeNameAfterBinding, beta and on in v1.35) and set the
+// (ClearingNominatedNodeNameAfterBinding, on since v1.35) and set the
 // PodScheduled condition to True.
 func (w *world) bindingReactor(action clienttesting.Action) (bool, runtime.Object, error) {
 	b := action.(clienttesting.CreateAction).GetObject().(*v1.Binding)

@@ -190,9 +190,10 @@ int AddsAKindOfItsOwn() {
   (*sched)->RunUntilIdle();
   CHECK(host.BoundTo("member").empty());
   std::printf("consumer: the gated pod's failure: %s\n", host.Failure("member").c_str());
-  // The default profile's PostFilters speak too: DynamicResources, then DefaultPreemption.
+  // The default profile's PostFilters speak too: DynamicResources (no reason
+  // since v1.36), then DefaultPreemption.
   CHECK(host.Failure("member") ==
-        "0/1 nodes are available: pod group \"g1\" not found. no new claims to deallocate, preemption: 0/1 nodes "
+        "0/1 nodes are available: pod group \"g1\" not found. preemption: 0/1 nodes "
         "are available: 1 Preemption is not helpful for scheduling.");
 
   // The store holds the kind: what the lister gave, and what comes after.

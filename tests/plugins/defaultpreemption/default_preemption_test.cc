@@ -19,6 +19,7 @@
 #include "plugins/defaultpreemption/default_preemption.h"
 #include "plugins/defaultpreemption/go_sort.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <deque>
 #include <random>
@@ -131,7 +132,7 @@ TEST_CASE("DefaultPreemption: name, events and numCandidates", "[defaultpreempti
   CHECK(pl->Name() == names::kDefaultPreemption);
   std::vector<framework::ClusterEventWithHint> events = pl->EventsToRegister();
   REQUIRE(events.size() == 1);
-  CHECK(events[0].event.resource == framework::EventResource::Pod());
+  CHECK(events[0].event.resource == framework::EventResource::AssignedPod());
   CHECK(events[0].event.action == framework::kActionDelete);
   PodInfoPtr pod = Info(MakePod().Name("p").Obj());
   auto hint = events[0].hint(*pod, framework::EventObjects{});
@@ -189,7 +190,7 @@ TEST_CASE("TestPostFilter", "[defaultpreemption][upstream]") {
        {},
        {MakeNode().Name("node1").Capacity(Cap(one_pod)).Obj()},
        {{"node1", Code::kUnschedulable}},
-       "node1", Code::kSuccess, "", {"p1"}},
+       "node1", Code::kSuccess, "preemption: found a potential placement for pod on node node1, preempting 1 victims", {"p1"}},
       {"pod with tied priority is still unschedulable",
        MakePod().Name("p").Obj(),
        {MakePod().Name("p1").Node("node1").Obj()},
@@ -221,7 +222,7 @@ TEST_CASE("TestPostFilter", "[defaultpreemption][upstream]") {
        {},
        {MakeNode().Name("node1").Capacity(Cap(one_pod)).Obj(), MakeNode().Name("node2").Capacity(Cap(one_pod)).Obj()},
        {{"node1", Code::kUnschedulable}, {"node2", Code::kUnschedulable}},
-       "node2", Code::kSuccess, "", {"p2"}},
+       "node2", Code::kSuccess, "preemption: found a potential placement for pod on node node2, preempting 1 victims", {"p2"}},
       {"pod can be made schedulable on minHighestPriority node",
        MakePod().Name("p").Priority(kVeryHighPriority).Obj(),
        {MakePod().Name("p1").Label(kViolatingKey, "non-violating").Priority(kHighPriority).Node("node1").Obj(),
@@ -231,7 +232,7 @@ TEST_CASE("TestPostFilter", "[defaultpreemption][upstream]") {
         Pdb("non-violating-pdb", {{kViolatingKey, "non-violating"}}, std::numeric_limits<int32_t>::max())},
        {MakeNode().Name("node1").Capacity(Cap(one_pod)).Obj(), MakeNode().Name("node2").Capacity(Cap(one_pod)).Obj()},
        {{"node1", Code::kUnschedulable}, {"node2", Code::kUnschedulable}},
-       "node2", Code::kSuccess, "", {"p3"}},
+       "node2", Code::kSuccess, "preemption: found a potential placement for pod on node node2, preempting 1 victims", {"p3"}},
       {"no candidate nodes found, no enough resource after removing low priority pods",
        MakePod().Name("p").Priority(kHighPriority).Req(kLargeRes).Obj(),
        {MakePod().Name("p1").Node("node1").Obj(), MakePod().Name("p2").Node("node2").Obj()},
@@ -274,7 +275,7 @@ TEST_CASE("TestPostFilter", "[defaultpreemption][upstream]") {
        {MakeNode().Name("node1").Capacity(Cap(kLargeRes)).Label("error", "true").Obj(),
         MakeNode().Name("node2").Capacity(Cap(kLargeRes)).Obj()},
        {{"node1", Code::kUnschedulable}, {"node2", Code::kUnschedulable}},
-       "node2", Code::kSuccess, "", {"p2"}},
+       "node2", Code::kSuccess, "preemption: found a potential placement for pod on node node2, preempting 1 victims", {"p2"}},
   };
 
   for (const PostFilterCase& tc : cases) {
@@ -1300,18 +1301,26 @@ TEST_CASE("Integration: with the default args only the shortlist from the offset
   CHECK(w.fake_filter_calls.load() == 100 * 5);
 }
 
-// Upstream compares pods without a start time at time.Now(), read at each
-// comparison, and sorts with Go's sort.Slice: equal-priority victims that never
-// started come out in reverse of their node order (insertion sort on ≤ 12).
+// Upstream (v1.37) reads time.Now() once per victim that never started, as it
+// makes the victims in the node's order: equal-priority victims that never
+// started keep their node order, after every started one.
 TEST_CASE("victims without start times are ordered as upstream's sort.Slice orders them", "[defaultpreemption]") {
   std::vector<PodInfoPtr> pods;
   for (int i = 0; i < 5; ++i) pods.push_back(Info(MakePod().Name(schedkit::StrCat("p", i)).Priority(1).Obj()));
   pods.push_back(Info(MakePod().Name("started").Priority(1).StartTime("2024-01-01T00:00:00Z").Obj()));
   pods.push_back(Info(MakePod().Name("high").Priority(9).Obj()));
-  preemption::GoSortSlice(pods, preemption::UpstreamMoreImportant());
+  const preemption::VictimImportance importance(pods);
+  std::vector<PodInfoPtr> sorted = pods;
+  preemption::GoSortSlice(sorted, [&](const PodInfoPtr& a, const PodInfoPtr& b) { return importance(a, b); });
   std::vector<std::string> names;
-  for (const auto& p : pods) names.emplace_back(p->name().str());
-  CHECK(names == std::vector<std::string>{"high", "started", "p4", "p3", "p2", "p1", "p0"});
+  for (const auto& p : sorted) names.emplace_back(p->name().str());
+  CHECK(names == std::vector<std::string>{"high", "started", "p0", "p1", "p2", "p3", "p4"});
+  // Sorting again (victims merged after the reprieves) keeps that order.
+  std::reverse(sorted.begin(), sorted.end());
+  preemption::GoSortSlice(sorted, [&](const PodInfoPtr& a, const PodInfoPtr& b) { return importance(a, b); });
+  names.clear();
+  for (const auto& p : sorted) names.emplace_back(p->name().str());
+  CHECK(names == std::vector<std::string>{"high", "started", "p0", "p1", "p2", "p3", "p4"});
 }
 
 TEST_CASE("GoSortSlice sorts like std::sort for consistent comparators", "[defaultpreemption]") {

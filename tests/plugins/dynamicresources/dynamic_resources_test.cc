@@ -21,6 +21,8 @@
 #include "plugins/dynamicresources/dynamic_resources.h"
 
 #include <catch2/catch.hpp>
+
+#include "schedkit/framework/feature_gates.h"
 #include <climits>
 #include <string>
 #include <vector>
@@ -167,15 +169,17 @@ TEST_CASE("DynamicResources PostFilter", "[dynamicresources]") {
   auto pod = MakePod().Name("p").Info();
   framework::NodeToStatus filtered;
 
-  SECTION("after its PreFilter: no claims to deallocate") {
+  SECTION("after its PreFilter: no claims to deallocate, and no reason (v1.37)") {
     framework::CycleState state;
     REQUIRE(p->PreFilter(state, *pod, h.snapshot().nodes()).status.IsSkip());
     auto r = p->PostFilter(state, *pod, filtered);
     CHECK(r.status.code() == Code::kUnschedulable);
-    CHECK(r.status.Reasons() == std::vector<std::string>{"no new claims to deallocate"});
+    CHECK(r.status.Reasons().empty());
     CHECK(r.nominating_info.mode == framework::NominatingInfo::Mode::kNoop);
     // A cloned state (preemption's dry runs) carries it too.
-    CHECK(p->PostFilter(*state.Clone(), *pod, filtered).status.Message() == "no new claims to deallocate");
+    auto cloned = p->PostFilter(*state.Clone(), *pod, filtered);
+    CHECK(cloned.status.code() == Code::kUnschedulable);
+    CHECK(cloned.status.Message().empty());
   }
   SECTION("its PreFilter never ran (an earlier PreFilter rejected the pod)") {
     framework::CycleState state;
@@ -263,7 +267,7 @@ TEST_CASE("DynamicResources events", "[dynamicresources]") {
   CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel |
                                    framework::kActionUpdateNodeAllocatable));
   CHECK_FALSE(static_cast<bool>(events[0].hint));
-  CHECK(events[1].event.resource == framework::EventResource::Pod());
+  CHECK(events[1].event.resource == framework::EventResource::TargetPod());
   CHECK(events[1].event.action == framework::kActionUpdatePodGeneratedResourceClaim);
   REQUIRE(static_cast<bool>(events[1].hint));
   auto pod = MakePod().Name("p").Info();
@@ -321,8 +325,20 @@ TEST_CASE("DynamicResources args", "[dynamicresources]") {
       CHECK_THAT(std::string(a.status().message()), Catch::Contains("filterTimeout"));
     }
   }
-  SECTION("bindingTimeout is forbidden with the v1.35 gates") {
-    auto a = NewDynamicResources(framework::PluginArgs(R"({"bindingTimeout": "10m"})"), h);
+  SECTION("bindingTimeout: 10m by default with v1.37's gates, at least 1s") {
+    auto d = ParseDynamicResourcesArgs(framework::PluginArgs());
+    REQUIRE(d.ok());
+    CHECK(d->binding_timeout == absl::Minutes(10));
+    CHECK(NewDynamicResources(framework::PluginArgs(R"({"bindingTimeout": "30s"})"), h).ok());
+    auto a = NewDynamicResources(framework::PluginArgs(R"({"bindingTimeout": "500ms"})"), h);
+    CHECK_FALSE(a.ok());
+  }
+  SECTION("bindingTimeout is forbidden with DRADeviceBindingConditions off") {
+    framework::FeatureGates off;
+    REQUIRE(off.Set("DRADeviceBindingConditions=false").ok());
+    framework::PluginArgs args(R"({"bindingTimeout": "10m"})");
+    args.set_gates(&off);
+    auto a = NewDynamicResources(args, h);
     REQUIRE_FALSE(a.ok());
     CHECK(std::string(a.status().message()) ==
           "DynamicResources args: bindingTimeout: Forbidden: DRADeviceBindingConditions or "

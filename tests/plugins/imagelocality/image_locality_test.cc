@@ -1,5 +1,5 @@
-// Ports of upstream v1.35.8 pkg/scheduler/framework/plugins/imagelocality
-// image_locality_test.go: TestImageLocalityPriority (all 7 cases) and
+// Ports of upstream v1.37.2 pkg/scheduler/framework/plugins/imagelocality
+// image_locality_test.go: TestImageLocalityPriority (all 9 cases) and
 // TestNormalizedImageName (all 4 cases). TestImageSignature is not ported:
 // schedkit has no SignPlugin interface.
 #include "plugins/imagelocality/image_locality.h"
@@ -77,6 +77,13 @@ TEST_CASE("TestImageLocalityPriority", "[imagelocality]") {
       MakePod().Container("gcr.io/300").Container("gcr.io/600").Container("gcr.io/900").Obj();
   const auto test3040 = MakePod().Container("gcr.io/30").Container("gcr.io/40").Obj();
   const auto test30_init300 = MakePod().Container("gcr.io/30").InitContainer("gcr.io/300").Obj();
+  auto test_image_volume = MakePod().Container("gcr.io/30").Obj();
+  {
+    api::v1::Volume* v = test_image_volume.mutable_spec()->add_volumes();
+    v->set_name("imageVolume");
+    v->mutable_image()->set_reference("gcr.io/300");
+  }
+  const auto test30300_as_containers = MakePod().Container("gcr.io/30").Container("gcr.io/300").Obj();
 
   const std::vector<Case> cases = {
       {"two images spread on two nodes, prefer the larger image one",
@@ -105,6 +112,14 @@ TEST_CASE("TestImageLocalityPriority", "[imagelocality]") {
        test3040,
        {ImageNode("node1", kNode203040), ImageNode("node2", kNode400030)},
        {1, 0}},
+      {"pod with ImageVolume",
+       test_image_volume,
+       {ImageNode("node1", kNode300600900), ImageNode("node2", kNode400030)},
+       {6, 0}},
+      {"same images as ImageVolume pod but as regular container images",
+       test30300_as_containers,
+       {ImageNode("node1", kNode300600900), ImageNode("node2", kNode400030)},
+       {6, 0}},
       {"include InitContainers: two images spread on two nodes, prefer the larger image one",
        test30_init300,
        {ImageNode("node1", kNode403002000), ImageNode("node2", kNode203040)},

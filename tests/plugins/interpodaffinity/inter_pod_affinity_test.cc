@@ -81,16 +81,22 @@ TEST_CASE("InterPodAffinity name and extension points", "[interpodaffinity]") {
   CHECK(p->GetScoreExtensions() != nullptr);
 
   const auto events = p->EventsToRegister();
-  REQUIRE(events.size() == 2);
-  CHECK(events[0].event.resource == framework::EventResource::Pod());
+  REQUIRE(events.size() == 3);
+  CHECK(events[0].event.resource == framework::EventResource::AssignedPod());
   CHECK(events[0].event.action ==
         (framework::kActionAdd | framework::kActionUpdatePodLabel | framework::kActionDelete));
   CHECK(events[0].hint);
-  CHECK(events[1].event.resource == framework::EventResource::Node());
-  CHECK(events[1].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel));
-  CHECK(events[1].hint);
+  // The pod's own label update always queues (isSchedulableAfterTargetPodUpdateLabel).
+  CHECK(events[1].event.resource == framework::EventResource::TargetPod());
+  CHECK(events[1].event.action == framework::kActionUpdatePodLabel);
+  REQUIRE(events[1].hint);
+  CHECK(*events[1].hint(*Info(Pod().Name("p").Obj()), EventObjects()) == QueueingHint::kQueue);
+  CHECK(events[2].event.resource == framework::EventResource::Node());
+  CHECK(events[2].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel));
+  CHECK(events[2].hint);
 }
 
+// Upstream v1.37.2 plugin_test.go Test_isSchedulableAfterAssignedPodChange.
 TEST_CASE("Test_isSchedulableAfterPodChange", "[interpodaffinity][hints]") {
   struct Case {
     std::string name;
@@ -141,6 +147,41 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[interpodaffinity][hints]") {
        Pod().Node("fake-node").Label("aaa", "a").Obj(), std::nullopt, QueueingHint::kSkip},
       {"delete a pod which matches pod's anti-affinity", anti_affinity_pod,
        Pod().Node("fake-node").Label("service", "securityscan").Obj(), std::nullopt, QueueingHint::kQueue},
+      // v1.37's new rows.
+      {"delete a pod with anti-affinity that matches pending pod", Pod().Name("p").Label("service", "securityscan").Obj(),
+       Pod().Node("fake-node").PodAntiAffinityIn("service", "region", {"securityscan", "value2"}, kRequired).Obj(),
+       std::nullopt, QueueingHint::kQueue},
+      {"delete a pod with anti-affinity that doesn't match pending pod", Pod().Name("p").Label("service", "foo").Obj(),
+       Pod().Node("fake-node").PodAntiAffinityIn("service", "region", {"securityscan", "value2"}, kRequired).Obj(),
+       std::nullopt, QueueingHint::kSkip},
+      {"delete a pod which doesn't match pending pod's anti-affinity and has anti-affinity that doesn't match "
+       "pending pod",
+       Pod().Name("p").PodAntiAffinityIn("service", "region", {"securityscan", "value2"}, kRequired).Label("service", "foo").Obj(),
+       Pod().Node("fake-node").PodAntiAffinityIn("service", "region", {"securityscan", "value2"}, kRequired).Label("service", "foo").Obj(),
+       std::nullopt, QueueingHint::kSkip},
+      {"delete a nominated pod which doesn't match pod's anti-affinity", anti_affinity_pod,
+       Pod().NominatedNodeName("fake-node").Label("aaa", "a").Obj(), std::nullopt, QueueingHint::kSkip},
+      {"delete a nominated pod which matches pod's anti-affinity", anti_affinity_pod,
+       Pod().NominatedNodeName("fake-node").Label("service", "securityscan").Obj(), std::nullopt, QueueingHint::kQueue},
+      {"modify pod label to change it from matching only one of target pod's anti-affinity terms to matching none",
+       Pod().UID("p").Name("p").PodAntiAffinityIn("service", "region", {"securityscan"}, kRequired)
+           .PodAntiAffinityIn("app", "region", {"web"}, kRequired).Obj(),
+       Pod().UID("other").Node("fake-node").Label("service", "securityscan").Label("app", "bar").Obj(),
+       Pod().UID("other").Node("fake-node").Label("service", "foo").Label("app", "bar").Obj(), QueueingHint::kQueue},
+      {"modify pod label but it still matches one of target pod's anti-affinity terms",
+       Pod().UID("p").Name("p").PodAntiAffinityIn("service", "region", {"securityscan"}, kRequired)
+           .PodAntiAffinityIn("app", "region", {"web"}, kRequired).Obj(),
+       Pod().UID("other").Node("fake-node").Label("service", "securityscan").Label("app", "bar").Obj(),
+       Pod().UID("other").Node("fake-node").Label("service", "foo").Label("app", "web").Obj(), QueueingHint::kSkip},
+      {"delete a pod which matches only one of target pod's anti-affinity terms",
+       Pod().UID("p").Name("p").PodAntiAffinityIn("service", "region", {"securityscan"}, kRequired)
+           .PodAntiAffinityIn("app", "region", {"web"}, kRequired).Obj(),
+       Pod().UID("other").Node("fake-node").Label("service", "securityscan").Obj(), std::nullopt, QueueingHint::kQueue},
+      {"delete a pod with anti-affinity that matches pending pod on only one term",
+       Pod().Name("p").Label("service", "securityscan").Obj(),
+       Pod().Node("fake-node").UID("other").PodAntiAffinityIn("service", "region", {"securityscan"}, kRequired)
+           .PodAntiAffinityIn("app", "region", {"web"}, kRequired).Obj(),
+       std::nullopt, QueueingHint::kQueue},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
@@ -220,7 +261,7 @@ TEST_CASE("Test_isSchedulableAfterNodeChange", "[interpodaffinity][hints]") {
 
       testing::FakeHandle h;
       auto p = NewPlugin(h);
-      const auto registered = p->EventsToRegister()[1].hint(*Info(c.pod), event);
+      const auto registered = p->EventsToRegister()[2].hint(*Info(c.pod), event);
       REQUIRE(registered.ok());
       CHECK(*registered == c.expected);
     }

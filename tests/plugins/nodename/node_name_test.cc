@@ -1,4 +1,4 @@
-// NodeName: upstream v1.35.8 nodename/node_name_test.go cases, plus events and args.
+// NodeName: upstream v1.37.2 nodename/node_name_test.go cases, plus events and args.
 #include "plugins/nodename/node_name.h"
 
 #include <catch2/catch.hpp>
@@ -47,6 +47,29 @@ TEST_CASE("TestNodeName", "[nodename]") {
       CHECK(got == c.want);
       CHECK(testing::FilterThroughBatch(*filter, state, *pod, node) == got);
     }
+  }
+}
+
+// Upstream v1.37.2 TestNodeName_PreFilter: a pod naming its node narrows the
+// candidates to it; one that does not leaves every node.
+TEST_CASE("TestNodeName_PreFilter", "[nodename]") {
+  testing::FakeHandle h;
+  auto plugin = testing::MustNew(&NewNodeName, h);
+  auto* pre = dynamic_cast<framework::PreFilterPlugin*>(plugin.get());
+  REQUIRE(pre != nullptr);
+  framework::CycleState state;
+  SECTION("assigned pod with nodeName set, prefilter restricts to assigned node") {
+    auto pod = framework::PodInfo::Create(MakePod().Node("foo").Obj()).value();
+    framework::PreFilterPlugin::Result r = pre->PreFilter(state, *pod, {});
+    CHECK(r.status.IsSuccess());
+    REQUIRE_FALSE(r.result.AllNodes());
+    CHECK(*r.result.node_names == absl::flat_hash_set<Symbol>{Symbol::Intern("foo")});
+  }
+  SECTION("unassigned pod without nodeName set, prefilter returns nil") {
+    auto pod = framework::PodInfo::Create(MakePod().Obj()).value();
+    framework::PreFilterPlugin::Result r = pre->PreFilter(state, *pod, {});
+    CHECK(r.status.IsSuccess());
+    CHECK(r.result.AllNodes());
   }
 }
 

@@ -154,7 +154,7 @@ TEST_CASE("Test_isSchedulableAfterPodDeleted", "[nodeports]") {
   auto plugin = testing::MustNew(&NewNodePorts, h);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 2);
-  REQUIRE(events[0].event.resource == framework::EventResource::Pod());
+  REQUIRE(events[0].event.resource == framework::EventResource::AssignedPod());
   const framework::QueueingHintFn& hint = events[0].hint;
   REQUIRE(hint);
   const api::v1::Node some_node = MakeNode().Name("n").Obj();
@@ -235,7 +235,7 @@ TEST_CASE("NodePorts registers Pod/Delete and Node/Add", "[nodeports]") {
   CHECK(plugin->Name() == names::kNodePorts);
   const auto events = dynamic_cast<framework::EnqueueExtensions&>(*plugin).EventsToRegister();
   REQUIRE(events.size() == 2);
-  CHECK(events[0].event.resource == framework::EventResource::Pod());
+  CHECK(events[0].event.resource == framework::EventResource::AssignedPod());
   CHECK(events[0].event.action == framework::kActionDelete);
   CHECK(events[1].event.resource == framework::EventResource::Node());
   CHECK(events[1].event.action == framework::kActionAdd);

@@ -1,4 +1,4 @@
-// NodeResourcesBalancedAllocation: upstream v1.35.8 balanced_allocation_test.go,
+// NodeResourcesBalancedAllocation: upstream v1.37.2 balanced_allocation_test.go,
 // ported as facts, plus args parsing and validation
 // (validation_pluginargs_test.go's TestValidateNodeResourcesBalancedAllocationArgs).
 #include "plugins/noderesources/balanced_allocation.h"
@@ -58,6 +58,7 @@ TEST_CASE("TestNodeResourcesBalancedAllocation", "[noderesources][balanced]") {
     bool run_prescore;
     Code want_prescore_code;
   };
+  // Each score is 50 + (50 + balance with the pod - balance without) / 2.
   std::vector<Case> cases = {
       {MakePod().Obj(),
        {},
@@ -67,64 +68,73 @@ TEST_CASE("TestNodeResourcesBalancedAllocation", "[noderesources][balanced]") {
        default_args,
        true,
        Code::kSkip},
-      {cpu_and_memory("node2"),
+      {cpu_and_memory(""),
        {},
        {MakeScoreNode("node1", 4000, 10000), MakeScoreNode("node2", 6000, 10000)},
-       {87, 100},
+       {68, 75},  // 100 -> 87, 100 -> 100
        "nothing scheduled, resources requested, differently sized nodes",
        default_args,
        true,
        Code::kSuccess},
-      {cpu_and_memory("node2"),
+      {cpu_and_memory(""),
        {cpu_only("node1"), cpu_and_memory("node2")},
        {MakeScoreNode("node1", 10000, 20000), MakeScoreNode("node2", 10000, 20000)},
-       {82, 95},
+       {73, 74},  // 85 -> 82, 97 -> 95
        "resources requested, pods scheduled with resources",
        default_args,
        true,
        Code::kSuccess},
-      {cpu_and_memory("node2"),
+      {cpu_and_memory(""),
        {cpu_only("node1"), cpu_and_memory("node2")},
        {MakeScoreNode("node1", 10000, 20000), MakeScoreNode("node2", 10000, 50000)},
-       {82, 80},
+       {73, 70},  // 85 -> 82, 90 -> 80
        "resources requested, pods scheduled with resources, differently sized nodes",
        default_args,
        true,
        Code::kSuccess},
-      {cpu_only("node1"),
+      {MakePod().Req({{"memory", "2000"}}).Req({{"memory", "3000"}}).Obj(),
+       {cpu_only("node1")},
+       {MakeScoreNode("node1", 3000, 5000), MakeScoreNode("node2", 3000, 5000)},
+       {100, 50},  // 50 -> 100, 100 -> 50
+       "resources requested, pods scheduled with resources, nodes to reach min/max score",
+       default_args,
+       true,
+       Code::kSuccess},
+      {cpu_only(""),
        {cpu_only("node1"), cpu_and_memory("node2")},
        {MakeScoreNode("node1", 6000, 10000), MakeScoreNode("node2", 6000, 10000)},
-       {50, 75},
+       {62, 62},  // 75 -> 50, 100 -> 75
        "requested resources at node capacity",
        default_args,
        true,
        Code::kSuccess},
-      {MakePod().Req({{"memory", "0"}, {"nvidia.com/gpu", "1"}}).Obj(),
-       {cpu_and_memory("node2"), cpu_and_memory_and_gpu("node1")},
+      {MakePod().Req({{"cpu", "0"}, {"memory", "0"}, {"nvidia.com/gpu", "1"}}).Obj(),
+       {cpu_and_memory_and_gpu("node1"), cpu_and_memory("node2")},
        {MakeScoreNode("node1", 3500, 40000, scalar), MakeScoreNode("node2", 3500, 40000, scalar)},
-       {70, 65},
-       "include scalar resource on a node for balanced resource allocation",
+       {75, 76},  // 69 -> 70, 62 -> 65
+       "scalar resource is included in the score computation if pod requests the scalar resource",
        gpu_args,
        true,
        Code::kSuccess},
-      {cpu_and_memory("node2"),
+      {cpu_and_memory(""),
        {},
        {MakeScoreNode("node1", 3500, 40000, scalar), MakeScoreNode("node2", 3500, 40000)},
-       {63, 63},
-       "node without the scalar resource should skip the scalar resource",
+       {56, 56},  // 100 -> 63
+       "scalar resource is not included in the score computation if pod doesn't request the scalar resource",
        gpu_args,
        true,
        Code::kSuccess},
-      {cpu_and_memory("node2"),
+      {cpu_and_memory(""),
        {cpu_only("node1"), cpu_and_memory("node2")},
        {MakeScoreNode("node1", 10000, 20000), MakeScoreNode("node2", 10000, 20000)},
-       {82, 95},
+       {73, 74},
        "resources requested, pods scheduled with resources if PreScore not called",
        default_args,
        false,
        Code::kSuccess},
   };
-  REQUIRE(cases.size() == 8);
+  // Upstream's two DRA rows wait for Dynamic Resource Allocation's objects.
+  REQUIRE(cases.size() == 9);
   for (const Case& tc : cases) {
     DYNAMIC_SECTION("TestNodeResourcesBalancedAllocation/" << tc.name) {
       testing::FakeHandle h;
@@ -169,8 +179,11 @@ TEST_CASE("BalancedAllocation with three resources", "[noderesources][balanced]"
   const double mean = (f[0] + f[1] + f[2]) / 3;
   double sum = 0;
   for (double x : f) sum = sum + (x - mean) * (x - mean);
-  const auto want = static_cast<int64_t>((1 - std::sqrt(sum / 3)) * 100.0);
-  CHECK(want == 72);
+  const auto with_pod = static_cast<int64_t>((1 - std::sqrt(sum / 3)) * 100.0);
+  CHECK(with_pod == 72);
+  // Without the pod all three fractions are 0: balance 100.
+  const int64_t want = 50 + (50 + with_pod - 100) / 2;
+  CHECK(want == 61);
   CHECK(RunScore(**p, h, pod, {"node1"}, true).scores == std::vector<int64_t>{want});
 }
 

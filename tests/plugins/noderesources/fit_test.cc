@@ -477,44 +477,23 @@ TEST_CASE("TestRestartableInitContainers", "[noderesources][fit]") {
     if (sidecar_request) (*s->mutable_resources()->mutable_requests())["cpu"] = *sidecar_request;
     return pod;
   };
+  // v1.37: SidecarContainers is gone (always on), and so are the rows that
+  // turned it off.
   struct Case {
     std::string name;
     api::v1::Pod pod;
-    bool enable_sidecar_containers;
     Status want_prefilter;
     Status want_filter;
   };
   std::vector<Case> cases = {
-      {"allow pod without restartable init containers if sidecar containers is disabled",
-       new_pod(),
-       false,
-       {},
-       {}},
-      {"not allow pod with restartable init containers if sidecar containers is disabled",
-       with_sidecar(std::nullopt, std::nullopt),
-       false,
-       Status::WithReasons(
-           Code::kUnschedulableAndUnresolvable,
-           {"Pod has a restartable init container and the SidecarContainers feature is disabled"}),
-       {}},
-      {"allow pod without restartable init containers if sidecar containers is enabled",
-       new_pod(),
-       true,
-       {},
-       {}},
-      {"allow pod with restartable init containers if sidecar containers is enabled",
-       with_sidecar(std::nullopt, std::nullopt),
-       true,
-       {},
-       {}},
+      {"allow pod without restartable init containers", new_pod(), {}, {}},
+      {"allow pod with restartable init containers", with_sidecar(std::nullopt, std::nullopt), {}, {}},
       {"allow pod if the total requested resources do not exceed the node's allocatable resources",
        with_sidecar("1m", "1m"),
-       true,
        {},
        {}},
       {"not allow pod if the total requested resources do exceed the node's allocatable resources",
        with_sidecar("1m", "2m"),
-       true,
        {},
        Status::WithReasons(Code::kUnschedulableAndUnresolvable, {"Insufficient cpu"})},
   };
@@ -522,9 +501,7 @@ TEST_CASE("TestRestartableInitContainers", "[noderesources][fit]") {
     DYNAMIC_SECTION("TestRestartableInitContainers/" << tc.name) {
       testing::FakeHandle h;
       framework::NodeInfo node = MakeNode().Name("node").Allocatable(MakeResources(2, 0, 1, 0, 0, 0)).Info();
-      FitFeatures features;
-      features.enable_sidecar_containers = tc.enable_sidecar_containers;
-      auto p = MustNewFit(h, "", features);
+      auto p = MustNewFit(h);
       Status prefilter;
       Status filter = RunFilter(*p, tc.pod, node, &prefilter);
       CHECK(prefilter.ToString() == tc.want_prefilter.ToString());
@@ -637,60 +614,61 @@ TEST_CASE("TestFitScore", "[noderesources][fit]") {
   }
 }
 
+// Upstream v1.37.2 fit_test.go TestEventsToRegister (the DRAExtendedResource
+// row waits for DeviceClass events: see fit.h).
 TEST_CASE("TestEventsToRegister", "[noderesources][fit]") {
   using framework::EventResource;
+  struct Want {
+    EventResource resource;
+    framework::ActionType action;
+  };
   struct Case {
     std::string name;
     bool in_place;
-    bool queue_hint;
-    framework::ActionType pod_actions;
-    framework::ActionType node_actions;
+    std::vector<Want> want;
   };
-  const framework::ActionType node_all = framework::kActionAdd | framework::kActionUpdateNodeAllocatable |
-                                         framework::kActionUpdateNodeTaint |
-                                         framework::kActionUpdateNodeLabel;
-  std::vector<Case> cases = {
-      {"Register events with InPlacePodVerticalScaling feature enabled", true, false,
-       framework::kActionUpdatePodScaleDown | framework::kActionDelete, node_all},
-      {"Register events with SchedulingQueueHint feature enabled", false, true, framework::kActionDelete,
-       framework::kActionAdd | framework::kActionUpdateNodeAllocatable},
-      {"Register events with InPlacePodVerticalScaling feature disabled", false, false,
-       framework::kActionDelete, node_all},
-      {"Register events with DRAExtendedResource feature disabled", false, false, framework::kActionDelete,
-       node_all},
-      // Not upstream: v1.35's default gates.
-      {"v1.35 defaults", true, true, framework::kActionUpdatePodScaleDown | framework::kActionDelete,
-       framework::kActionAdd | framework::kActionUpdateNodeAllocatable},
+  const std::vector<Case> cases = {
+      {"Register events with InPlacePodVerticalScaling feature enabled",
+       true,
+       {{EventResource::AssignedPod(), framework::kActionDelete},
+        {EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeAllocatable},
+        {EventResource::AssignedPod(), framework::kActionUpdatePodScaleDown},
+        {EventResource::TargetPod(), framework::kActionUpdatePodScaleDown}}},
+      {"Register events with default features",
+       false,
+       {{EventResource::AssignedPod(), framework::kActionDelete},
+        {EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeAllocatable}}},
   };
   for (const Case& tc : cases) {
     DYNAMIC_SECTION("TestEventsToRegister/" << tc.name) {
       testing::FakeHandle h;
       FitFeatures f;
       f.enable_in_place_pod_vertical_scaling = tc.in_place;
-      f.enable_scheduling_queue_hint = tc.queue_hint;
       auto p = MustNewFit(h, "", f);
       auto events = dynamic_cast<framework::EnqueueExtensions&>(*p).EventsToRegister();
-      REQUIRE(events.size() == 2);
-      CHECK(events[0].event.resource == EventResource::Pod());
-      CHECK(events[0].event.action == tc.pod_actions);
-      CHECK(events[1].event.resource == EventResource::Node());
-      CHECK(events[1].event.action == tc.node_actions);
-      CHECK(events[0].hint);
-      CHECK(events[1].hint);
+      REQUIRE(events.size() == tc.want.size());
+      for (size_t i = 0; i < events.size(); ++i) {
+        CHECK(events[i].event.resource == tc.want[i].resource);
+        CHECK(events[i].event.action == tc.want[i].action);
+        CHECK(events[i].hint);
+      }
     }
   }
 }
 
-// Calls the hint registered for `resource`.
+// Calls the hint the queue would: the registration matching an event of
+// `resource` and `action`; Skip when none matches (the event reaches no hint
+// of this plugin, so it never requeues the pod).
 absl::StatusOr<framework::QueueingHint> Hint(framework::Plugin& p, framework::EventResource resource,
-                                             const api::v1::Pod& pod, const framework::EventObjects& e) {
+                                             framework::ActionType action, const api::v1::Pod& pod,
+                                             const framework::EventObjects& e) {
   auto info = framework::PodInfo::Create(pod);
   REQUIRE(info.ok());
+  const framework::ClusterEvent incoming{resource, action, ""};
   for (const auto& reg : dynamic_cast<framework::EnqueueExtensions&>(p).EventsToRegister()) {
-    if (reg.event.resource == resource) return reg.hint(**info, e);
+    if (reg.event.Matches(incoming)) return reg.hint(**info, e);
   }
-  FAIL("no registration");
-  return absl::InternalError("unreachable");
+  return framework::QueueingHint::kSkip;
 }
 
 TEST_CASE("Test_isSchedulableAfterPodChange", "[noderesources][fit]") {
@@ -751,7 +729,20 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[noderesources][fit]") {
       framework::EventObjects e;
       if (tc.old_obj) e.SetOld(&*tc.old_obj);
       if (tc.new_obj) e.SetNew(&*tc.new_obj);
-      auto got = Hint(*p, framework::EventResource::Pod(), tc.pod, e);
+      // The event the queue would send: a deletion is AssignedPod/Delete; an
+      // update of the pod itself TargetPod, of another pod AssignedPod or
+      // UnscheduledPod, each UpdatePodScaleDown.
+      framework::EventResource resource = framework::EventResource::AssignedPod();
+      framework::ActionType action = framework::kActionDelete;
+      if (tc.new_obj) {
+        action = framework::kActionUpdatePodScaleDown;
+        if (!tc.pod.metadata().uid().empty() && tc.new_obj->metadata().uid() == tc.pod.metadata().uid()) {
+          resource = framework::EventResource::TargetPod();
+        } else if (tc.new_obj->spec().node_name().empty()) {
+          resource = framework::EventResource::UnscheduledPod();
+        }
+      }
+      auto got = Hint(*p, resource, action, tc.pod, e);
       REQUIRE(got.ok());
       CHECK(*got == tc.want);
     }
@@ -759,7 +750,7 @@ TEST_CASE("Test_isSchedulableAfterPodChange", "[noderesources][fit]") {
   SECTION("no pod in the event is an error (upstream: backoff-wrong-*-object)") {
     testing::FakeHandle h;
     auto p = MustNewFit(h);
-    CHECK(!Hint(*p, framework::EventResource::Pod(), MakePod().Obj(), {}).ok());
+    CHECK(!Hint(*p, framework::EventResource::AssignedPod(), framework::kActionDelete, MakePod().Obj(), {}).ok());
   }
 }
 
@@ -798,7 +789,7 @@ TEST_CASE("Test_isSchedulableAfterNodeChange", "[noderesources][fit]") {
       framework::EventObjects e;
       if (tc.old_obj) e.SetOld(&*tc.old_obj);
       if (tc.new_obj) e.SetNew(&*tc.new_obj);
-      auto got = Hint(*p, framework::EventResource::Node(), tc.pod, e);
+      auto got = Hint(*p, framework::EventResource::Node(), framework::kActionAdd, tc.pod, e);
       REQUIRE(got.ok());
       CHECK(*got == tc.want);
     }
@@ -809,7 +800,7 @@ TEST_CASE("Test_isSchedulableAfterNodeChange", "[noderesources][fit]") {
     api::v1::Node old_node = MakeNode().Obj();
     framework::EventObjects e;
     e.SetOld(&old_node);
-    CHECK(!Hint(*p, framework::EventResource::Node(), MakePod().Obj(), e).ok());
+    CHECK(!Hint(*p, framework::EventResource::Node(), framework::kActionAdd, MakePod().Obj(), e).ok());
   }
 }
 

@@ -133,16 +133,15 @@ TEST_CASE("TestIsSchedulableAfterNodeChange", "[nodeunschedulable]") {
   RunHints("TestIsSchedulableAfterNodeChange", framework::EventResource::Node(), cases);
 }
 
-TEST_CASE("TestIsSchedulableAfterPodTolerationChange", "[nodeunschedulable]") {
+// Upstream v1.37.2 TestIsSchedulableAfterTargetPodTolerationChange (v1.35's
+// skip-different-pod-update row is gone: the hint no longer asks whose
+// update it is).
+TEST_CASE("TestIsSchedulableAfterTargetPodTolerationChange", "[nodeunschedulable]") {
   const std::vector<HintCase> cases = {
       {"error-wrong-new-object", MakePod().Obj(), std::nullopt, MakeNode().Obj(), std::nullopt, std::nullopt,
        QueueingHint::kQueue, true},
       {"error-wrong-old-object", MakePod().Obj(), MakeNode().Obj(), std::nullopt, std::nullopt,
        MakePod().Obj(), QueueingHint::kQueue, true},
-      {"skip-different-pod-update", MakePod().UID("uid").Obj(), std::nullopt, std::nullopt,
-       MakePod().UID("different-uid").Obj(),
-       MakePod().UID("different-uid").Toleration("node.kubernetes.io/unschedulable").Obj(),
-       QueueingHint::kSkip},
       {"queue-when-the-unsched-pod-gets-toleration", MakePod().UID("uid").Obj(), std::nullopt, std::nullopt,
        MakePod().UID("uid").Obj(), MakePod().UID("uid").Toleration("node.kubernetes.io/unschedulable").Obj(),
        QueueingHint::kQueue},
@@ -150,7 +149,7 @@ TEST_CASE("TestIsSchedulableAfterPodTolerationChange", "[nodeunschedulable]") {
        std::nullopt, MakePod().UID("uid").Obj(), MakePod().UID("uid").Toleration("unrelated-key").Obj(),
        QueueingHint::kSkip},
   };
-  RunHints("TestIsSchedulableAfterPodTolerationChange", framework::EventResource::Pod(), cases);
+  RunHints("TestIsSchedulableAfterTargetPodTolerationChange", framework::EventResource::TargetPod(), cases);
 }
 
 TEST_CASE("NodeUnschedulable registers Node/Add|UpdateNodeTaint and Pod/UpdatePodToleration",
@@ -162,7 +161,7 @@ TEST_CASE("NodeUnschedulable registers Node/Add|UpdateNodeTaint and Pod/UpdatePo
   REQUIRE(events.size() == 2);
   CHECK(events[0].event.resource == framework::EventResource::Node());
   CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdateNodeTaint));
-  CHECK(events[1].event.resource == framework::EventResource::Pod());
+  CHECK(events[1].event.resource == framework::EventResource::TargetPod());
   CHECK(events[1].event.action == framework::kActionUpdatePodToleration);
 }
 

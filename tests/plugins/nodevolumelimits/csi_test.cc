@@ -743,7 +743,7 @@ TEST_CASE("In-tree plugins and where they migrate", "[nodevolumelimits]") {
       {"kubernetes.io/aws-ebs", "ebs.csi.aws.com", MigratedOn::kCSINode},
       {"kubernetes.io/azure-disk", "disk.csi.azure.com", MigratedOn::kCSINode},
       {"kubernetes.io/cinder", "cinder.csi.openstack.org", MigratedOn::kCSINode},
-      {"kubernetes.io/portworx-volume", "pxd.portworx.com", MigratedOn::kAnnotatedCSINode},
+      {"kubernetes.io/portworx-volume", "pxd.portworx.com", MigratedOn::kCSINode},
       {"kubernetes.io/azure-file", "file.csi.azure.com", MigratedOn::kNever},
       {"kubernetes.io/vsphere-volume", "csi.vsphere.vmware.com", MigratedOn::kNever},
   };
@@ -756,17 +756,6 @@ TEST_CASE("In-tree plugins and where they migrate", "[nodevolumelimits]") {
   }
   CHECK(csi_translation::FindInTreePlugin("kubernetes.io/hostpath") == nullptr);
   CHECK(csi_translation::FindInTreePlugin("ebs.csi.aws.com") == nullptr);
-
-  api::v1::CSINode csi_node;
-  CHECK_FALSE(csi_translation::ListsMigratedPlugin(csi_node, "kubernetes.io/portworx-volume"));
-  auto& annotations = *csi_node.mutable_metadata()->mutable_annotations();
-  const std::string key = "storage.alpha.kubernetes.io/migrated-plugins";
-  annotations[key] = "kubernetes.io/aws-ebs,kubernetes.io/portworx-volume";
-  CHECK(csi_translation::ListsMigratedPlugin(csi_node, "kubernetes.io/portworx-volume"));
-  CHECK(csi_translation::ListsMigratedPlugin(csi_node, "kubernetes.io/aws-ebs"));
-  // Entries are not trimmed.
-  annotations[key] = "kubernetes.io/aws-ebs, kubernetes.io/portworx-volume";
-  CHECK_FALSE(csi_translation::ListsMigratedPlugin(csi_node, "kubernetes.io/portworx-volume"));
 }
 
 // A storage world for the schedkit cases: claims in "default", a CSINode per
@@ -940,9 +929,11 @@ TEST_CASE("NodeVolumeLimits counts claims of in-tree provisioners under their CS
     CHECK(s.Filter(pod(counted), MakeNode().Name("limited").Info()) == kExceeds);
     CHECK(s.Filter(pod(counted), MakeNode().Name("plain").Info()).IsSuccess());
   }
-  // Portworx only where the CSINode lists it migrated.
-  CHECK(s.Filter(pod("portworx-volume"), MakeNode().Name("limited").Info()).IsSuccess());
+  // Portworx wherever a CSINode is (v1.37; v1.35 wanted the CSINode's
+  // migrated-plugins annotation to list it).
+  CHECK(s.Filter(pod("portworx-volume"), MakeNode().Name("limited").Info()) == kExceeds);
   CHECK(s.Filter(pod("portworx-volume"), MakeNode().Name("portworx").Info()) == kExceeds);
+  CHECK(s.Filter(pod("portworx-volume"), MakeNode().Name("plain").Info()).IsSuccess());
   // Azure File and vSphere never migrate here: not even under their plugin name.
   for (const char* never : {"azure-file", "vsphere-volume"}) {
     INFO(never);
@@ -968,9 +959,83 @@ TEST_CASE("NodeVolumeLimits counts migrated volumes of the node's pods", "[nodev
   CHECK(s.Filter(pod("new", "pd"), MakeNode().Name("limited").Info({pod("old", "gce")})) == kExceeds);
   CHECK(s.Filter(pod("new", "gce"), MakeNode().Name("limited").Info({pod("old", "gce")})).IsSuccess());
   CHECK(s.Filter(pod("new", "gce-2"), MakeNode().Name("limited").Info({pod("old", "pd")})) == kExceeds);
-  // Portworx claims on the node count only where the plugin is migrated.
+  // Portworx claims on the node count wherever a CSINode is (v1.37).
   CHECK(s.Filter(pod("new", "px-2"), MakeNode().Name("portworx").Info({pod("old", "px")})) == kExceeds);
-  CHECK(s.Filter(pod("new", "px-2"), MakeNode().Name("limited").Info({pod("old", "px")})).IsSuccess());
+  CHECK(s.Filter(pod("new", "px-2"), MakeNode().Name("limited").Info({pod("old", "px")})) == kExceeds);
+}
+
+api::v1::PersistentVolume CSIPV(const std::string& name, const std::string& driver, const std::string& handle) {
+  api::v1::PersistentVolume pv;
+  pv.mutable_metadata()->set_name(name);
+  pv.mutable_spec()->mutable_csi()->set_driver(driver);
+  pv.mutable_spec()->mutable_csi()->set_volume_handle(handle);
+  return pv;
+}
+
+api::v1::CSIDriver Driver(const std::string& name, std::optional<bool> prevent) {
+  api::v1::CSIDriver d;
+  d.mutable_metadata()->set_name(name);
+  if (prevent) d.mutable_spec()->set_prevent_pod_scheduling_if_missing(*prevent);
+  return d;
+}
+
+// Upstream v1.37.2 csi_test.go TestVolumeLimitScalingGate, the rows with the
+// gate on (its default; schedkit refuses it off): the pod's claim is bound to
+// an ebs.csi.aws.com volume.
+TEST_CASE("TestVolumeLimitScalingGate", "[nodevolumelimits]") {
+  const std::string ebs = "ebs.csi.aws.com";
+  auto pod = MakePod().Name("p").PVC("csi-ebs.csi.aws.com-0").Obj();
+  const Status not_installed = Status::WithText(Code::kUnschedulable, "ebs.csi.aws.com CSI driver is not installed on the node");
+  struct Case {
+    std::string name;
+    bool driver_on_node;  // limitSource "csinode" (limit 2), else "no-csi-driver"
+    bool csi_driver_present;
+    bool prevent;
+    Status want;
+  };
+  const std::vector<Case> cases = {
+      {"gate enabled - allow scheduling when CSIDriver exists but PreventPodSchedulingIfMissing is not set", false,
+       true, false, Status()},
+      {"gate enabled - fail when driver not installed and PreventPodSchedulingIfMissing is true", false, true, true,
+       not_installed},
+      {"gate enabled - driver installed within limit", true, true, true, Status()},
+      {"gate enabled - allow scheduling when CSIDriver object missing", false, false, false, Status()},
+  };
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION("TestVolumeLimitScalingGate/" << c.name) {
+      Storage s;
+      s.Bound("csi-ebs.csi.aws.com-0", CSIPV("csi-ebs-pv", ebs, "vol-1"));
+      if (c.csi_driver_present) s.client.Add(Driver(ebs, c.prevent ? std::optional<bool>(true) : std::nullopt));
+      s.Limits("node", c.driver_on_node ? std::vector<std::string>{ebs} : std::vector<std::string>{}, 2);
+      CHECK(s.Filter(pod, MakeNode().Name("node").Info()) == c.want);
+    }
+  }
+}
+
+// Not upstream: where the driver check reaches.
+TEST_CASE("NodeVolumeLimits asks for drivers that want to be on the node, and only for those", "[nodevolumelimits]") {
+  Storage s;
+  s.Bound("csi", CSIPV("csi-pv", "ebs.csi.aws.com", "vol-1"));
+  s.Bound("migrated", EBSPV("ebs-pv", "vol-2"));
+  s.client.Add(Driver("ebs.csi.aws.com", true));
+  s.client.Add(Driver("other.csi.example.com", false));
+  s.Limits("bare", {}, 0);
+  s.Limits("has-ebs", {"ebs.csi.aws.com"}, 5);
+  auto pod = [](const std::string& claim) { return MakePod().Name(claim).PVC(claim).Obj(); };
+  const Status not_installed = Status::WithText(Code::kUnschedulable, "ebs.csi.aws.com CSI driver is not installed on the node");
+  // A node without a CSINode has no driver: a CSI volume of a driver that
+  // asks cannot go there...
+  CHECK(s.Filter(pod("csi"), MakeNode().Name("no-csinode").Info()) == not_installed);
+  CHECK(s.Filter(pod("csi"), MakeNode().Name("bare").Info()) == not_installed);
+  CHECK(s.Filter(pod("csi"), MakeNode().Name("has-ebs").Info()).IsSuccess());
+  // ...while an in-tree volume does not migrate there, so it asks nothing.
+  CHECK(s.Filter(pod("migrated"), MakeNode().Name("no-csinode").Info()).IsSuccess());
+  CHECK(s.Filter(pod("migrated"), MakeNode().Name("bare").Info()) == not_installed);
+  // A driver that does not ask, or has no CSIDriver, is taken as installed.
+  s.Bound("other", CSIPV("other-pv", "other.csi.example.com", "h"));
+  s.Bound("unknown", CSIPV("unknown-pv", "unknown.csi.example.com", "h"));
+  CHECK(s.Filter(pod("other"), MakeNode().Name("bare").Info()).IsSuccess());
+  CHECK(s.Filter(pod("unknown"), MakeNode().Name("no-csinode").Info()).IsSuccess());
 }
 
 // Counts the CSINode lookups Filter makes.
@@ -1037,7 +1102,7 @@ TEST_CASE("NodeVolumeLimits events and hint edges", "[nodevolumelimits]") {
   REQUIRE(events.size() == 5);
   CHECK(events[0].event.resource == framework::EventResource::Of<api::v1::CSINode>());
   CHECK_FALSE(static_cast<bool>(events[0].hint));
-  CHECK(events[2].event.resource == framework::EventResource::Pod());
+  CHECK(events[2].event.resource == framework::EventResource::AssignedPod());
   CHECK(events[2].event.action == framework::kActionDelete);
   CHECK(static_cast<bool>(events[2].hint));
 

@@ -514,15 +514,19 @@ TEST_CASE("PodTopologySpread EventsToRegister", "[podtopologyspread][hints]") {
   h.SetCluster({}, {});
   auto p = NewPlugin(h, kListDefaulting, Features{true, true});
   const auto events = p->EventsToRegister();
-  REQUIRE(events.size() == 2);
-  CHECK(events[0].event.resource == framework::EventResource::Pod());
-  CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdatePodLabel |
-                                   framework::kActionUpdatePodToleration | framework::kActionDelete));
-  CHECK(events[1].event.resource == framework::EventResource::Node());
-  CHECK(events[1].event.action == (framework::kActionAdd | framework::kActionDelete |
+  // v1.37: assigned pods' changes, the pod's own update, and nodes.
+  REQUIRE(events.size() == 3);
+  CHECK(events[0].event.resource == framework::EventResource::AssignedPod());
+  CHECK(events[0].event.action ==
+        (framework::kActionAdd | framework::kActionUpdatePodLabel | framework::kActionDelete));
+  CHECK(events[1].event.resource == framework::EventResource::TargetPod());
+  CHECK(events[1].event.action == (framework::kActionUpdatePodToleration | framework::kActionUpdatePodLabel));
+  CHECK(events[2].event.resource == framework::EventResource::Node());
+  CHECK(events[2].event.action == (framework::kActionAdd | framework::kActionDelete |
                                    framework::kActionUpdateNodeLabel | framework::kActionUpdateNodeTaint));
   REQUIRE(events[0].hint);
   REQUIRE(events[1].hint);
+  REQUIRE(events[2].hint);
   // The registered hints are the methods above.
   const auto pod = Info(MakePod()
                             .UID("p")
@@ -539,7 +543,7 @@ TEST_CASE("PodTopologySpread EventsToRegister", "[podtopologyspread][hints]") {
   const api::v1::Node node = MakeNode().Name("node-a").Label("foo", "bar").Obj();
   framework::EventObjects node_event;
   node_event.SetNew(&node);
-  hint = events[1].hint(*pod, node_event);
+  hint = events[2].hint(*pod, node_event);
   REQUIRE(hint.ok());
   CHECK(*hint == QueueingHint::kSkip);
 }

@@ -41,44 +41,19 @@ TEST_CASE("TestPreEnqueue", "[schedulinggates]") {
   }
 }
 
-TEST_CASE("Test_isSchedulableAfterPodChange", "[schedulinggates]") {
+// Upstream v1.37.2 TestIsSchedulableAfterUpdateTargetPodSchedulingGatesEliminated:
+// the pod's own gates removed always queue it.
+TEST_CASE("TestIsSchedulableAfterUpdateTargetPodSchedulingGatesEliminated", "[schedulinggates]") {
   const auto hint = &SchedulingGates::IsSchedulableAfterUpdatePodSchedulingGatesEliminated;
-  SECTION("backoff-wrong-old-object") {
-    // Upstream: old object "not-a-pod", no new object.
-    framework::EventObjects e;
-    auto got = hint(*MakePod().Info(), e);
-    CHECK_FALSE(got.ok());
-  }
-  SECTION("backoff-wrong-new-object") {
-    // Upstream: new object "not-a-pod".
-    const auto old_pod = MakePod().Obj();
-    framework::EventObjects e;
-    e.SetOld(&old_pod);
-    auto got = hint(*MakePod().Info(), e);
-    CHECK_FALSE(got.ok());
-  }
-  SECTION("skip-queue-on-other-pod-updated") {
-    auto pod = MakePod().Name("p").SchedulingGates({"foo", "bar"}).UID("uid0").Info();
-    const auto old_obj = MakePod().Name("p1").SchedulingGates({"foo", "bar"}).UID("uid1").Obj();
-    const auto new_obj = MakePod().Name("p1").SchedulingGates({"foo"}).UID("uid1").Obj();
-    framework::EventObjects e;
-    e.SetOld(&old_obj);
-    e.SetNew(&new_obj);
-    auto got = hint(*pod, e);
-    REQUIRE(got.ok());
-    CHECK(*got == framework::QueueingHint::kSkip);
-  }
-  SECTION("queue-on-the-unsched-pod-updated") {
-    auto pod = MakePod().Name("p").SchedulingGates({"foo"}).Info();
-    const auto old_obj = MakePod().Name("p").SchedulingGates({"foo"}).Obj();
-    const auto new_obj = MakePod().Name("p").SchedulingGates({}).Obj();
-    framework::EventObjects e;
-    e.SetOld(&old_obj);
-    e.SetNew(&new_obj);
-    auto got = hint(*pod, e);
-    REQUIRE(got.ok());
-    CHECK(*got == framework::QueueingHint::kQueue);
-  }
+  auto pod = MakePod().Name("p").SchedulingGates({"foo"}).Info();
+  const auto old_obj = MakePod().Name("p").SchedulingGates({"foo"}).Obj();
+  const auto new_obj = MakePod().Name("p").Obj();
+  framework::EventObjects e;
+  e.SetOld(&old_obj);
+  e.SetNew(&new_obj);
+  auto got = hint(*pod, e);
+  REQUIRE(got.ok());
+  CHECK(*got == framework::QueueingHint::kQueue);
 }
 
 TEST_CASE("SchedulingGates registers the gates-eliminated pod update", "[schedulinggates]") {
@@ -88,7 +63,7 @@ TEST_CASE("SchedulingGates registers the gates-eliminated pod update", "[schedul
   REQUIRE(ee != nullptr);
   auto events = ee->EventsToRegister();
   REQUIRE(events.size() == 1);
-  CHECK(events[0].event.resource == framework::EventResource::Pod());
+  CHECK(events[0].event.resource == framework::EventResource::TargetPod());
   CHECK(events[0].event.action == framework::kActionUpdatePodSchedulingGatesEliminated);
   CHECK(static_cast<bool>(events[0].hint));
 }

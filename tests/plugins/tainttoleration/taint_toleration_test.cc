@@ -282,19 +282,12 @@ TEST_CASE("TestIsSchedulableAfterNodeChange", "[tainttoleration]") {
            });
 }
 
-TEST_CASE("Test_isSchedulableAfterPodTolerationChange", "[tainttoleration]") {
-  const api::v1::Pod with_foo_toleration =
-      MakePod().Name("pod-2").Namespace("ns-1").UID("uid1").Toleration("foo", "", "", "NoSchedule").Obj();
+// Upstream v1.37.2 Test_isSchedulableAfterTargetPodTolerationChange: the pod's
+// own toleration update always queues (whose update it is is not asked).
+TEST_CASE("Test_isSchedulableAfterTargetPodTolerationChange", "[tainttoleration]") {
   RunHints(
-      "Test_isSchedulableAfterPodTolerationChange", framework::EventResource::Pod(),
+      "Test_isSchedulableAfterTargetPodTolerationChange", framework::EventResource::TargetPod(),
       {
-          {"backoff-wrong-new-object", MakePod().Obj(), std::nullopt, MakeNode().Obj(), std::nullopt,
-           std::nullopt, QueueingHint::kQueue, true},
-          {"backoff-wrong-old-object", MakePod().Obj(), MakeNode().Obj(), std::nullopt, std::nullopt,
-           MakePod().Obj(), QueueingHint::kQueue, true},
-          {"skip-updates-other-pod", MakePod().Name("pod-1").Namespace("ns-1").UID("uid0").Obj(),
-           std::nullopt, std::nullopt, MakePod().Name("pod-2").Namespace("ns-1").UID("uid1").Obj(),
-           with_foo_toleration, QueueingHint::kSkip},
           {"queue-on-toleration-added", MakePod().Name("pod-1").Namespace("ns-1").UID("").Obj(), std::nullopt,
            std::nullopt, MakePod().Name("pod-1").Namespace("ns-1").UID("").Obj(),
            MakePod().Name("pod-1").Namespace("ns-1").UID("").Toleration("foo", "", "", "NoSchedule").Obj(),
@@ -325,7 +318,7 @@ TEST_CASE("TaintToleration filters NoExecute taints and ignores PreferNoSchedule
   CHECK(filter.Filter(state, *MakePod().Toleration("", "Exists").Info(), node).IsSuccess());
 }
 
-TEST_CASE("TaintToleration registers Node/Add|UpdateNodeTaint and Pod/UpdatePodToleration",
+TEST_CASE("TaintToleration registers Node/Add|UpdateNodeTaint and TargetPod/UpdatePodToleration",
           "[tainttoleration]") {
   testing::FakeHandle h;
   auto plugin = testing::MustNew(&NewTaintToleration, h);
@@ -334,7 +327,7 @@ TEST_CASE("TaintToleration registers Node/Add|UpdateNodeTaint and Pod/UpdatePodT
   REQUIRE(events.size() == 2);
   CHECK(events[0].event.resource == framework::EventResource::Node());
   CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdateNodeTaint));
-  CHECK(events[1].event.resource == framework::EventResource::Pod());
+  CHECK(events[1].event.resource == framework::EventResource::TargetPod());
   CHECK(events[1].event.action == framework::kActionUpdatePodToleration);
 }
 

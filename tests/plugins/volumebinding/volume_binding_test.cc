@@ -1,8 +1,9 @@
-// Ports of upstream v1.35.8 pkg/scheduler/framework/plugins/volumebinding
+// Ports of upstream v1.37.2 pkg/scheduler/framework/plugins/volumebinding
 // volume_binding_test.go:
-//  - TestVolumeBinding, PreFilter and Filter of all 19 cases. PreScore is
-//    Skip for all: their scores need the StorageCapacityScoring gate, off in
-//    v1.35 (the cases that turn it on check only the filters here).
+//  - TestVolumeBinding: PreFilter, Filter and, with StorageCapacityScoring on
+//    (its default since v1.36), PreScore and Score of every case; the cases
+//    upstream runs with the gate off are in "VolumeBinding without
+//    StorageCapacityScoring".
 //  - Test_PreBindPreFlight: all 4 cases.
 //  - The queueing-hint tables (TestIsSchedulableAfterCSINodeChange,
 //    ..PersistentVolumeClaimChange, ..StorageClassChange,
@@ -14,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "schedkit/base/str_cat.h"
+#include "schedkit/framework/feature_gates.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
 #include "schedkit/testing/fake_storage_client.h"
@@ -123,6 +126,9 @@ struct BindingCase {
   std::vector<Status> want_filter = {Status()};
   std::vector<api::v1::Node> nodes = {Node("node-a")};
   std::vector<api::v1::CSIStorageCapacity> capacities = {};
+  // Per node (upstream's wantScores); empty: every node scores 0.
+  std::vector<int64_t> want_scores = {};
+  std::string shape = "";  // the args' shape, when not the default
 };
 
 TEST_CASE("TestVolumeBinding", "[volumebinding]") {
@@ -189,7 +195,9 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
         local_pv("pv-b-0", "wait-sc", "100Gi", "node-b"), local_pv("pv-b-1", "wait-sc", "100Gi", "node-b")},
        Status(),
        {Status(), Status(), bind_conflict},
-       {Node("node-a"), Node("node-b"), Node("node-c")}},
+       {Node("node-a"), Node("node-b"), Node("node-c")},
+       {},
+       {75, 50, 0}},
       {"local volumes with close capacity are preferred (multiple pvcs)",
        PodWithPVCs({"pvc-0", "pvc-1"}),
        {Requesting(MakePVC("pvc-0", "wait-sc"), "50Gi"), Requesting(MakePVC("pvc-1", "wait-hdd-sc"), "100Gi")},
@@ -199,7 +207,9 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
         local_pv("pv-b-2", "wait-hdd-sc", "100Gi", "node-b"), local_pv("pv-b-3", "wait-hdd-sc", "100Gi", "node-b")},
        Status(),
        {Status(), Status(), bind_conflict},
-       {Node("node-a"), Node("node-b"), Node("node-c")}},
+       {Node("node-a"), Node("node-b"), Node("node-c")},
+       {},
+       {63, 25, 0}},
       {"zonal volumes with close capacity are preferred",
        PodWithPVCs({"pvc-a"}),
        {Requesting(pvc_a_wait, "50Gi")},
@@ -207,7 +217,20 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
         zonal_pv("pv-b-1", "100Gi", "b")},
        Status(),
        {Status(), Status(), Status(), Status(), bind_conflict, bind_conflict},
-       zonal_nodes},
+       zonal_nodes,
+       {},
+       {75, 75, 50, 50, 0, 0}},
+      {"zonal volumes with close capacity are preferred (custom shape)",
+       PodWithPVCs({"pvc-a"}),
+       {Requesting(pvc_a_wait, "50Gi")},
+       {zonal_pv("pv-a-0", "200Gi", "a"), zonal_pv("pv-a-1", "200Gi", "a"), zonal_pv("pv-b-0", "100Gi", "b"),
+        zonal_pv("pv-b-1", "100Gi", "b")},
+       Status(),
+       {Status(), Status(), Status(), Status(), bind_conflict, bind_conflict},
+       zonal_nodes,
+       {},
+       {15, 15, 30, 30, 0, 0},
+       R"([{"utilization": 0, "score": 0}, {"utilization": 50, "score": 3}, {"utilization": 100, "score": 5}])"},
       {"storage capacity score",
        PodWithPVCs({"pvc-dynamic"}),
        {dynamic("pvc-dynamic", "10Gi")},
@@ -215,7 +238,8 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
        Status(),
        {Status(), Status(), Status()},
        keyed_nodes,
-       capacities("100Gi", "50Gi", "10Gi")},
+       capacities("100Gi", "50Gi", "10Gi"),
+       {90, 80, 0}},
       {"storage capacity score with static binds",
        PodWithPVCs({"pvc-dynamic", "pvc-static"}),
        {dynamic("pvc-dynamic", "10Gi"), Requesting(MakePVC("pvc-static", "wait-sc"), "50Gi")},
@@ -224,7 +248,8 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
        Status(),
        {Status(), Status(), Status()},
        keyed_nodes,
-       capacities("100Gi", "50Gi", "10Gi")},
+       capacities("100Gi", "50Gi", "10Gi"),
+       {50, 50, 50}},
       {"dynamic provisioning with multiple PVCs of the same StorageClass",
        PodWithPVCs({"pvc-dynamic-0", "pvc-dynamic-1"}),
        {dynamic("pvc-dynamic-0", "50Gi"), dynamic("pvc-dynamic-1", "50Gi")},
@@ -232,7 +257,8 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
        Status(),
        {Status()},
        {keyed_nodes[0]},
-       {MakeCapacity("node-a", "wait-sc-with-storage-capacity", "node-a", "100Gi")}},
+       {MakeCapacity("node-a", "wait-sc-with-storage-capacity", "node-a", "100Gi")},
+       {0}},
       {"prefer node with least allocatable",
        PodWithPVCs({"pvc-dynamic"}),
        {dynamic("pvc-dynamic", "10Gi")},
@@ -240,7 +266,9 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
        Status(),
        {Status(), Status(), Status()},
        keyed_nodes,
-       capacities("100Gi", "20Gi", "10Gi")},
+       capacities("100Gi", "20Gi", "10Gi"),
+       {10, 50, 100},
+       R"([{"utilization": 0, "score": 0}, {"utilization": 100, "score": 10}])"},
       {"prefer node with maximum allocatable",
        PodWithPVCs({"pvc-dynamic"}),
        {dynamic("pvc-dynamic", "10Gi")},
@@ -248,7 +276,8 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
        Status(),
        {Status(), Status(), Status()},
        keyed_nodes,
-       capacities("100Gi", "20Gi", "10Gi")},
+       capacities("100Gi", "20Gi", "10Gi"),
+       {90, 50, 0}},
   };
   for (const BindingCase& c : cases) {
     SECTION(c.name) {
@@ -268,7 +297,8 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
       h.set_client(&client);
       h.SetCluster(c.nodes, {});
       // Upstream's default for these cases: BindTimeoutSeconds 300.
-      auto p = NewPlugin(h, R"({"bindTimeoutSeconds": 300})");
+      auto p = NewPlugin(h, c.shape.empty() ? std::string(R"({"bindTimeoutSeconds": 300})")
+                                            : schedkit::StrCat(R"({"bindTimeoutSeconds": 300, "shape": )", c.shape, "}"));
       framework::CycleState state;
       auto pod = testing::Info(c.pod);
       auto r = p->PreFilter(state, *pod, h.snapshot().nodes());
@@ -282,10 +312,71 @@ TEST_CASE("TestVolumeBinding", "[volumebinding]") {
           INFO(c.nodes[i].metadata().name());
           CHECK(p->Filter(state, *pod, *node) == c.want_filter[i]);
         }
-        CHECK(p->PreScore(state, *pod, h.snapshot().nodes()).IsSkip());
+        // StorageCapacityScoring is on: PreScore never skips.
+        CHECK(p->PreScore(state, *pod, h.snapshot().nodes()).IsSuccess());
+        std::vector<int64_t> scores;
+        for (const api::v1::Node& n : c.nodes) {
+          int64_t score = -1;
+          CHECK(p->Score(state, *pod, *h.snapshot().Get(n.metadata().name()), score).IsSuccess());
+          scores.push_back(score);
+        }
+        // In the cases' node order.
+        const std::vector<int64_t> want =
+            c.want_scores.empty() ? std::vector<int64_t>(c.nodes.size(), 0) : c.want_scores;
+        CHECK(scores == want);
       }
     }
   }
+}
+
+// Not upstream's table: upstream scores the volumes its Filter recorded per
+// node, so a profile that disables VolumeBinding's Filter scores 0 everywhere
+// (conformance seed 20261207 #421).
+TEST_CASE("VolumeBinding scores nothing when the profile disables its Filter", "[volumebinding]") {
+  struct NoFilterHandle : testing::FakeHandle {
+    bool RunsFilter(std::string_view plugin) const override { return plugin != "VolumeBinding"; }
+  };
+  testing::FakeStorageClient client;
+  client.Add(MakeClass("wait-sc", "WaitForFirstConsumer"));
+  client.Add(Requesting(MakePVC("pvc-a", "wait-sc"), "50Gi"));
+  client.Add(Sized(MakePV("pv-a-0", "wait-sc"), "200Gi", {{"kubernetes.io/hostname", "node-a"}}));
+  NoFilterHandle h;
+  h.set_client(&client);
+  h.SetCluster({Node("node-a")}, {});
+  auto p = NewPlugin(h);
+  framework::CycleState state;
+  auto pod = testing::Info(PodWithPVCs({"pvc-a"}));
+  REQUIRE(p->PreFilter(state, *pod, h.snapshot().nodes()).status.IsSuccess());
+  REQUIRE(p->PreScore(state, *pod, h.snapshot().nodes()).IsSuccess());
+  int64_t score = -1;
+  CHECK(p->Score(state, *pod, *h.snapshot().nodes()[0], score).IsSuccess());
+  CHECK(score == 0);
+}
+
+// TestVolumeBinding's cases with StorageCapacityScoring off: no scorer, so
+// PreScore Skips (and a shape in the args is refused, see the args tests).
+TEST_CASE("VolumeBinding without StorageCapacityScoring", "[volumebinding]") {
+  framework::FeatureGates gates;
+  REQUIRE(gates.Set("StorageCapacityScoring=false").ok());
+  testing::FakeStorageClient client;
+  client.Add(MakeClass("wait-sc", "WaitForFirstConsumer"));
+  client.Add(Requesting(MakePVC("pvc-a", "wait-sc"), "50Gi"));
+  client.Add(Sized(MakePV("pv-a-0", "wait-sc"), "200Gi", {{"kubernetes.io/hostname", "node-a"}}));
+  testing::FakeHandle h;
+  h.set_client(&client);
+  h.SetCluster({Node("node-a")}, {});
+  framework::PluginArgs args(R"({"bindTimeoutSeconds": 300})");
+  args.set_gates(&gates);
+  auto plugin = NewVolumeBinding(args, h);
+  REQUIRE(plugin.ok());
+  auto* p = dynamic_cast<VolumeBinding*>(plugin->get());
+  framework::CycleState state;
+  auto pod = testing::Info(PodWithPVCs({"pvc-a"}));
+  REQUIRE(p->PreFilter(state, *pod, h.snapshot().nodes()).status.IsSuccess());
+  CHECK(p->PreScore(state, *pod, h.snapshot().nodes()).IsSkip());
+  int64_t score = -1;
+  CHECK(p->Score(state, *pod, *h.snapshot().nodes()[0], score).IsSuccess());
+  CHECK(score == 0);
 }
 
 TEST_CASE("Test_PreBindPreFlight", "[volumebinding]") {
@@ -339,7 +430,9 @@ TEST_CASE("VolumeBinding cycle for a pod without PVCs", "[volumebinding]") {
   CHECK(p->GetPreFilterExtensions() == nullptr);
   // The framework skips Filter; if called, it succeeds on the recorded state.
   for (const framework::NodeInfo* n : h.snapshot().nodes()) CHECK(p->Filter(state, *pod, *n).IsSuccess());
-  CHECK(p->PreScore(state, *pod, h.snapshot().nodes()).IsSkip());
+  // With StorageCapacityScoring on PreScore runs even without claims, and
+  // every node scores 0.
+  CHECK(p->PreScore(state, *pod, h.snapshot().nodes()).IsSuccess());
   int64_t score = -1;
   CHECK(p->Score(state, *pod, *h.snapshot().nodes()[0], score).IsSuccess());
   CHECK(score == 0);
@@ -597,12 +690,20 @@ TEST_CASE("VolumeBinding args", "[volumebinding]") {
           "negative value");
   }
   SECTION("shape without StorageCapacityScoring") {
-    auto a = NewVolumeBinding(framework::PluginArgs(R"({"shape": [{"utilization": 0, "score": 10}]})"), h);
+    framework::FeatureGates off;
+    REQUIRE(off.Set("StorageCapacityScoring=false").ok());
+    framework::PluginArgs args(R"({"shape": [{"utilization": 0, "score": 10}]})");
+    args.set_gates(&off);
+    auto a = NewVolumeBinding(args, h);
     REQUIRE_FALSE(a.ok());
     CHECK(std::string(a.status().message()) ==
           "VolumeBinding args: shape: Invalid value: [{0 10}]: unexpected field `shape`, remove it or turn on the "
           "feature gate StorageCapacityScoring");
-    CHECK_FALSE(ParseVolumeBindingArgs(framework::PluginArgs())->shape.has_value());
+    framework::PluginArgs none;
+    none.set_gates(&off);
+    CHECK_FALSE(ParseVolumeBindingArgs(none)->shape.has_value());
+    // At the defaults (v1.37: on) the shape is defaulted.
+    CHECK(ParseVolumeBindingArgs(framework::PluginArgs())->shape.has_value());
   }
   SECTION("shape with StorageCapacityScoring: defaulted and validated (SetDefaults_VolumeBindingArgs, "
           "validateFunctionShape)") {

@@ -322,7 +322,7 @@ TEST_CASE("VolumeRestrictions events and hint edges", "[volumerestrictions]") {
   auto* ee = dynamic_cast<framework::EnqueueExtensions*>(w.plugin.get());
   auto events = ee->EventsToRegister();
   REQUIRE(events.size() == 3);
-  CHECK(events[0].event.resource == framework::EventResource::Pod());
+  CHECK(events[0].event.resource == framework::EventResource::AssignedPod());
   CHECK(events[0].event.action == framework::kActionDelete);
   CHECK(static_cast<bool>(events[0].hint));
   CHECK(events[1].event.resource == framework::EventResource::Node());
