@@ -251,10 +251,12 @@ inline void LeastAllocatedCpuMemoryRun(std::span<const framework::NodeInfo* cons
 
 // upstream's balancedResourceScorer (v1.36 on): the change in balance the
 // pod brings. Each balance is in [50, 100], so the result is in [50, 100]
-// (75: unchanged); the integer division truncates as Go's does.
+// (75: unchanged); the integer division truncates as Go's does. Balances of
+// requests that wrapped are far out of range: the sums wrap as Go's int64
+// arithmetic does.
 inline int64_t BalancedAllocationFromBalances(int64_t with_pod, int64_t without_pod) {
   constexpr int64_t kHalf = framework::kMaxNodeScore / 2;
-  return kHalf + (kHalf + with_pod - without_pod) / 2;
+  return WrapAdd(kHalf, WrapSub(WrapAdd(kHalf, with_pod), without_pod) / 2);
 }
 
 // BalancedAllocationScore(node, {cpu, memory}, /*use_requested=*/true).

@@ -150,6 +150,9 @@ bool CapacityAdmits(const DelayedClaim& dc, const api::LabelSet& labels, const D
   return false;
 }
 
+// Go's int64 +=: wraps.
+void AddWrapping(int64_t& to, int64_t v) { (void)__builtin_add_overflow(to, v, &to); }
+
 ClassUse& UseOf(ClassUses& uses, std::string_view class_name) {
   for (ClassUse& u : uses) {
     if (u.class_name == class_name) return u;
@@ -326,8 +329,8 @@ Status FindPodVolumes(const PodVolumeClaims& claims, const framework::NodeInfo& 
     if (use != nullptr) {
       use->has_static = true;
       ClassUse& u = UseOf(use->static_classes, best->pv->spec().storage_class_name());
-      u.requested += dc.request_bytes;
-      u.capacity += best->capacity_bytes;
+      AddWrapping(u.requested, dc.request_bytes);
+      AddWrapping(u.capacity, best->capacity_bytes);
     }
   }
   r.unbound_satisfied = all_matched;
@@ -350,7 +353,7 @@ Status FindPodVolumes(const PodVolumeClaims& claims, const framework::NodeInfo& 
     if (use != nullptr && capacity != nullptr) {
       ClassUse& u = UseOf(use->dynamic_classes, dc.class_name);
       u.capacity = capacity->capacity_bytes;
-      u.requested += dc.request_bytes;
+      AddWrapping(u.requested, dc.request_bytes);
     }
     return std::nullopt;
   };

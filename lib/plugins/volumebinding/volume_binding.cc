@@ -254,7 +254,9 @@ Status VolumeBinding::PreScore(framework::CycleState& state, const framework::Po
 int64_t VolumeBinding::ClassScore(int64_t requested, int64_t capacity) const {
   constexpr int64_t kMaxUtilization = 100;
   if (capacity == 0 || requested > capacity) return (*scorer_)(kMaxUtilization);
-  return (*scorer_)(requested * kMaxUtilization / capacity);
+  int64_t scaled = 0;
+  (void)__builtin_mul_overflow(requested, kMaxUtilization, &scaled);  // wraps, as Go's int64
+  return (*scorer_)(scaled / capacity);
 }
 
 Status VolumeBinding::Score(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
