@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -42,6 +43,7 @@ import (
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	certutil "k8s.io/client-go/util/cert"
@@ -51,6 +53,9 @@ import (
 	"k8s.io/kubernetes/cmd/kube-apiserver/app"
 	"k8s.io/kubernetes/cmd/kube-apiserver/app/options"
 )
+
+// apiServerInstances numbers the kube-apiservers this process starts.
+var apiServerInstances atomic.Int64
 
 // DisabledAdmissionPlugins is the list upstream's scheduler integration tests
 // disable (test/integration/util.InitTestAPIServer in k8s.io/kubernetes
@@ -406,6 +411,14 @@ func (s *Server) startAPIServer(ln net.Listener) (err error) {
 	}
 	// Serve on our listener; --secure-port only documents the port then.
 	opts.SecureServing.Listener = ln
+	// Since v1.37 kube-apiserver reserves a process-wide informer name and
+	// never releases it when it stops: each instance here (a restart, or a
+	// second server in one process) takes a name of its own.
+	informerName, err := cache.NewInformerName(fmt.Sprintf("kube-apiserver-%d", apiServerInstances.Add(1)))
+	if err != nil {
+		return err
+	}
+	opts.InformerName = informerName
 
 	ctx, cancel := context.WithCancel(context.Background())
 	completed, err := opts.Complete(ctx)
