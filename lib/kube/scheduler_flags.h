@@ -71,7 +71,7 @@ void ApplyFlags(const SchedulerFlags& flags, config::SchedulerConfiguration& con
 // What --help prints.
 std::string SchedulerFlagsUsage(std::string_view program = "schedkit-kube");
 
-// What --version prints: "Kubernetes v1.35.8 (schedkit 0.3.0)\n", the
+// What --version prints: "Kubernetes v1.37.2 (schedkit 0.3.0)\n", the
 // release whose decisions schedkit reproduces first, as kube-scheduler
 // prints its own.
 std::string SchedulerVersion();

@@ -55,7 +55,7 @@ TEST_CASE("schedkit-kube --version names the release the side-by-side kube-sched
   auto upstream = ChildProcess::Start({KubeSchedulerBinary(), "--version"}, Server().dir() + "/kube-version.log");
   REQUIRE(upstream.ok());
   REQUIRE((*upstream)->Wait(absl::Seconds(60)) == std::optional<int>(0));
-  // Upstream prints "Kubernetes v1.35.8"; ours adds schedkit's own version.
+  // Upstream prints "Kubernetes v1.37.2"; ours adds schedkit's own version.
   const std::string theirs = (*upstream)->Output();
   REQUIRE(theirs == schedkit::StrCat("Kubernetes ", schedkit::kUpstreamVersion, "\n"));
   CHECK(ours.output.starts_with(theirs.substr(0, theirs.size() - 1) + " (schedkit "));

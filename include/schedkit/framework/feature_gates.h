@@ -83,8 +83,8 @@ class FeatureGates {
 // OK when schedkit decides as upstream with `gates`: no gate that upstream's
 // scheduler reads is away from its default unless schedkit models its other
 // value. Otherwise FailedPrecondition, one line naming the first such gate:
-//   feature gate StorageCapacityScoring=true: schedkit does not model it
-//   (kube-scheduler v1.35.8 defaults it to false); leave it at its default
+//   feature gate VolumeLimitScaling=false: schedkit does not model it
+//   (kube-scheduler v1.37.2 defaults it to true); leave it at its default
 absl::Status CheckModeled(const FeatureGates& gates);
 
 }  // namespace schedkit::framework

@@ -1,5 +1,5 @@
 // DefaultPreemption (upstream pkg/scheduler/framework/plugins/
-// defaultpreemption, v1.35.8): when no node fits a pod, find the node where
+// defaultpreemption, v1.37.2): when no node fits a pod, find the node where
 // evicting the fewest, least important lower-priority pods makes it fit,
 // evict them and nominate the pod to that node.
 //

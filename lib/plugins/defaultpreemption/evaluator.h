@@ -1,5 +1,5 @@
 // Preemption evaluator: the policy-independent half of preemption (upstream
-// pkg/scheduler/framework/preemption, v1.35.8). It shortlists the nodes whose
+// pkg/scheduler/framework/preemption, v1.37.2). It shortlists the nodes whose
 // filters said Unschedulable, dry-runs victim selection on them in parallel,
 // picks the best candidate and evicts its victims. A preemption plugin
 // supplies the policy through preemption::Interface; DefaultPreemption is the
