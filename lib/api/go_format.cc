@@ -174,4 +174,65 @@ bool ParseGoDuration(std::string_view text, absl::Duration* out) {
   return absl::ParseDuration(normalized, out);
 }
 
+namespace {
+
+// Go's fmtFrac: the fraction of v / 10^prec without trailing zeros (no
+// point when it is zero), prepended to `out`; returns v / 10^prec.
+uint64_t PrependFraction(std::string& out, uint64_t v, int prec) {
+  std::string digits;
+  bool printed = false;
+  for (int i = 0; i < prec; ++i) {
+    const uint64_t digit = v % 10;
+    printed = printed || digit != 0;
+    if (printed) digits.insert(digits.begin(), static_cast<char>('0' + digit));
+    v /= 10;
+  }
+  if (printed) out.insert(0, "." + digits);
+  return v;
+}
+
+void PrependInteger(std::string& out, uint64_t v) { out.insert(0, std::to_string(v)); }
+
+}  // namespace
+
+std::string FormatGoDuration(absl::Duration d) {
+  const int64_t nanos = absl::ToInt64Nanoseconds(d);
+  const bool negative = nanos < 0;
+  uint64_t u = negative ? 0 - static_cast<uint64_t>(nanos) : static_cast<uint64_t>(nanos);
+  constexpr uint64_t kMicro = 1000, kMilli = 1000 * kMicro, kSecond = 1000 * kMilli;
+  std::string out;
+  if (u < kSecond) {
+    // Below a second Go uses the largest unit under it: 1.2ms, 300µs, 5ns.
+    if (u == 0) return "0s";
+    int prec = 0;
+    if (u < kMicro) {
+      out = "ns";
+    } else if (u < kMilli) {
+      prec = 3;
+      out = "\u00b5s";
+    } else {
+      prec = 6;
+      out = "ms";
+    }
+    u = PrependFraction(out, u, prec);
+    PrependInteger(out, u);
+  } else {
+    out = "s";
+    u = PrependFraction(out, u, 9);
+    PrependInteger(out, u % 60);
+    u /= 60;
+    if (u > 0) {
+      out.insert(0, "m");
+      PrependInteger(out, u % 60);
+      u /= 60;
+      if (u > 0) {
+        out.insert(0, "h");
+        PrependInteger(out, u);
+      }
+    }
+  }
+  if (negative) out.insert(0, "-");
+  return out;
+}
+
 }  // namespace schedkit

@@ -40,6 +40,9 @@ bool IsValidUtf8(std::string_view s);
 // False on anything Go refuses (Abseil's "inf" included).
 bool ParseGoDuration(std::string_view text, absl::Duration* out);
 
+// time.Duration.String: "10m0s", "1h0m0s", "1.5s", "300ms", "0s".
+std::string FormatGoDuration(absl::Duration d);
+
 }  // namespace schedkit
 
 #endif  // SCHEDKIT_LIB_API_GO_FORMAT_H_

@@ -204,6 +204,11 @@ absl::Status ReadPlugins(const json& value, std::string_view path, framework::Pr
     if (point == nullptr) return Error(point_path, "unknown field");
     if (it->is_null()) continue;
     SCHEDKIT_RETURN_IF_ERROR(ReadPluginSet(*it, point_path, out.*point->set));
+    if (IsWorkloadPoint(point->field) && !(out.*point->set).enabled.empty()) {
+      return Error(Child(point_path, "enabled"),
+                   "schedkit does not model workload-aware scheduling (the GenericWorkload gate's extension "
+                   "points) yet; leave it empty");
+    }
   }
   return absl::OkStatus();
 }
@@ -395,8 +400,15 @@ absl::StatusOr<SchedulerConfiguration> DecodeConfiguration(const nlohmann::json&
   if (const json* v = Field(root, "clientConnection"); v != nullptr) {
     SCHEDKIT_RETURN_IF_ERROR(ReadClientConnection(*v, "clientConnection", config.client_connection));
   }
-  for (std::string_view key : {"enableProfiling", "enableContentionProfiling", "delayCacheUntilActive"}) {
+  for (auto [key, member] : {std::pair{"enableProfiling", &SchedulerConfiguration::enable_profiling},
+                              std::pair{"enableContentionProfiling", &SchedulerConfiguration::enable_contention_profiling},
+                              std::pair{"delayCacheUntilActive", &SchedulerConfiguration::delay_cache_until_active}}) {
     SCHEDKIT_RETURN_IF_ERROR(CheckBool(root, "", key));
+    if (const json* v = Field(root, key); v != nullptr) config.*member = v->get<bool>();
+  }
+  // Upstream defaults contention profiling on only where profiling is on.
+  if (Field(root, "enableContentionProfiling") == nullptr) {
+    config.enable_contention_profiling = config.enable_profiling;
   }
   if (const json* v = Field(root, "extenders"); v != nullptr) {
     if (!v->is_array()) return TypeError("extenders", "a list", *v);

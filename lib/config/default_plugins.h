@@ -20,7 +20,7 @@ struct ExtensionPoint {
 };
 
 // In the order of upstream's v1 Plugins type.
-inline constexpr std::array<ExtensionPoint, 13> kExtensionPoints = {{
+inline constexpr std::array<ExtensionPoint, 16> kExtensionPoints = {{
     {"preEnqueue", &framework::ProfilePlugins::pre_enqueue},
     {"queueSort", &framework::ProfilePlugins::queue_sort},
     {"preFilter", &framework::ProfilePlugins::pre_filter},
@@ -34,7 +34,16 @@ inline constexpr std::array<ExtensionPoint, 13> kExtensionPoints = {{
     {"bind", &framework::ProfilePlugins::bind},
     {"postBind", &framework::ProfilePlugins::post_bind},
     {"multiPoint", &framework::ProfilePlugins::multi_point},
+    {"placementGenerate", &framework::ProfilePlugins::placement_generate},
+    {"placementScore", &framework::ProfilePlugins::placement_score},
+    {"podGroupPostFilter", &framework::ProfilePlugins::pod_group_post_filter},
 }};
+
+// The points of workload-aware scheduling (GenericWorkload), which schedkit
+// does not model yet.
+inline bool IsWorkloadPoint(std::string_view field) {
+  return field == "placementGenerate" || field == "placementScore" || field == "podGroupPostFilter";
+}
 
 // One extension point. Disabled names are the custom ones followed by the
 // defaults' own. Unless "*" is disabled, the defaults stay in order minus the

@@ -73,7 +73,43 @@ class ArgsDocument {
   static ArgsValue Child(const ArgsValue& parent, const json& node, std::string path) {
     return ArgsValue(&node, std::move(path), /*top=*/false, parent.decode_, parent.validation_, parent.gates_);
   }
+  static ArgsOut Out(json& node) { return ArgsOut(&node); }
 };
+
+namespace {
+
+json& Out(void* node) { return *static_cast<json*>(node); }
+
+}  // namespace
+
+void ArgsOut::Write(bool v) { Out(node_) = v; }
+void ArgsOut::Write(int32_t v) { Out(node_) = v; }
+void ArgsOut::Write(int64_t v) { Out(node_) = v; }
+void ArgsOut::Write(double v) { Out(node_) = v; }
+void ArgsOut::Write(const std::string& v) { Out(node_) = v; }
+void ArgsOut::Write(absl::Duration v) { Out(node_) = FormatGoDuration(v); }
+void ArgsOut::Write(const RawJson& v) {
+  // The text came from a parsed document (ArgsValue::Read), or from code
+  // that promises JSON; anything else is written as null.
+  json parsed = json::parse(v.text, nullptr, /*allow_exceptions=*/false);
+  Out(node_) = parsed.is_discarded() ? json() : std::move(parsed);
+}
+void ArgsOut::WriteMessage(const google::protobuf::Message& v) { Out(node_) = api::internal::MessageToJson(v); }
+void ArgsOut::WriteNull() { Out(node_) = nullptr; }
+void ArgsOut::MakeList() {
+  if (!Out(node_).is_array()) Out(node_) = json::array();
+}
+ArgsOut ArgsOut::Element() {
+  MakeList();
+  return ArgsDocument::Out(Out(node_).emplace_back());
+}
+void ArgsOut::MakeObject() {
+  if (!Out(node_).is_object()) Out(node_) = json::object();
+}
+ArgsOut ArgsOut::Member(std::string_view name) {
+  MakeObject();
+  return ArgsDocument::Out(Out(node_)[std::string(name)]);
+}
 
 bool ArgsValue::is_null() const { return Node(node_).is_null(); }
 
@@ -282,6 +318,12 @@ absl::Status DecodeDocument(const PluginArgs& args, std::string_view fallback_pl
   }
   if (!validation_errors.empty()) return Report(args, fallback_plugin, validation_errors);
   return absl::OkStatus();
+}
+
+std::string EncodeDocument(absl::FunctionRef<void(ArgsOut)> encode) {
+  json doc = json::object();
+  encode(ArgsDocument::Out(doc));
+  return doc.dump();
 }
 
 }  // namespace args_internal

@@ -134,6 +134,9 @@ void HealthServer::Route(httplib::Server& server) {
     const std::string path = q.matches[1];
     ServeOne(path == "livez" ? o.livez : path == "readyz" ? o.readyz : o.healthz, q.matches[2], r);
   });
+  server.Get("/configz", [&o](const httplib::Request&, httplib::Response& r) {
+    r.set_content(o.configz ? o.configz() : std::string("{}"), "application/json");
+  });
   server.Get("/metrics", [&o](const httplib::Request&, httplib::Response& r) {
     r.set_content(o.metrics ? o.metrics() : std::string(), "text/plain; version=0.0.4; charset=utf-8");
   });

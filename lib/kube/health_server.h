@@ -43,6 +43,8 @@ struct HealthServerOptions {
   std::vector<HealthCheck> readyz;
   std::vector<HealthCheck> healthz;
   std::function<std::string()> metrics;
+  // The JSON /configz serves (kube-scheduler's configz: {"componentconfig": ...}).
+  std::function<std::string()> configz;
 };
 
 class HealthServer {

@@ -67,6 +67,9 @@ const std::vector<Flag>& Flags() {
       {"config", Kind::kString,
        "The path to the configuration file.",
        String(&SchedulerFlags::config)},
+      {"write-config-to", Kind::kString,
+       "If set, write the configuration values to this file and exit.",
+       String(&SchedulerFlags::write_config_to)},
       {"feature-gates", Kind::kString,
        "A set of key=value pairs that describe feature gates for alpha/experimental features (repeatable; "
        "a gate the scheduler reads stays at its default unless schedkit models it).",

@@ -20,6 +20,9 @@ namespace schedkit::kube::internal {
 
 struct SchedulerFlags {
   std::string config;
+  // Write the effective configuration (config::EffectiveConfiguration) to
+  // this file and exit, once the client is built, as kube-scheduler does.
+  std::string write_config_to;
   std::string master;
   // Health and metrics: HTTPS on bind_address:secure_port (0 turns it
   // off), with a self-signed certificate unless the files are given; and

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <fstream>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -112,10 +113,14 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   internal::ApplyFlags(*flags, *cfg);
   // Build every profile's plugins once, as kube-scheduler does before it
   // connects: bad plugin args are reported without a cluster.
+  framework::FrameworkOptions build_options;
+  build_options.feature_gates = &gates;
   for (const framework::Profile& profile : cfg->profiles) {
-    auto built = framework::Framework::Create(registry, profile, framework::FrameworkOptions{});
+    auto built = framework::Framework::Create(registry, profile, build_options);
     if (!built.ok()) return Fail(built.status());
   }
+  auto effective = config::EffectiveConfiguration(*cfg, registry, gates, config::ConfigFormat::kJson);
+  if (!effective.ok()) return Fail(effective.status());
   const config::LeaderElection& election = cfg->leader_election;
   internal::LeaseElectorOptions lease;
   if (election.leader_elect) {
@@ -151,6 +156,19 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
   if (!election_client.ok()) return Fail(election_client.status());
   std::unique_ptr<internal::LeaseElector> elector;
   if (election.leader_elect) elector = std::make_unique<internal::LeaseElector>(**election_client, lease);
+
+  // As kube-scheduler: written once the clients are built, before the
+  // server is reached.
+  if (!flags->write_config_to.empty()) {
+    auto yaml = config::EffectiveConfiguration(*cfg, registry, gates, config::ConfigFormat::kYaml);
+    if (!yaml.ok()) return Fail(yaml.status());
+    std::ofstream out(flags->write_config_to, std::ios::binary | std::ios::trunc);
+    out << *yaml;
+    out.close();
+    if (!out) return Fail(schedkit::StrCat("--write-config-to ", flags->write_config_to, ": cannot write the file"));
+    Log(Severity::kInfo, "server", schedkit::StrCat("Wrote configuration to ", flags->write_config_to));
+    return 0;
+  }
 
   // Reach the server once before anything else: a wrong CA, a refused
   // credential or an unreachable address ends here, with nothing written.
@@ -218,6 +236,7 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
                        return synced.load() ? absl::OkStatus()
                                             : absl::UnavailableError("waiting for handlers to sync");
                      }}});
+  serving.configz = [doc = schedkit::StrCat("{\"componentconfig\":", *effective, "}")] { return doc; };
   serving.metrics = [&metrics, &elector, &lease] {
     std::string text = metrics.Render();
     if (elector != nullptr) {

@@ -12,6 +12,7 @@
 #include "plugins/nodedeclaredfeatures/node_declared_features.h"
 #include "plugins/nodename/node_name.h"
 #include "plugins/nodeports/node_ports.h"
+#include "plugins/noderesources/args.h"
 #include "plugins/noderesources/balanced_allocation.h"
 #include "plugins/noderesources/fit.h"
 #include "plugins/nodeunschedulable/node_unschedulable.h"
@@ -28,32 +29,44 @@
 namespace schedkit::plugins {
 
 framework::Registry NewInTreeRegistry() {
-  const std::pair<std::string_view, framework::PluginFactory> entries[] = {
-      {names::kSchedulingGates, NewSchedulingGates},
-      {names::kPrioritySort, NewPrioritySort},
-      {names::kNodeUnschedulable, NewNodeUnschedulable},
-      {names::kNodeName, NewNodeName},
-      {names::kTaintToleration, NewTaintToleration},
-      {names::kNodeAffinity, NewNodeAffinity},
-      {names::kNodePorts, NewNodePorts},
-      {names::kNodeResourcesFit, NewNodeResourcesFit},
-      {names::kVolumeRestrictions, NewVolumeRestrictions},
-      {names::kNodeVolumeLimits, NewNodeVolumeLimits},
-      {names::kVolumeBinding, NewVolumeBinding},
-      {names::kVolumeZone, NewVolumeZone},
-      {names::kPodTopologySpread, NewPodTopologySpread},
-      {names::kInterPodAffinity, NewInterPodAffinity},
-      {names::kDynamicResources, NewDynamicResources},
-      {names::kDefaultPreemption, NewDefaultPreemption},
-      {names::kNodeResourcesBalancedAllocation, NewNodeResourcesBalancedAllocation},
-      {names::kImageLocality, NewImageLocality},
-      {names::kDefaultBinder, NewDefaultBinder},
-      {names::kNodeDeclaredFeatures, NewNodeDeclaredFeatures},
+  // The plugins with args have them as a kind of their own, as upstream's
+  // <Name>Args in the v1 scheme.
+  struct Entry {
+    std::string_view name;
+    framework::PluginFactory factory;
+    framework::ArgsDefaulter args;
+  };
+  const Entry entries[] = {
+      {names::kSchedulingGates, NewSchedulingGates, nullptr},
+      {names::kPrioritySort, NewPrioritySort, nullptr},
+      {names::kNodeUnschedulable, NewNodeUnschedulable, nullptr},
+      {names::kNodeName, NewNodeName, nullptr},
+      {names::kTaintToleration, NewTaintToleration, nullptr},
+      {names::kNodeAffinity, NewNodeAffinity, framework::DefaultsBy(NodeAffinityArgsSpec())},
+      {names::kNodePorts, NewNodePorts, nullptr},
+      {names::kNodeResourcesFit, NewNodeResourcesFit,
+       framework::DefaultsBy(noderesources::NodeResourcesFitArgsSpec())},
+      {names::kVolumeRestrictions, NewVolumeRestrictions, nullptr},
+      {names::kNodeVolumeLimits, NewNodeVolumeLimits, nullptr},
+      {names::kVolumeBinding, NewVolumeBinding, framework::DefaultsBy(VolumeBindingArgsSpec())},
+      {names::kVolumeZone, NewVolumeZone, nullptr},
+      {names::kPodTopologySpread, NewPodTopologySpread, DefaultedPodTopologySpreadArgs},
+      {names::kInterPodAffinity, NewInterPodAffinity,
+       framework::DefaultsBy(InterPodAffinityArgsSpec())},
+      {names::kDynamicResources, NewDynamicResources,
+       framework::DefaultsBy(DynamicResourcesArgsSpec())},
+      {names::kDefaultPreemption, NewDefaultPreemption,
+       framework::DefaultsBy(DefaultPreemptionArgsSpec())},
+      {names::kNodeResourcesBalancedAllocation, NewNodeResourcesBalancedAllocation,
+       framework::DefaultsBy(noderesources::NodeResourcesBalancedAllocationArgsSpec())},
+      {names::kImageLocality, NewImageLocality, nullptr},
+      {names::kDefaultBinder, NewDefaultBinder, nullptr},
+      {names::kNodeDeclaredFeatures, NewNodeDeclaredFeatures, nullptr},
   };
   framework::Registry registry;
-  for (const auto& [name, factory] : entries) {
+  for (const Entry& e : entries) {
     // The names above are distinct; a failure here is a programming error.
-    if (!registry.Add(std::string(name), factory).ok()) std::abort();
+    if (!registry.Add(std::string(e.name), e.factory, e.args).ok()) std::abort();
   }
   return registry;
 }

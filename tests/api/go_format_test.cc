@@ -70,5 +70,35 @@ TEST_CASE("GoStringList is fmt's %v of a []string", "[go_format]") {
   CHECK(GoStringList(std::vector<std::string>{"A", "B C"}) == "[A B C]");
 }
 
+// Go's time.Duration.String, on the values of its own TestDurationString.
+TEST_CASE("FormatGoDuration is time.Duration.String", "[go_format]") {
+  struct Case {
+    absl::Duration in;
+    const char* want;
+  };
+  for (const Case& c : {
+           Case{absl::ZeroDuration(), "0s"},
+           Case{absl::Nanoseconds(1), "1ns"},
+           Case{absl::Nanoseconds(1100), "1.1\u00b5s"},
+           Case{absl::Microseconds(2200), "2.2ms"},
+           Case{absl::Milliseconds(3300), "3.3s"},
+           Case{absl::Minutes(4) + absl::Seconds(5), "4m5s"},
+           Case{absl::Minutes(4) + absl::Milliseconds(5001), "4m5.001s"},
+           Case{absl::Hours(5) + absl::Minutes(6) + absl::Milliseconds(7001), "5h6m7.001s"},
+           Case{absl::Minutes(8) + absl::Nanoseconds(1), "8m0.000000001s"},
+           Case{absl::Seconds(15), "15s"},
+           Case{absl::Minutes(10), "10m0s"},
+           Case{absl::Hours(1), "1h0m0s"},
+           Case{-absl::Nanoseconds(1), "-1ns"},
+           Case{-absl::Minutes(4) - absl::Seconds(5), "-4m5s"},
+       }) {
+    CAPTURE(c.want);
+    CHECK(FormatGoDuration(c.in) == c.want);
+    absl::Duration back;
+    CHECK(ParseGoDuration(FormatGoDuration(c.in), &back));
+    CHECK(back == c.in);
+  }
+}
+
 }  // namespace
 }  // namespace schedkit

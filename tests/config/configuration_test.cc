@@ -592,3 +592,18 @@ TEST_CASE("ParseConfiguration: mutated documents give a result or an error, neve
 }
 
 }  // namespace
+
+TEST_CASE("ParseConfiguration: plugins at workload-aware scheduling's points are refused", "[config][parse]") {
+  absl::StatusOr<config::SchedulerConfiguration> c = config::ParseConfiguration(R"(
+profiles:
+- plugins:
+    placementGenerate:
+      enabled: [{name: TopologyPlacement}]
+)", "sched.yaml");
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.status().message() ==
+        "sched.yaml: profiles[0].plugins.placementGenerate.enabled: schedkit does not model workload-aware "
+        "scheduling (the GenericWorkload gate's extension points) yet; leave it empty");
+  // Empty, and disabling, is upstream's default and is accepted.
+  CHECK(config::ParseConfiguration("profiles: [{plugins: {podGroupPostFilter: {disabled: [{name: '*'}]}}}]").ok());
+}

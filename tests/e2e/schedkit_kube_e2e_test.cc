@@ -276,6 +276,18 @@ TEST_CASE("schedkit-kube schedules and preempts through the API, with events and
   CHECK_THAT(metrics->body, Catch::Contains("scheduler_pod_scheduling_sli_duration_seconds_bucket{attempts="));
   CHECK_THAT(metrics->body, Catch::Contains("scheduler_preemption_attempts_total"));
 
+  // /configz: the effective configuration under "componentconfig", as
+  // --write-config-to writes it (write_config_e2e_test.cc compares that
+  // with kube-scheduler's).
+  const auto configz = health.Get("/configz");
+  REQUIRE(configz);
+  const json served = json::parse(configz->body, nullptr, /*allow_exceptions=*/false);
+  REQUIRE(served.contains("componentconfig"));
+  const json& component = served["componentconfig"];
+  CHECK(component["kind"] == "KubeSchedulerConfiguration");
+  CHECK(component["profiles"][0]["schedulerName"] == "default-scheduler");
+  CHECK(component["profiles"][0]["pluginConfig"][5]["args"]["kind"] == "NodeResourcesFitArgs");
+
   (*child)->Signal(SIGTERM);
   const auto code = (*child)->Wait(absl::Seconds(30));
   INFO((*child)->Output());

@@ -194,5 +194,62 @@ TEST_CASE("Typed args: ArgsErrors phrase problems as apimachinery does", "[frame
   CHECK(ArgsPath("a", "[2].b") == "a[2].b");
 }
 
+struct Written {
+  std::string kind;
+  std::vector<std::string> names;
+  std::optional<int32_t> limit;
+  std::optional<int32_t> floor;
+  int64_t count = 0;
+  bool flag = false;
+  absl::Duration wait = absl::Minutes(10);
+  std::optional<Point> origin;
+};
+
+const ArgsSpec<Written>& WrittenSpec() {
+  static const auto* spec = ArgsSpec<Written>("Written")
+                                .Field("kind", &Written::kind).OmitEmpty()
+                                .Field("names", &Written::names).OmitEmpty()
+                                .Field("limit", &Written::limit).OmitEmpty()
+                                .Field("floor", &Written::floor)
+                                .Field("count", &Written::count)
+                                .Field("flag", &Written::flag)
+                                .Field("wait", &Written::wait)
+                                .Field("origin", &Written::origin, PointSpec()).OmitEmpty()
+                                .Defaults([](Written& w) {
+                                  if (w.kind.empty()) w.kind = "Default";
+                                })
+                                .Leak();
+  return *spec;
+}
+
+// The written form is what --write-config-to prints for a plugin's args:
+// Go's encoding of the v1 type, omitempty fields left out when empty.
+TEST_CASE("Typed args: EncodeArgs writes every field but the empty OmitEmpty ones", "[framework][args]") {
+  Written w;
+  w.kind = "";
+  CHECK(EncodeArgs(w, WrittenSpec()) == R"({"count":0,"flag":false,"floor":null,"wait":"10m0s"})");
+  w.kind = "K";
+  w.names = {"a", "b"};
+  w.limit = 0;  // set: an optional is empty only when unset
+  w.floor = 3;
+  w.origin = Point{1, 2};
+  CHECK(EncodeArgs(w, WrittenSpec()) ==
+        R"({"count":0,"flag":false,"floor":3,"kind":"K","limit":0,"names":["a","b"],"origin":{"x":1,"y":2},)"
+        R"("wait":"10m0s"})");
+}
+
+TEST_CASE("Typed args: DefaultedArgs is the args decoded, defaulted and written back", "[framework][args]") {
+  absl::StatusOr<std::string> got = DefaultedArgs(PluginArgs(R"({"names":["x"],"wait":"90s"})"), WrittenSpec());
+  REQUIRE(got.ok());
+  CHECK(*got == R"({"count":0,"flag":false,"floor":null,"kind":"Default","names":["x"],"wait":"1m30s"})");
+  // Decoding errors are DecodeArgs's.
+  got = DefaultedArgs(PluginArgs(R"({"nope":1})"), WrittenSpec());
+  REQUIRE_FALSE(got.ok());
+  CHECK(got.status().message() == "Written args: nope: unknown field");
+  // An ArgsDefaulter calls the same.
+  const ArgsDefaulter defaulted = DefaultsBy(WrittenSpec());
+  CHECK(*defaulted(PluginArgs()) == R"({"count":0,"flag":false,"floor":null,"kind":"Default","wait":"10m0s"})");
+}
+
 }  // namespace
 }  // namespace schedkit::framework

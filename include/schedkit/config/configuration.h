@@ -23,7 +23,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "schedkit/framework/feature_gates.h"
 #include "schedkit/framework/profile.h"
+#include "schedkit/framework/registry.h"
 
 namespace schedkit::config {
 
@@ -60,12 +62,17 @@ struct SchedulerConfiguration {
   std::vector<framework::Profile> profiles;
   ClientConnection client_connection;
   LeaderElection leader_election;
+  // Read and written back (EffectiveConfiguration); schedkit serves no
+  // profiling endpoints and starts its informers as upstream does.
+  bool enable_profiling = true;
+  bool enable_contention_profiling = true;
+  bool delay_cache_until_active = false;
 };
 
-// Upstream v1.35's default plugin set (multiPoint, in order, with weights),
-// with the feature gates at their v1.35 defaults: DynamicResources (weight 2)
-// sits before DefaultPreemption; the alpha NodeDeclaredFeatures and
-// GangScheduling plugins are absent.
+// Upstream v1.37's default plugin set (multiPoint, in order, with weights),
+// with the feature gates at their v1.37 defaults: DynamicResources (weight 2)
+// sits before DefaultPreemption, NodeDeclaredFeatures comes last; the
+// workload plugins (GangScheduling, ...) are absent.
 framework::ProfilePlugins DefaultPlugins();
 
 // The configuration an empty KubeSchedulerConfiguration defaults to: one
@@ -84,15 +91,30 @@ SchedulerConfiguration MostAllocatedConfiguration();
 // kube-scheduler types them (`10` a number, `"10"` a string), which matters
 // for pluginConfig args, kept as compact JSON text in Profile::plugin_args.
 // leaderElection and clientConnection are read (durations as Go writes
-// them, "15s"); the other v1 fields (enableProfiling,
-// enableContentionProfiling, delayCacheUntilActive) are type-checked and
-// ignored; a non-empty extenders list is an error. Errors are
+// them, "15s"), and so are enableProfiling, enableContentionProfiling and
+// delayCacheUntilActive (kept for EffectiveConfiguration); a non-empty
+// extenders list is an error, and so is a plugin enabled at one of
+// workload-aware scheduling's points (placementGenerate, placementScore,
+// podGroupPostFilter), which schedkit does not model yet. Errors are
 // InvalidArgument naming `source` and the field path
 // ("sched.yaml: profiles[1].schedulerName: Duplicate value: \"x\"");
 // unknown fields are errors, and validation errors are all reported, "; "-joined.
 absl::StatusOr<SchedulerConfiguration> ParseConfiguration(std::string_view text,
                                                           std::string_view source = "<config>");
 absl::StatusOr<SchedulerConfiguration> LoadConfiguration(const std::string& path);
+
+// The configuration as kube-scheduler writes it with --write-config-to
+// (YAML) and serves it at /configz (JSON, under "componentconfig"): v1,
+// every default filled in, each profile's plugins as merged with the
+// default set, and its pluginConfig the args of every plugin the profile
+// runs, sorted by plugin name — defaulted for the plugins whose args are a
+// kind of their own (Registry::Add with an ArgsDefaulter, with apiVersion
+// and kind), as given for the others. Errors are the plugins' args errors.
+enum class ConfigFormat { kYaml, kJson };
+absl::StatusOr<std::string> EffectiveConfiguration(const SchedulerConfiguration& config,
+                                                   const framework::Registry& registry,
+                                                   const framework::FeatureGates& gates,
+                                                   ConfigFormat format = ConfigFormat::kYaml);
 
 // Checks what needs no plugin code: percentages in [0, 100], parallelism > 0,
 // backoffs > 0 with max ≥ initial, at least one profile, schedulerNames

@@ -20,6 +20,11 @@
 //   // In the factory:
 //   SCHEDKIT_ASSIGN_OR_RETURN(SampleArgs a, framework::DecodeArgs(args, SampleArgsSpec()));
 //
+// The effective configuration (--write-config-to, /configz) prints a
+// plugin's args as it runs with them: DefaultedArgs decodes and writes them
+// back (EncodeArgs), leaving out the fields marked OmitEmpty that are empty,
+// as Go's `json:",omitempty"` does.
+//
 // Decoding follows upstream's order: the fields are read (the first type
 // error or unknown field stops it), each object's Defaults run (upstream's
 // SetDefaults_<Name>Args), then every Validate and range check runs and all
@@ -216,6 +221,35 @@ class ArgsValue {
   const FeatureGates* gates_;
 };
 
+// One value of an args document being written (EncodeArgs): the writing
+// counterpart of ArgsValue, for the effective configuration that
+// --write-config-to and /configz print. Made by EncodeArgs; valid only
+// during the call that made it.
+class ArgsOut {
+ public:
+  void Write(bool v);
+  void Write(int32_t v);
+  void Write(int64_t v);
+  void Write(double v);
+  void Write(const std::string& v);
+  // Go's text for a duration ("10m0s"), as upstream's metav1.Duration.
+  void Write(absl::Duration v);
+  void Write(const RawJson& v);
+  void WriteMessage(const google::protobuf::Message& v);
+  void WriteNull();
+  // Makes this value an empty list, or appends an element to it.
+  void MakeList();
+  ArgsOut Element();
+  // Makes this value an empty object, or adds a member to it.
+  void MakeObject();
+  ArgsOut Member(std::string_view name);
+
+ private:
+  friend class ArgsDocument;
+  explicit ArgsOut(void* node) : node_(node) {}
+  void* node_;
+};
+
 template <typename T>
 class ArgsSpec;
 
@@ -270,6 +304,62 @@ std::optional<int64_t> IntegerOf(const M& m) {
   }
 }
 
+// Writes a value of a leaf type, or a list or optional of one (an unset
+// optional is null).
+template <typename M>
+void WriteFrom(ArgsOut out, const M& m) {
+  if constexpr (IsVector<M>::value) {
+    out.MakeList();
+    for (const auto& e : m) WriteFrom(out.Element(), e);
+  } else if constexpr (IsOptional<M>::value) {
+    if (m.has_value()) {
+      WriteFrom(out, *m);
+    } else {
+      out.WriteNull();
+    }
+  } else if constexpr (std::is_base_of_v<google::protobuf::Message, M>) {
+    out.WriteMessage(m);
+  } else {
+    out.Write(m);
+  }
+}
+
+// Writes an object of a type with its own spec, or a list or optional of one.
+template <typename M, typename N>
+void WriteWith(ArgsOut out, const M& m, const ArgsSpec<N>& spec) {
+  if constexpr (IsVector<M>::value) {
+    out.MakeList();
+    for (const auto& e : m) WriteWith(out.Element(), e, spec);
+  } else if constexpr (IsOptional<M>::value) {
+    if (m.has_value()) {
+      WriteWith(out, *m, spec);
+    } else {
+      out.WriteNull();
+    }
+  } else {
+    spec.EncodeObject(m, out);
+  }
+}
+
+// Go's encoding/json "empty" for omitempty: false, 0, "", an empty list, an
+// unset optional. Objects are never empty (as Go's structs).
+template <typename M>
+bool IsEmpty(const M& m) {
+  if constexpr (IsVector<M>::value) {
+    return m.empty();
+  } else if constexpr (IsOptional<M>::value) {
+    return !m.has_value();
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    return m.empty();
+  } else if constexpr (std::is_same_v<M, bool> || std::is_arithmetic_v<M>) {
+    return m == M{};
+  } else if constexpr (std::is_same_v<M, absl::Duration>) {
+    return m == absl::ZeroDuration();
+  } else {
+    return false;
+  }
+}
+
 // Appends `nested`'s entries under `prefix`.
 void AppendUnder(std::string_view prefix, const ArgsErrors& nested, ArgsErrors& out);
 // Records "Invalid value: v: must be between lo and hi, inclusive"
@@ -283,6 +373,10 @@ void CheckRange(std::string_view path, int64_t value, std::optional<int64_t> lo,
 // problems into one InvalidArgument line.
 absl::Status DecodeDocument(const PluginArgs& args, std::string_view fallback_plugin,
                             absl::FunctionRef<bool(const ArgsValue&)> decode);
+
+// Runs `encode` on the top value of a new document and returns its compact
+// JSON text.
+std::string EncodeDocument(absl::FunctionRef<void(ArgsOut)> encode);
 
 }  // namespace args_internal
 
@@ -303,7 +397,8 @@ class ArgsSpec {
     if constexpr (IsInteger<M>()) integer = [member](const T& t) { return args_internal::IntegerOf(t.*member); };
     return AddField(std::move(name),
                     [member](const ArgsValue& v, T& out) { return args_internal::ReadInto(v, out.*member); },
-                    std::move(integer));
+                    std::move(integer), [member](const T& t, ArgsOut out) { args_internal::WriteFrom(out, t.*member); },
+                    [member](const T& t) { return args_internal::IsEmpty(t.*member); });
   }
   // A member that is an object described by `nested` (or a vector or
   // optional of one). `nested` must outlive this spec.
@@ -313,7 +408,16 @@ class ArgsSpec {
                     [member, &nested](const ArgsValue& v, T& out) {
                       return args_internal::ReadWith(v, out.*member, nested);
                     },
-                    nullptr);
+                    nullptr,
+                    [member, &nested](const T& t, ArgsOut out) { args_internal::WriteWith(out, t.*member, nested); },
+                    [member](const T& t) { return args_internal::IsEmpty(t.*member); });
+  }
+  // The field added last is left out of the written args when empty
+  // (EncodeArgs), as Go's `json:",omitempty"`: false, 0, "", an empty list
+  // or an unset optional. Without it an unset optional is written as null.
+  ArgsSpec& OmitEmpty() {
+    if (!fields_.empty()) fields_.back().omit_empty = true;
+    return *this;
   }
   // The field added last must be given: absent or null is "Required value".
   ArgsSpec& Required() {
@@ -382,9 +486,23 @@ class ArgsSpec {
     return true;
   }
 
+  // Writes `t` as an object: every field but the OmitEmpty ones that are
+  // empty.
+  void EncodeObject(const T& t, ArgsOut out) const {
+    out.MakeObject();
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      const FieldEntry& f = fields_[i];
+      if (f.omit_empty && f.is_empty(t)) continue;
+      f.write(t, out.Member(names_[i]));
+    }
+  }
+
  private:
   struct FieldEntry {
     std::function<bool(const ArgsValue&, T&)> read;
+    std::function<void(const T&, ArgsOut)> write;
+    std::function<bool(const T&)> is_empty;
+    bool omit_empty = false;
     // The value of an integer field (int32_t, int64_t or an optional one),
     // for the bounds; null for other fields, whose bounds are ignored.
     std::function<std::optional<int64_t>(const T&)> integer;
@@ -403,11 +521,14 @@ class ArgsSpec {
   }
 
   ArgsSpec& AddField(std::string name, std::function<bool(const ArgsValue&, T&)> read,
-                     std::function<std::optional<int64_t>(const T&)> integer) {
+                     std::function<std::optional<int64_t>(const T&)> integer,
+                     std::function<void(const T&, ArgsOut)> write, std::function<bool(const T&)> is_empty) {
     names_.push_back(std::move(name));
     FieldEntry entry;
     entry.read = std::move(read);
     entry.integer = std::move(integer);
+    entry.write = std::move(write);
+    entry.is_empty = std::move(is_empty);
     fields_.push_back(std::move(entry));
     return *this;
   }
@@ -428,6 +549,35 @@ absl::StatusOr<T> DecodeArgs(const PluginArgs& args, const ArgsSpec<T>& spec) {
       args, spec.name(), [&](const ArgsValue& top) { return spec.DecodeObject(top, out); });
   if (!s.ok()) return s;
   return out;
+}
+
+// A plugin's args as it runs with them, as JSON text (DefaultedArgs by its
+// spec): what the effective configuration (--write-config-to, /configz)
+// prints for the plugin. Registry::Add takes one for the plugins whose args
+// are a kind of their own.
+using ArgsDefaulter = std::function<absl::StatusOr<std::string>(const PluginArgs&)>;
+
+// `args` as compact JSON text: the object `spec` describes, every field
+// but the empty OmitEmpty ones (see OmitEmpty), keys sorted as Go writes a
+// configuration. No apiVersion or kind.
+template <typename T>
+std::string EncodeArgs(const T& args, const ArgsSpec<T>& spec) {
+  return args_internal::EncodeDocument([&](ArgsOut top) { spec.EncodeObject(args, top); });
+}
+
+// The args as the plugin runs with them: `args` decoded by `spec`, defaults
+// filled in, written back (EncodeArgs). The decoding errors of DecodeArgs.
+template <typename T>
+absl::StatusOr<std::string> DefaultedArgs(const PluginArgs& args, const ArgsSpec<T>& spec) {
+  absl::StatusOr<T> decoded = DecodeArgs(args, spec);
+  if (!decoded.ok()) return decoded.status();
+  return EncodeArgs(*decoded, spec);
+}
+
+// The ArgsDefaulter of args declared by `spec` (which must outlive it).
+template <typename T>
+ArgsDefaulter DefaultsBy(const ArgsSpec<T>& spec) {
+  return [&spec](const PluginArgs& args) { return DefaultedArgs(args, spec); };
 }
 
 }  // namespace schedkit::framework

@@ -37,6 +37,11 @@ struct PluginSet {
 struct ProfilePlugins {
   PluginSet pre_enqueue, queue_sort, pre_filter, filter, post_filter, pre_score, score, reserve, permit,
       pre_bind, bind, post_bind, multi_point;
+  // v1.37's points of workload-aware (gang) scheduling, behind the
+  // GenericWorkload gate. schedkit does not model them yet: the
+  // configuration loader refuses plugins enabled at them, and keeps what
+  // they disable for the effective configuration.
+  PluginSet placement_generate, placement_score, pod_group_post_filter;
   friend bool operator==(const ProfilePlugins&, const ProfilePlugins&) = default;
 };
 

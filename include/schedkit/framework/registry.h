@@ -35,12 +35,19 @@ using PluginFactory = std::function<absl::StatusOr<std::unique_ptr<Plugin>>(cons
 
 class Registry {
  public:
-  // AlreadyExists if `name` is registered.
-  absl::Status Add(std::string name, PluginFactory factory);
+  // AlreadyExists if `name` is registered. `args`, for a plugin whose args
+  // are a kind of their own (upstream: "<name>Args" in the scheduler's
+  // scheme; framework::DefaultsBy(spec)): the effective configuration
+  // (config::EffectiveConfiguration) lists them, defaulted, for every
+  // profile that runs the plugin, given or not. Without it, only args a
+  // profile gives are listed, as given.
+  absl::Status Add(std::string name, PluginFactory factory, ArgsDefaulter args = nullptr);
   // Adds every entry and kind of `other`; AlreadyExists on the first
   // duplicate entry.
   absl::Status Merge(const Registry& other);
   const PluginFactory* Find(std::string_view name) const;
+  // The ArgsDefaulter given to Add; null when none was.
+  const ArgsDefaulter* FindArgs(std::string_view name) const;
   std::vector<std::string> Names() const;
 
   // A kind the plugins read that schedkit does not model (api/kind.h): the
@@ -58,6 +65,7 @@ class Registry {
 
  private:
   std::map<std::string, PluginFactory, std::less<>> factories_;
+  std::map<std::string, ArgsDefaulter, std::less<>> args_;
   api::KindSet kinds_ = api::BuiltinKinds();
 };
 

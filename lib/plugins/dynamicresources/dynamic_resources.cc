@@ -42,6 +42,7 @@ const framework::ArgsSpec<DynamicResourcesArgs>& DynamicResourcesArgsSpec() {
       framework::ArgsSpec<DynamicResourcesArgs>(std::string(names::kDynamicResources))
           .Field("filterTimeout", &DynamicResourcesArgs::filter_timeout)
           .Field("bindingTimeout", &DynamicResourcesArgs::binding_timeout)
+          .OmitEmpty()
           .Defaults([](DynamicResourcesArgs& a, const framework::FeatureGates& gates) {
             if (!a.filter_timeout && filter_gate(gates)) a.filter_timeout = absl::Seconds(10);
             if (!a.binding_timeout && binding_gates(gates)) a.binding_timeout = absl::Seconds(600);

@@ -330,6 +330,7 @@ std::vector<framework::ClusterEventWithHint> NodeAffinity::EventsToRegister() co
 const framework::ArgsSpec<NodeAffinityArgs>& NodeAffinityArgsSpec() {
   static const auto* spec = framework::ArgsSpec<NodeAffinityArgs>(std::string(kPluginName))
                                 .Field("addedAffinity", &NodeAffinityArgs::added_affinity)
+                                .OmitEmpty()
                                 .Validate(ValidateAddedAffinity)
                                 .Leak();
   return *spec;

@@ -31,6 +31,7 @@ const framework::ArgsSpec<ResourceSpec>& ResourceSpecSpec() {
   static const auto* spec = framework::ArgsSpec<ResourceSpec>("ResourceSpec")
                                 .Field("name", &ResourceSpec::name)
                                 .Field("weight", &ResourceSpec::weight)
+                                .OmitEmpty()
                                 .Leak();
   return *spec;
 }
@@ -46,6 +47,7 @@ const framework::ArgsSpec<UtilizationShapePoint>& ShapePointSpec() {
 const framework::ArgsSpec<RequestedToCapacityRatioParam>& RatioSpec() {
   static const auto* spec = framework::ArgsSpec<RequestedToCapacityRatioParam>("RequestedToCapacityRatioParam")
                                 .Field("shape", &RequestedToCapacityRatioParam::shape, ShapePointSpec())
+                                .OmitEmpty()
                                 .Leak();
   return *spec;
 }
@@ -54,8 +56,11 @@ const framework::ArgsSpec<ScoringStrategy>& ScoringStrategySpec() {
   static const auto* spec =
       framework::ArgsSpec<ScoringStrategy>("ScoringStrategy")
           .Field("type", &ScoringStrategy::type)
+          .OmitEmpty()
           .Field("resources", &ScoringStrategy::resources, ResourceSpecSpec())
+          .OmitEmpty()
           .Field("requestedToCapacityRatio", &ScoringStrategy::requested_to_capacity_ratio, RatioSpec())
+          .OmitEmpty()
           .Defaults([](ScoringStrategy& s) { DefaultResourceList(s.resources); })
           .Leak();
   return *spec;
@@ -142,8 +147,11 @@ const framework::ArgsSpec<NodeResourcesFitArgs>& NodeResourcesFitArgsSpec() {
   static const auto* spec =
       framework::ArgsSpec<NodeResourcesFitArgs>(std::string(kFit))
           .Field("ignoredResources", &NodeResourcesFitArgs::ignored_resources)
+          .OmitEmpty()
           .Field("ignoredResourceGroups", &NodeResourcesFitArgs::ignored_resource_groups)
+          .OmitEmpty()
           .Field("scoringStrategy", &NodeResourcesFitArgs::scoring_strategy, ScoringStrategySpec())
+          .OmitEmpty()
           .Defaults([](NodeResourcesFitArgs& a) {
             if (!a.scoring_strategy.has_value()) {
               a.scoring_strategy = ScoringStrategy{std::string(kLeastAllocated), DefaultResources(), std::nullopt};
@@ -158,6 +166,7 @@ const framework::ArgsSpec<NodeResourcesBalancedAllocationArgs>& NodeResourcesBal
   static const auto* spec =
       framework::ArgsSpec<NodeResourcesBalancedAllocationArgs>(std::string(kBalanced))
           .Field("resources", &NodeResourcesBalancedAllocationArgs::resources, ResourceSpecSpec())
+          .OmitEmpty()
           .Defaults([](NodeResourcesBalancedAllocationArgs& a) { DefaultResourceList(a.resources); })
           .Validate(AppendBalancedArgsErrors)
           .Leak();

@@ -94,10 +94,15 @@ const framework::ArgsSpec<WrittenConstraint>& ConstraintSpec() {
                                 .Field("topologyKey", &WrittenConstraint::topology_key)
                                 .Field("whenUnsatisfiable", &WrittenConstraint::when_unsatisfiable)
                                 .Field("labelSelector", &WrittenConstraint::label_selector)
+                                .OmitEmpty()
                                 .Field("minDomains", &WrittenConstraint::min_domains)
+                                .OmitEmpty()
                                 .Field("nodeAffinityPolicy", &WrittenConstraint::node_affinity_policy)
+                                .OmitEmpty()
                                 .Field("nodeTaintsPolicy", &WrittenConstraint::node_taints_policy)
+                                .OmitEmpty()
                                 .Field("matchLabelKeys", &WrittenConstraint::match_label_keys)
+                                .OmitEmpty()
                                 .Leak();
   return *spec;
 }
@@ -106,7 +111,9 @@ const framework::ArgsSpec<WrittenArgs>& WrittenArgsSpec() {
   static const auto* spec =
       framework::ArgsSpec<WrittenArgs>(std::string(kPlugin))
           .Field("defaultConstraints", &WrittenArgs::default_constraints, ConstraintSpec())
+          .OmitEmpty()
           .Field("defaultingType", &WrittenArgs::defaulting_type)
+          .OmitEmpty()
           .Defaults([](WrittenArgs& a) {
             if (a.defaulting_type.empty()) a.defaulting_type = "System";
           })
@@ -195,6 +202,10 @@ bool TopologyKeyLabelsChanged(const api::LabelSet& original, const api::LabelSet
 }
 
 }  // namespace
+
+absl::StatusOr<std::string> DefaultedPodTopologySpreadArgs(const framework::PluginArgs& args) {
+  return framework::DefaultedArgs(args, WrittenArgsSpec());
+}
 
 absl::StatusOr<PodTopologySpreadArgs> ParsePodTopologySpreadArgs(const framework::PluginArgs& args) {
   SCHEDKIT_ASSIGN_OR_RETURN(WrittenArgs written, framework::DecodeArgs(args, WrittenArgsSpec()));

@@ -62,6 +62,9 @@ struct PodTopologySpreadArgs {
 // Parses and validates pluginConfig args: fields defaultConstraints and
 // defaultingType, upstream's defaults and validation; errors name the field.
 absl::StatusOr<PodTopologySpreadArgs> ParsePodTopologySpreadArgs(const framework::PluginArgs& args);
+// The args as written, defaulted (framework::DefaultedArgs): the plugin's
+// ArgsDefaulter in the in-tree registry.
+absl::StatusOr<std::string> DefaultedPodTopologySpreadArgs(const framework::PluginArgs& args);
 
 // What upstream reads from feature gates and informers. The defaults are
 // v1.35's: NodeInclusionPolicyInPodTopologySpread is GA (locked on) and

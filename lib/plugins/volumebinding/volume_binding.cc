@@ -85,6 +85,7 @@ const framework::ArgsSpec<VolumeBindingArgs>& VolumeBindingArgsSpec() {
       framework::ArgsSpec<VolumeBindingArgs>(std::string(names::kVolumeBinding))
           .Field("bindTimeoutSeconds", &VolumeBindingArgs::bind_timeout_seconds)
           .Field("shape", &VolumeBindingArgs::shape, *point)
+          .OmitEmpty()
           .Defaults([](VolumeBindingArgs& a, const framework::FeatureGates& gates) {
             if ((!a.shape || a.shape->empty()) && gates.Enabled(kStorageCapacityScoring)) {
               a.shape = std::vector<UtilizationShapePoint>{{0, 10}, {100, 0}};
