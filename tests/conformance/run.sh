@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Differential conformance tests: schedkit-sim against schedkit-oracle (the
-# real kube-scheduler v1.35 code) on generated scenarios and on the kept
+# real kube-scheduler code of the reference release) on generated scenarios and on the kept
 # regression scenarios. See tests/conformance/README.md.
 #
 # Environment:
@@ -17,7 +17,7 @@
 #
 # A scenario directory (generated or under regressions/) may hold
 # scheduler.conf, a KubeSchedulerConfiguration passed to both programs with
-# --config.
+# --config, and feature-gates, one line passed to both with --feature-gates.
 #
 # Mismatches land in tests/conformance/out/<seed>-<index>/ (the scenario,
 # both outputs, the full diff); out/ is emptied at the start of a run.
@@ -82,6 +82,8 @@ run_one() {
   # The scenario's KubeSchedulerConfiguration ("config" feature), if any:
   # scheduler.conf, which --cluster DIR does not read (not *.json/*.yaml).
   [[ -f "$dir/scheduler.conf" ]] && args+=(--config "$dir/scheduler.conf")
+  # Feature gates away from their defaults ("gates" feature): feature-gates.
+  [[ -f "$dir/feature-gates" ]] && args+=(--feature-gates "$(tr -d '\n' < "$dir/feature-gates")")
   local orc=0 simc=0
   timeout "$TIMEOUT" "$BIN/schedkit-oracle" "${args[@]}" > "$res/oracle.json" 2> "$res/oracle.stderr" || orc=$?
   if [[ "$ORACLE_ONLY" == 1 ]]; then

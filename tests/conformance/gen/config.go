@@ -451,8 +451,12 @@ func (g *gen) genPluginConfig() []any {
 		// races with that poll (the oracle's answers vary).
 		a := obj{"bindTimeoutSeconds": pickOf(g, []int{2, 5, 30, 600, 2 + g.pick(599)})}
 		if g.chance(0.5) {
-			// StorageCapacityScoring (on since v1.36) scores by it.
-			a["shape"] = g.shape()
+			// StorageCapacityScoring (on since v1.36) scores by it; with the
+			// gate off a shape is refused (drawn all the same, so that the
+			// draws after it do not move).
+			if shape := g.shape(); g.gateEnabled("StorageCapacityScoring") {
+				a["shape"] = shape
+			}
 		}
 		out = append(out, g.args("VolumeBinding", a))
 	}

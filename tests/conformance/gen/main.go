@@ -60,6 +60,11 @@ func writeScenario(dir string, s *Scenario) error {
 			return err
 		}
 	}
+	if s.FeatureGates != "" {
+		if err := os.WriteFile(filepath.Join(dir, gatesFile), []byte(s.FeatureGates+"\n"), 0o644); err != nil {
+			return err
+		}
+	}
 	return os.WriteFile(filepath.Join(dir, "scenario.txt"), []byte(s.Summary), 0o644)
 }
 

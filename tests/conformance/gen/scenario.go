@@ -39,8 +39,11 @@ type Scenario struct {
 	Files []File
 	// Config is the KubeSchedulerConfiguration (YAML) of the "config"
 	// feature, written to scheduler.conf (config.go); nil without it.
-	Config  []byte
-	Summary string
+	Config []byte
+	// FeatureGates is the --feature-gates value of the "gates" feature,
+	// written to feature-gates (gates.go); "" without it.
+	FeatureGates string
+	Summary      string
 }
 
 type File struct {
@@ -82,12 +85,14 @@ type features struct {
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
 	workloads, disks, storage, binding, config                                 bool
-	v137                                                                       bool
+	v137, gates                                                                bool
 }
 
 type gen struct {
-	r     *rand.Rand
-	f     features
+	r *rand.Rand
+	f features
+	// Feature gates set away from kube-scheduler's defaults (gates.go).
+	gates map[string]bool
 	zones []string
 
 	namespaces []*v1.Namespace
@@ -202,6 +207,14 @@ func Generate(seed uint64, index int) *Scenario {
 		g.genBinding()
 	}
 
+	// Feature gates draw from an eighth stream (gates.go), before the
+	// configuration, whose args must be valid with them.
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+8))
+	g.f.gates = g.chance(0.25)
+	if g.f.gates {
+		g.genGates()
+	}
+
 	// The scheduler configuration draws from a sixth stream; it may set
 	// spec.schedulerName on pending pods (config.go).
 	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+6))
@@ -218,7 +231,7 @@ func Generate(seed uint64, index int) *Scenario {
 		g.genV137()
 	}
 
-	s := &Scenario{Config: config}
+	s := &Scenario{Config: config, FeatureGates: g.featureGatesFlag()}
 	add := func(name string, items []any) {
 		if len(items) > 0 {
 			s.Files = append(s.Files, File{Name: name, Items: items})
@@ -245,7 +258,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"extended": g.f.extended, "ephemeral": g.f.ephemeral, "namespaces": g.f.namespaces, "pdbs": g.f.pdbs,
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
 		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage, "binding": g.f.binding,
-		"config": g.f.config, "v137": g.f.v137,
+		"config": g.f.config, "v137": g.f.v137, "gates": g.f.gates,
 	} {
 		if v {
 			on = append(on, name)

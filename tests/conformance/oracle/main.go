@@ -24,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -49,6 +50,8 @@ type options struct {
 	tieBreak   bool
 	throughput bool
 	timeline   string
+	// --feature-gates values, in order, as kube-scheduler's flag takes them.
+	featureGates []string
 }
 
 func parseArgs(args []string) (*options, error) {
@@ -60,8 +63,10 @@ func parseArgs(args []string) (*options, error) {
 		output   string
 		tieBreak string
 		seed     string
+		gates    stringList
 	)
 	fs.Var(&clusters, "cluster", "cluster file or directory (repeatable)")
+	fs.Var(&gates, "feature-gates", "key=value pairs of feature gates, as kube-scheduler's --feature-gates (repeatable)")
 	fs.StringVar(&o.config, "config", "", "KubeSchedulerConfiguration file")
 	fs.StringVar(&output, "output", "json", "output format (json)")
 	fs.BoolVar(&o.explain, "explain", false, "print per-node filter statuses and scores")
@@ -97,6 +102,7 @@ func parseArgs(args []string) (*options, error) {
 		}
 	}
 	o.clusters = clusters
+	o.featureGates = gates
 	return &o, nil
 }
 
@@ -193,6 +199,13 @@ type Summary struct {
 
 func runOracle(opts *options) (*Output, error) {
 	t0 := time.Now()
+	// Before anything reads a gate: the configuration's defaults depend on
+	// some (VolumeBinding's shape on StorageCapacityScoring).
+	for _, g := range opts.featureGates {
+		if err := utilfeature.DefaultMutableFeatureGate.Set(g); err != nil {
+			return nil, badInput("--feature-gates %q: %v", g, err)
+		}
+	}
 	c, err := loadCluster(opts.clusters)
 	if err != nil {
 		return nil, err
