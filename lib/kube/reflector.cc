@@ -249,9 +249,28 @@ void Reflector::Run(const std::atomic<bool>& stop) {
       absl::Status listed = List(stop);
       if (!listed.ok()) {
         if (stop.load()) return;
-        Log(Severity::kWarning, "reflector", std::string(listed.message()));
+        if (HttpStatusOf(listed) == 404) {
+          // A kind or version the server does not serve (an API group it
+          // lacks, a CRD not installed): as kube-scheduler's informers, no
+          // objects, and the scheduler starts all the same; the list is
+          // retried quietly at the back-off's pace, and the objects come
+          // in if the kind appears.
+          if (!not_served_) {
+            Log(Severity::kWarning, "reflector",
+                schedkit::StrCat(spec_.path, " is not served by the API server: no such objects until it is ",
+                                 "(asked again at most every ", absl::FormatDuration(options_.max_backoff), ")"));
+          }
+          not_served_ = true;
+          if (!synced_.exchange(true)) handler_.OnSynced();
+        } else {
+          Log(Severity::kWarning, "reflector", std::string(listed.message()));
+        }
         Backoff(stop);
         continue;
+      }
+      if (not_served_) {
+        Log(Severity::kInfo, "reflector", schedkit::StrCat(spec_.path, " is served now"));
+        not_served_ = false;
       }
       backoff_ = options_.initial_backoff;
       need_list = false;

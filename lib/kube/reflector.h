@@ -2,7 +2,10 @@
 // an informer's store (v0.35): a paginated LIST, then WATCH from its
 // resourceVersion with bookmarks and a random timeout, resumed where it
 // ended; a relist on 410 (HTTP status or ERROR event); back-off from 0.8 s
-// to 30 s after failures. The store keeps each object's last JSON, so the
+// to 30 s after failures. A resource the server does not serve (404: an
+// API group it lacks, a CRD not installed) counts as synced and empty, with
+// one log line, and is asked for again at the back-off's pace until it is
+// served, as kube-scheduler's informers start without it. The store keeps each object's last JSON, so the
 // handler sees what an informer's handlers see: Add, Update with the old
 // object, Delete with the last known one; a relist reports what changed
 // while the watch was down.
@@ -97,6 +100,8 @@ class Reflector {
   bool relist_consistent_ = false;
   absl::Duration backoff_;
   std::atomic<bool> synced_{false};
+  // The last list found the resource not served (404); reported once.
+  bool not_served_ = false;
   std::atomic<int64_t> lists_{0}, watches_{0};
   mutable std::mutex mu_;
   std::string resource_version_;

@@ -41,15 +41,9 @@ json Group(const std::string& ns, const std::string& name, int min_member) {
           {"spec", {{"minMember", min_member}}}};
 }
 
-TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefinition", "[e2e]") {
-  auto config = kube::LoadKubeconfig({Server().admin_kubeconfig()});
-  REQUIRE(config.ok());
-  auto created_client = kube::ApiClient::Create(*config);
-  REQUIRE(created_client.ok());
-  kube::ApiClient& client = **created_client;
-  const api::Kind& kind = api::KindOf<PodGroup>();
-
-  const json crd = {
+// The toy PodGroup's CustomResourceDefinition.
+json PodGroupDefinition() {
+  return {
       {"apiVersion", "apiextensions.k8s.io/v1"},
       {"kind", "CustomResourceDefinition"},
       {"metadata", {{"name", "podgroups.scheduling.x-k8s.io"}}},
@@ -64,6 +58,17 @@ TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefini
                        {"schema",
                         {{"openAPIV3Schema",
                           {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}})}}}};
+}
+
+TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefinition", "[e2e]") {
+  auto config = kube::LoadKubeconfig({Server().admin_kubeconfig()});
+  REQUIRE(config.ok());
+  auto created_client = kube::ApiClient::Create(*config);
+  REQUIRE(created_client.ok());
+  kube::ApiClient& client = **created_client;
+  const api::Kind& kind = api::KindOf<PodGroup>();
+
+  const json crd = PodGroupDefinition();
   REQUIRE(client.Do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump()).ok());
   const std::string ns = "e2e-custom-kind";
   REQUIRE(client.Do("POST", "/api/v1/namespaces",
@@ -114,6 +119,59 @@ TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefini
   CHECK(gone);
   CHECK(informers.rejected_objects() == 0);
   REQUIRE(client.Do("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/podgroups.scheduling.x-k8s.io").ok());
+}
+
+// kube-scheduler's informers start on a server without the kind (the CRD
+// not installed yet) and pick it up once it is served; schedkit's too.
+TEST_CASE("a kind the API server does not serve yet: synced empty at once, listed once its CRD appears",
+          "[e2e]") {
+  auto config = kube::LoadKubeconfig({Server().admin_kubeconfig()});
+  REQUIRE(config.ok());
+  auto created_client = kube::ApiClient::Create(*config);
+  REQUIRE(created_client.ok());
+  kube::ApiClient& client = **created_client;
+  const std::string definition = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/podgroups.scheduling.x-k8s.io";
+  (void)client.Do("DELETE", definition);  // from an earlier case, if it is still there
+  for (int i = 0; i < 300 && client.Do("GET", definition).ok(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  REQUIRE_FALSE(client.Do("GET", definition).ok());
+
+  kube::internal::ApiHost host(client, nullptr);
+  api::StaticClusterLister empty;
+  framework::Registry registry = plugins::NewInTreeRegistry();
+  registry.AddKind<PodGroup>();
+  auto sched = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);
+  REQUIRE(sched.ok());
+  // A short back-off bound, so that the test does not wait 30 s for the retry.
+  kube::internal::ReflectorOptions options;
+  options.initial_backoff = absl::Milliseconds(100);
+  options.max_backoff = absl::Seconds(1);
+  kube::internal::SchedulerInformers informers(client, **sched, {"default-scheduler"}, options);
+  informers.Start();
+  REQUIRE(informers.WaitForCacheSync(absl::Seconds(30)));
+
+  REQUIRE(client.Do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", PodGroupDefinition().dump()).ok());
+  const std::string ns = "e2e-custom-kind-later";
+  (void)client.Do("POST", "/api/v1/namespaces",
+                  json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}}.dump());
+  const std::string in_ns = schedkit::StrCat("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/", ns, "/podgroups");
+  bool created = false;
+  for (int i = 0; i < 300 && !created; ++i) {
+    created = client.Do("POST", in_ns, Group(ns, "late", 4).dump()).ok();
+    if (!created) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  REQUIRE(created);
+  bool seen = false;
+  for (int i = 0; i < 300 && !seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto held = (*sched)->objects().Get<PodGroup>(ns, "late");
+    seen = held != nullptr && held->spec().min_member() == 4;
+  }
+  informers.Stop();
+  CHECK(seen);
+  CHECK(informers.rejected_objects() == 0);
+  REQUIRE(client.Do("DELETE", definition).ok());
 }
 
 }  // namespace

@@ -52,6 +52,11 @@ class FakeNodes {
     std::lock_guard<std::mutex> lock(mu_);
     failing_lists_ = count;
   }
+  // The next `count` lists answer 404: the resource is not served.
+  void NotServed(int count) {
+    std::lock_guard<std::mutex> lock(mu_);
+    unserved_lists_ = count;
+  }
   // A line for the open watch (or the next one).
   void Push(std::string line) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -74,6 +79,13 @@ class FakeNodes {
     requests_.push_back(absl::StrCat("LIST rv=", req.get_param_value("resourceVersion"),
                                      " continue=", req.get_param_value("continue"),
                                      " limit=", req.get_param_value("limit")));
+    if (unserved_lists_ > 0) {
+      --unserved_lists_;
+      res.status = 404;
+      res.set_content(R"({"kind":"Status","reason":"NotFound","message":"the server could not find the requested resource","code":404})",
+                      "application/json");
+      return;
+    }
     if (failing_lists_ > 0) {
       --failing_lists_;
       res.status = 500;
@@ -127,6 +139,7 @@ class FakeNodes {
   std::vector<json> items_;
   int list_rv_ = 0;
   int failing_lists_ = 0;
+  int unserved_lists_ = 0;
   std::deque<std::string> lines_;
   bool end_watch_ = false;
   std::vector<std::string> requests_;
@@ -297,6 +310,24 @@ TEST_CASE("a failing list is retried with back-off until it succeeds", "[kube]")
   Running run(server, recorder);
   REQUIRE(recorder.WaitFor(2));
   CHECK(run.reflector().HasSynced());
+  CHECK(run.reflector().lists() == 4);
+}
+
+// kube-scheduler starts on a server that lacks a kind it watches (an API
+// group turned off, a CRD an out-of-tree plugin reads not installed yet).
+TEST_CASE("a kind the server does not serve counts as synced and empty, and comes in once served", "[kube]") {
+  FakeNodes server;
+  server.SetList({Node("a", 1)}, 2);
+  server.NotServed(3);
+  Recorder recorder;
+  Running run(server, recorder);
+  // Synced, and empty, at the first 404.
+  REQUIRE(recorder.WaitFor(1));
+  CHECK(recorder.events()[0] == "SYNCED");
+  CHECK(run.reflector().HasSynced());
+  // Asked again at the back-off's pace; the objects arrive when it is served.
+  REQUIRE(recorder.WaitFor(2));
+  CHECK(recorder.events() == std::vector<std::string>{"SYNCED", "ADD a@1"});
   CHECK(run.reflector().lists() == 4);
 }
 
