@@ -1,4 +1,4 @@
-// schedkit-kube and upstream's kube-scheduler v1.35, one after the other,
+// schedkit-kube and upstream's kube-scheduler v1.37, one after the other,
 // against a real kube-apiserver (the tests' helper) on this machine. Each
 // run gets a fresh API server, the workload's nodes and init pods, then its
 // measured pods created while the scheduler runs (bench_run.h has the

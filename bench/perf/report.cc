@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "schedkit/base/str_cat.h"
+#include "schedkit/base/upstream_version.h"
 
 namespace schedkit::perf {
 namespace {
@@ -200,7 +201,7 @@ std::string Table(const Report& r) {
                                          Format("%.0f", run.bytes_per_init_pod()),
                                          " per init pod (resident set growth while loading them)"));
   if (r.upstream) {
-    line("upstream     ", schedkit::StrCat("kube-scheduler v1.35 (schedkit-oracle --throughput), same cluster: ",
+    line("upstream     ", schedkit::StrCat("kube-scheduler ", kUpstreamVersion, " (schedkit-oracle --throughput), same cluster: ",
                                            r.upstream->scheduled, "/", r.pods, " measured pods bound in ",
                                            Format("%.3f", r.upstream->seconds), " s = ",
                                            Format("%.1f", r.upstream->pods_per_second()), " pods/s, ",

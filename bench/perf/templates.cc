@@ -11,7 +11,7 @@ namespace {
 
 constexpr char kHostnameLabel[] = "kubernetes.io/hostname";
 constexpr char kZoneLabel[] = "topology.kubernetes.io/zone";
-constexpr char kPause[] = "registry.k8s.io/pause:3.10.1";
+constexpr char kPause[] = "registry.k8s.io/pause:3.10.2";
 
 // The single pause container of every template; limits as the yaml has them.
 void AddPause(api::v1::Pod& pod, const char* cpu, const char* memory, bool with_limits = true, bool with_port = true) {

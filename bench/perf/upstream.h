@@ -1,4 +1,4 @@
-// --vs-upstream: the real kube-scheduler v1.35 code (schedkit-oracle from
+// --vs-upstream: the real kube-scheduler v1.37 code (schedkit-oracle from
 // tests/conformance, run with --throughput) scheduling the identical cluster
 // schedkit-perf's measured phase started from, timed by the oracle itself.
 //

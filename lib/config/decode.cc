@@ -1,5 +1,5 @@
 // Strict decoding of the KubeSchedulerConfiguration v1 shape: every field
-// kube-scheduler v1.35 knows is accepted (the ones schedkit has no use for
+// kube-scheduler v1.37 knows is accepted (the ones schedkit has no use for
 // are type-checked and dropped), anything else is an error naming its path.
 
 #include "config/decode.h"

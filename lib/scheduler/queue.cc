@@ -1,4 +1,4 @@
-// SchedulingQueue: upstream v1.35's PriorityQueue (backend/queue) with the
+// SchedulingQueue: upstream v1.37's PriorityQueue (backend/queue) with the
 // default feature gates — SchedulerQueueingHints (GA) and
 // SchedulerPopFromBackoffQ (beta, on).
 //

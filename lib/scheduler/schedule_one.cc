@@ -145,7 +145,7 @@ void Scheduler::Impl::ApplyPendingPodUpdate(const PodInfoPtr& old_pod, PodInfoPt
 void Scheduler::Impl::BindingCycle(framework::Framework* fw, std::shared_ptr<CycleState> state, QueuedPodInfo qpi,
                                    PodInfoPtr assumed, absl::Time start) {
   const Symbol node = assumed->node_name();
-  // Upstream's NominatedNodeNameForExpectation (on in v1.35): when PreBind
+  // Upstream's NominatedNodeNameForExpectation (on in v1.37): when PreBind
   // has work or Permit makes the pod wait, binding may take a while, so the
   // pod's status names the node first, for other components to see.
   Status s = fw->RunPreBindPreFlights(*state, *assumed, node);

@@ -165,7 +165,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
 bool Scheduler::ScheduleOne() { return impl_->ScheduleOne(); }
 
 int Scheduler::RunUntilIdle() {
-  // Pop also takes from backoffQ when activeQ is empty (v1.35), so "nothing
+  // Pop also takes from backoffQ when activeQ is empty (v1.37), so "nothing
   // to pop after every binding finished" is the idle condition.
   int cycles = 0;
   for (;;) {

@@ -9,7 +9,7 @@
 //  - Pods with spec.nodeName are running; the others are added to the queue
 //    in input order at one instant of a fake clock that never advances
 //    (unless one_at_a_time).
-//  - The scheduler runs until idle: activeQ and backoffQ drained (v1.35 pops
+//  - The scheduler runs until idle: activeQ and backoffQ drained (v1.37 pops
 //    from backoffQ when activeQ is empty), no binding in flight. Pods left in
 //    the unschedulable pool keep their last failure.
 //  - Preemption victims are deleted at once, as the API server would.

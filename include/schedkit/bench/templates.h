@@ -1,5 +1,5 @@
 // scheduler_perf's node and pod templates (upstream's
-// test/integration/scheduler_perf/templates/*.yaml at v1.35.8) as API objects:
+// test/integration/scheduler_perf/templates/*.yaml at v1.37.2) as API objects:
 // the clusters and pods schedkit's benchmarks run, for a plugin author's own.
 //
 //   api::v1::Node n = perf::MakeDefaultNode("node-0", "zone1");   // 4 cpu, 32Gi, 110 pods

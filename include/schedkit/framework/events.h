@@ -7,7 +7,7 @@
 //                          return QueueingHint::kQueue;
 //                        }}
 //
-// Semantics follow upstream v1.35: an event matches a registration when the
+// Semantics follow upstream v1.37: an event matches a registration when the
 // resources match (Pod() covers assigned and unscheduled pods, Wildcard()
 // everything) and the action bit sets intersect. A missing hint means Queue.
 // A kind's events name the resource its traits give (EventResource::Of<T>()),

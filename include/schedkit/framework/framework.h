@@ -1,6 +1,6 @@
 // Framework: the runtime for one scheduling profile. It instantiates the
 // profile's plugins from a Registry (one instance per plugin, shared across
-// its extension points), runs every extension point with upstream v1.35
+// its extension points), runs every extension point with upstream v1.37
 // semantics, and implements the scheduling algorithm of one cycle —
 // PreFilter, Filter fanned out over nodes, PreScore, Score, NormalizeScore,
 // weights and host selection — on a oneTBB arena.

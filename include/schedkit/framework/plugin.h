@@ -1,5 +1,5 @@
 // The plugin interfaces: one per extension point of the Kubernetes scheduling
-// framework (upstream v1.35 semantics). A plugin implements Plugin plus the
+// framework (upstream v1.37 semantics). A plugin implements Plugin plus the
 // interfaces of the points it serves; one instance per profile serves all of
 // them. Out-of-tree plugins implement these and are added to a Registry.
 //

@@ -29,7 +29,7 @@
 // error or unknown field stops it), each object's Defaults run (upstream's
 // SetDefaults_<Name>Args), then every Validate and range check runs and all
 // of their problems are reported (apimachinery's aggregate, "[a, b]").
-// A default or a check may depend on feature gates, as upstream's do (v1.35's
+// A default or a check may depend on feature gates, as upstream's do (v1.37's
 // DynamicResources filterTimeout exists only with DRASchedulerFilterTimeout):
 // Defaults and Validate also take a function of the gates the scheduler runs
 // with (PluginArgs::gates, FrameworkOptions::feature_gates):
@@ -441,7 +441,7 @@ class ArgsSpec {
     defaults_ = [d = std::move(defaults)](T& t, const FeatureGates&) { d(t); };
     return *this;
   }
-  // The same, for defaults that depend on feature gates (as v1.35's
+  // The same, for defaults that depend on feature gates (as v1.37's
   // DynamicResources filterTimeout on DRASchedulerFilterTimeout).
   ArgsSpec& Defaults(std::function<void(T&, const FeatureGates&)> defaults) {
     defaults_ = std::move(defaults);

@@ -1,6 +1,6 @@
 // Resource: a vector of resource amounts in scheduler units (cpu in
 // millicores, memory and storage in bytes, pods and extended resources as
-// counts), and the pod request arithmetic of upstream v1.35.
+// counts), and the pod request arithmetic of upstream v1.37.
 //
 //   Resource req = ComputePodRequests(pod).requests;   // what NodeResourcesFit checks
 //   if (req.milli_cpu > node.allocatable().milli_cpu - node.requested().milli_cpu) ...

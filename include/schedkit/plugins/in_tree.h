@@ -1,4 +1,4 @@
-// The in-tree plugins of kube-scheduler v1.35, by name.
+// The in-tree plugins of kube-scheduler v1.37, by name.
 //
 //   framework::Registry registry = plugins::NewInTreeRegistry();
 //   SCHEDKIT_RETURN_IF_ERROR(registry.Add("MyPlugin", &NewMyPlugin));  // out-of-tree

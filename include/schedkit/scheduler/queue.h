@@ -1,4 +1,4 @@
-// SchedulingQueue: upstream v1.35's PriorityQueue — activeQ ordered by the
+// SchedulingQueue: upstream v1.37's PriorityQueue — activeQ ordered by the
 // profile's QueueSort plugin, backoffQ with per-pod exponential backoff, the
 // unschedulable pool (flushed after a timeout), PreEnqueue gating, requeueing
 // on cluster events filtered by each plugin's registered events and queueing
@@ -107,7 +107,7 @@ class SchedulingQueue : public framework::PodNominator, public framework::PodAct
 
   // The next pod to schedule, highest first. When activeQ is empty it takes
   // backoffQ's head even before its backoff ends (upstream's
-  // SchedulerPopFromBackoffQ, on in v1.35), but never a pod whose last
+  // SchedulerPopFromBackoffQ, on in v1.37), but never a pod whose last
   // attempt ended in an error; nullopt when there is none or after Close().
   // The pod is then "in flight" until Done(uid).
   std::optional<framework::QueuedPodInfo> Pop();

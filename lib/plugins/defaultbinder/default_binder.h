@@ -1,6 +1,6 @@
 // DefaultBinder: binds the pod to the chosen node through the host's
 // ClusterClient, as upstream binds through the API server (upstream
-// pkg/scheduler/framework/plugins/defaultbinder, v1.35).
+// pkg/scheduler/framework/plugins/defaultbinder, v1.37).
 //
 //   auto plugin = NewDefaultBinder(framework::PluginArgs(), handle);
 //   bind->Bind(state, pod, node);   // handle.client()->Bind(pod, node)

@@ -9,7 +9,7 @@
 //   // Success + nomination, or Unschedulable "preemption: 0/3 nodes are available: ..."
 //
 // Extension points: PostFilter (preemption, through preemption::Evaluator),
-// PreEnqueue and EnqueueExtensions (SchedulerAsyncPreemption, on in v1.35:
+// PreEnqueue and EnqueueExtensions (SchedulerAsyncPreemption, on in v1.37:
 // a pod is held back while its preemption is still evicting; schedkit
 // evicts synchronously inside PostFilter, so this only bites when a host
 // enqueues the pod from another thread meanwhile).

@@ -234,7 +234,7 @@ framework::PostFilterPlugin::Result Evaluator::Preempt(framework::CycleState& st
     return result;
   }
 
-  // 5) Evict. With asynchronous preemption (v1.35's default) the outcome of
+  // 5) Evict. With asynchronous preemption (v1.37's default) the outcome of
   // the evictions does not reach the PostFilter result, so errors are not
   // returned here either.
   (void)PrepareCandidate(*best, pod);
@@ -408,7 +408,7 @@ void Evaluator::ClearLowerPriorityNominations(const PodInfo& preemptor, Symbol n
   if (nominator == nullptr) return;
   framework::ClusterClient* client = handle_.client();
   for (const PodInfoPtr& p : nominator->NominatedPodsForNode(node)) {
-    // Without an API cacher (SchedulerAsyncAPICalls is off in v1.35) upstream
+    // Without an API cacher (SchedulerAsyncAPICalls is off in v1.37) upstream
     // patches only pods whose status names a node.
     if (p->priority() >= preemptor.priority() || p->nominated_node_name().empty()) continue;
     // Not critical: a failure leaves the nomination to be fixed later.

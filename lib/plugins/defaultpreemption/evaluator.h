@@ -18,7 +18,7 @@
 //
 // Victims are evicted synchronously through ClusterClient::Evict, in the
 // order and with the outcome of upstream's asynchronous preemption (the
-// v1.35 default, SchedulerAsyncPreemption): nominations are cleared first,
+// v1.37 default, SchedulerAsyncPreemption): nominations are cleared first,
 // victims already terminating are skipped, and eviction errors do not change
 // the PostFilter result.
 //

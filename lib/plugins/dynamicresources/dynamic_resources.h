@@ -59,9 +59,9 @@ namespace schedkit::plugins {
 
 // DynamicResourcesArgs (v1), Go duration strings whose defaults and checks
 // follow the gates: filterTimeout (>= 0) exists with DRASchedulerFilterTimeout
-// (beta, on in v1.35; default 10s), bindingTimeout (>= 1s) with
-// DRADeviceBindingConditions and DRAResourceClaimDeviceStatus (the first is
-// off in v1.35; default 600s); each is forbidden without its gates.
+// (beta, on in v1.37; default 10s), bindingTimeout (>= 1s) with
+// DRADeviceBindingConditions and DRAResourceClaimDeviceStatus (both on in
+// v1.37; default 600s); each is forbidden without its gates.
 struct DynamicResourcesArgs {
   std::optional<absl::Duration> filter_timeout;  // unset: no timeout
   std::optional<absl::Duration> binding_timeout;

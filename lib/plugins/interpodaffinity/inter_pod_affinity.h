@@ -1,4 +1,4 @@
-// InterPodAffinity: upstream v1.35's pod affinity and anti-affinity plugin.
+// InterPodAffinity: upstream v1.37's pod affinity and anti-affinity plugin.
 // Filter: the incoming pod's required affinity and anti-affinity terms, and
 // the required anti-affinity terms of pods already running. Score: preferred
 // terms of both sides, plus existing pods' required affinity terms weighted

@@ -2,7 +2,7 @@
 // required node affinity and the scheduler-enforced addedAffinity; it scores
 // the sum of the weights of the preferred terms (the pod's and addedAffinity's)
 // the node matches (upstream pkg/scheduler/framework/plugins/nodeaffinity,
-// v1.35).
+// v1.37).
 //
 //   auto plugin = NewNodeAffinity(framework::PluginArgs(R"({"addedAffinity": {...}})"), handle);
 //   prefilter->PreFilter(state, pod, nodes);  // Skip, or narrows to matchFields metadata.name In

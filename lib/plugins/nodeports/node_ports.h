@@ -1,5 +1,5 @@
 // NodePorts: a pod's host ports must be free on the node (upstream
-// pkg/scheduler/framework/plugins/nodeports, v1.35).
+// pkg/scheduler/framework/plugins/nodeports, v1.37).
 //
 //   auto plugin = NewNodePorts(framework::PluginArgs(), handle);
 //   prefilter->PreFilter(state, pod, nodes);   // Skip when the pod wants no host port

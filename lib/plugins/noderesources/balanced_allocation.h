@@ -1,13 +1,14 @@
 // NodeResourcesBalancedAllocation (upstream noderesources/balanced_allocation.go,
-// v1.35): favours nodes whose resources would be used evenly if the pod ran
-// there — score = (1 - standard deviation of requested/allocatable over the
-// configured resources) * 100.
+// v1.37): favours nodes where the pod makes the use of resources more even —
+// with balance(x) = (1 - standard deviation of requested/allocatable over the
+// configured resources) * 100, score = 50 + (50 + balance(with the pod) -
+// balance(without it)) / 2.
 //
 //   SCHEDKIT_ASSIGN_OR_RETURN(auto plugin, NewNodeResourcesBalancedAllocation(
 //       framework::PluginArgs(R"({"resources": [{"name": "cpu"}, {"name": "memory"}]})"), handle));
 //
 // Extension points: PreScore (the pod's requests, once; Skip for a pod that
-// requests none of the resources, as v1.35 does) and Score. Score is safe to
+// requests none of the resources, as v1.37 does) and Score. Score is safe to
 // call concurrently.
 #ifndef SCHEDKIT_LIB_PLUGINS_NODERESOURCES_BALANCED_ALLOCATION_H_
 #define SCHEDKIT_LIB_PLUGINS_NODERESOURCES_BALANCED_ALLOCATION_H_

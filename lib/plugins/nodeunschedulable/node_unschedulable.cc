@@ -17,7 +17,7 @@ using framework::QueueingHint;
 constexpr std::string_view kUnschedulableTaintKey = "node.kubernetes.io/unschedulable";
 
 // v1.Toleration.ToleratesTaint on the API object, with the alpha
-// TaintTolerationComparisonOperators gate off (its v1.35 default): Lt/Gt and
+// TaintTolerationComparisonOperators gate off (its v1.37 default): Lt/Gt and
 // unknown operators tolerate nothing. Only hints use it, off the hot path.
 bool ToleratesUnschedulableTaint(const api::v1::Toleration& t) {
   if (!t.effect().empty() && t.effect() != "NoSchedule") return false;

@@ -1,4 +1,4 @@
-// PodTopologySpread: upstream's plugin of the same name (v1.35). It keeps
+// PodTopologySpread: upstream's plugin of the same name (v1.37). It keeps
 // pods matching a constraint's selector spread over topology domains (the
 // values of a node label such as zone or hostname):
 //   - Filter, for whenUnsatisfiable DoNotSchedule constraints: a node fails
@@ -67,7 +67,7 @@ absl::StatusOr<PodTopologySpreadArgs> ParsePodTopologySpreadArgs(const framework
 absl::StatusOr<std::string> DefaultedPodTopologySpreadArgs(const framework::PluginArgs& args);
 
 // What upstream reads from feature gates and informers. The defaults are
-// v1.35's: NodeInclusionPolicyInPodTopologySpread is GA (locked on) and
+// v1.37's: NodeInclusionPolicyInPodTopologySpread is GA (locked on) and
 // MatchLabelKeysInPodTopologySpread is beta and on by default.
 struct PodTopologySpreadOptions {
   bool enable_node_inclusion_policy = true;

@@ -1,6 +1,6 @@
 // PrioritySort: the default QueueSort plugin — higher spec.priority first,
 // then the pod that entered the queue earlier (upstream
-// pkg/scheduler/framework/plugins/queuesort, v1.35).
+// pkg/scheduler/framework/plugins/queuesort, v1.37).
 //
 //   auto plugin = NewPrioritySort(framework::PluginArgs(), handle);
 //   queue_sort->Less(a, b);   // true: `a` is popped before `b`

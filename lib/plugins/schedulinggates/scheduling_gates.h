@@ -1,11 +1,11 @@
 // SchedulingGates: keeps a pod out of the active queue while its
 // spec.schedulingGates is non-empty (upstream
-// pkg/scheduler/framework/plugins/schedulinggates, v1.35).
+// pkg/scheduler/framework/plugins/schedulinggates, v1.37).
 //
 //   auto plugin = NewSchedulingGates(framework::PluginArgs(), handle);
 //   pre_enqueue->PreEnqueue(pod);   // "waiting for scheduling gates: [foo bar]"
 //
-// PreEnqueue only. Queueing hints are always on in v1.35 (the
+// PreEnqueue only. Queueing hints are always on in v1.37 (the
 // SchedulerQueueingHints gate is GA and locked), so the plugin registers the
 // pod-update event that removes gates, with a hint that requeues only the
 // updated pod itself. Stateless.

@@ -1,7 +1,7 @@
 // TaintToleration: a pod must tolerate a node's NoSchedule and NoExecute
 // taints to fit, and scores higher on nodes with fewer PreferNoSchedule taints
 // it does not tolerate (upstream pkg/scheduler/framework/plugins/
-// tainttoleration, v1.35, with the alpha TaintTolerationComparisonOperators
+// tainttoleration, v1.37, with the alpha TaintTolerationComparisonOperators
 // gate at its default, off).
 //
 //   auto plugin = NewTaintToleration(framework::PluginArgs(), handle);

@@ -1,5 +1,5 @@
 // Binding a pod's volumes on its node (upstream's volumeBinder
-// AssumePodVolumes, RevertAssumedPodVolumes and BindPodVolumes, v1.35):
+// AssumePodVolumes, RevertAssumedPodVolumes and BindPodVolumes, v1.37):
 // Reserve assumes the volumes FindPodVolumes chose, so that the next pods
 // see them taken; PreBind writes them through the host and waits until the
 // PV controller has bound every claim.

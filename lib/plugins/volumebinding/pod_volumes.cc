@@ -53,7 +53,7 @@ void AddCandidates(DelayedClaim& dc, const std::vector<std::shared_ptr<const api
     const __int128 size_nanos = size ? size->NanoValue() : 0;
     if (size_nanos < dc.request_nanos) continue;
     if (ModeOrFilesystem(ps.has_volume_mode(), ps.volume_mode()) != claim_mode) continue;
-    // VolumeAttributesClass is GA in v1.35: the names must agree.
+    // VolumeAttributesClass is GA in v1.37: the names must agree.
     if (cs.volume_attributes_class_name() != ps.volume_attributes_class_name()) continue;
     if (!pv->metadata().deletion_timestamp().empty()) continue;
     if (!prebound) {

@@ -1,5 +1,5 @@
 // Which volumes a pod's claims would use on a node (upstream's
-// volumeBinder.GetPodVolumeClaims and FindPodVolumes, v1.35). PreFilter
+// volumeBinder.GetPodVolumeClaims and FindPodVolumes, v1.37). PreFilter
 // prepares a pod's claims once (PrepareDelayedClaim); FindPodVolumes then
 // decides each node from labels alone, without allocating for pods with up
 // to 8 delayed claims.

@@ -354,7 +354,7 @@ bool TopologiesEqual(const api::v1::StorageClass& a, const api::v1::StorageClass
 std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() const {
   using framework::EventResource;
   using Hint = absl::StatusOr<QueueingHint>;
-  // Queueing hints are on (GA) in v1.35, so UpdateNodeTaint is not needed.
+  // Queueing hints are on (GA) in v1.37, so UpdateNodeTaint is not needed.
   return {
       {{EventResource::Of<api::v1::StorageClass>(), framework::kActionAdd | framework::kActionUpdate, "StorageClass"},
        [](const framework::PodInfo&, const EventObjects& e) -> Hint {

@@ -178,7 +178,7 @@ Status VolumeRestrictions::Filter(const framework::CycleState& state, const fram
 }
 
 std::vector<framework::ClusterEventWithHint> VolumeRestrictions::EventsToRegister() const {
-  // Queueing hints are on (GA) in v1.35, so Node/Add suffices.
+  // Queueing hints are on (GA) in v1.37, so Node/Add suffices.
   return {
       {{framework::EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"},
        &VolumeRestrictions::IsSchedulableAfterPodDeleted},

@@ -1,7 +1,7 @@
 // VolumeRestrictions: rejects nodes where the pod's volumes would conflict
 // with volumes already mounted there (GCE PD, AWS EBS, iSCSI, Ceph RBD) and
 // pods whose ReadWriteOncePod PersistentVolumeClaims are already in use
-// (upstream pkg/scheduler/framework/plugins/volumerestrictions, v1.35).
+// (upstream pkg/scheduler/framework/plugins/volumerestrictions, v1.37).
 //
 //   auto plugin = NewVolumeRestrictions(framework::PluginArgs(), handle);
 //

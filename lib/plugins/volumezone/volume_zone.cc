@@ -153,7 +153,7 @@ Status VolumeZone::Filter(const framework::CycleState& state, const framework::P
 
 std::vector<framework::ClusterEventWithHint> VolumeZone::EventsToRegister() const {
   using framework::EventResource;
-  // Queueing hints are on (GA) in v1.35, so UpdateNodeTaint is not needed.
+  // Queueing hints are on (GA) in v1.37, so UpdateNodeTaint is not needed.
   return {
       {{EventResource::Of<api::v1::StorageClass>(), framework::kActionAdd, "StorageClassAdd"},
        [](const framework::PodInfo&, const framework::EventObjects& e) -> absl::StatusOr<framework::QueueingHint> {

@@ -1,6 +1,6 @@
 // VolumeZone: rejects nodes whose zone/region labels do not match the
 // topology labels of the PersistentVolumes bound to the pod's claims
-// (upstream pkg/scheduler/framework/plugins/volumezone, v1.35).
+// (upstream pkg/scheduler/framework/plugins/volumezone, v1.37).
 //
 //   auto plugin = NewVolumeZone(framework::PluginArgs(), handle);
 //
