@@ -41,6 +41,24 @@ json Group(const std::string& ns, const std::string& name, int min_member) {
           {"spec", {{"minMember", min_member}}}};
 }
 
+// Creates namespace `ns` (if it is not there) and returns the path of its
+// PodGroups.
+std::string GroupsIn(kube::ApiClient& client, const std::string& ns) {
+  (void)client.Do("POST", "/api/v1/namespaces",
+                  json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}}.dump());
+  return schedkit::StrCat("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/", ns, "/podgroups");
+}
+
+// Creates `group` once the API server serves the kind: a definition is
+// established a moment after it is created (bounded: 30 s).
+bool CreateOnceServed(kube::ApiClient& client, const std::string& in_ns, const json& group) {
+  for (int i = 0; i < 300; ++i) {
+    if (client.Do("POST", in_ns, group.dump()).ok()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
 // The toy PodGroup's CustomResourceDefinition.
 json PodGroupDefinition() {
   return {
@@ -71,17 +89,8 @@ TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefini
   const json crd = PodGroupDefinition();
   REQUIRE(client.Do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump()).ok());
   const std::string ns = "e2e-custom-kind";
-  REQUIRE(client.Do("POST", "/api/v1/namespaces",
-                    json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}}.dump())
-              .ok());
-  // The API server serves the kind once the definition is established (bounded: 30 s).
-  const std::string in_ns = schedkit::StrCat("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/", ns, "/podgroups");
-  bool served = false;
-  for (int i = 0; i < 300 && !served; ++i) {
-    served = client.Do("POST", in_ns, Group(ns, "gang-a", 3).dump()).ok();
-    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  REQUIRE(served);
+  const std::string in_ns = GroupsIn(client, ns);
+  REQUIRE(CreateOnceServed(client, in_ns, Group(ns, "gang-a", 3)));
 
   kube::internal::ApiHost host(client, nullptr);
   api::StaticClusterLister empty;
@@ -153,15 +162,8 @@ TEST_CASE("a kind the API server does not serve yet: synced empty at once, liste
 
   REQUIRE(client.Do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", PodGroupDefinition().dump()).ok());
   const std::string ns = "e2e-custom-kind-later";
-  (void)client.Do("POST", "/api/v1/namespaces",
-                  json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}}.dump());
-  const std::string in_ns = schedkit::StrCat("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/", ns, "/podgroups");
-  bool created = false;
-  for (int i = 0; i < 300 && !created; ++i) {
-    created = client.Do("POST", in_ns, Group(ns, "late", 4).dump()).ok();
-    if (!created) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  REQUIRE(created);
+  const std::string in_ns = GroupsIn(client, ns);
+  REQUIRE(CreateOnceServed(client, in_ns, Group(ns, "late", 4)));
   bool seen = false;
   for (int i = 0; i < 300 && !seen; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
