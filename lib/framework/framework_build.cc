@@ -220,6 +220,24 @@ absl::Status Framework::Impl::Build(const Registry& registry, const Profile& pro
     im.score_normalizes.push_back(ext != nullptr);
     im.score_by_maximum.push_back(ext != nullptr ? ext->NormalizesByMaximum() : std::nullopt);
   }
+  // Opportunistic batching: only when every plugin whose outcome depends on
+  // the pod can sign it (upstream's computeBatchablePlugins).
+  const FeatureGates& gates = options.feature_gates != nullptr ? *options.feature_gates : FeatureGates::Default();
+  im.batching = gates.Enabled("OpportunisticBatching");
+  std::vector<Plugin*> sign_candidates;
+  sign_candidates.insert(sign_candidates.end(), im.pre_filter.plugins.begin(), im.pre_filter.plugins.end());
+  sign_candidates.insert(sign_candidates.end(), im.filter.plugins.begin(), im.filter.plugins.end());
+  sign_candidates.insert(sign_candidates.end(), im.pre_score.plugins.begin(), im.pre_score.plugins.end());
+  sign_candidates.insert(sign_candidates.end(), im.score.plugins.begin(), im.score.plugins.end());
+  for (Plugin* p : sign_candidates) {
+    const auto* signer = dynamic_cast<const SignPlugin*>(p);
+    if (signer == nullptr) im.batching = false;
+    if (signer != nullptr && std::find(im.signers.begin(), im.signers.end(), signer) == im.signers.end()) {
+      im.signers.push_back(signer);
+    }
+  }
+  if (!im.batching) im.signers.clear();
+
   const auto any = [](const std::vector<uint8_t>& v) { return std::find(v.begin(), v.end(), 1) != v.end(); };
   im.memoizes = options.memoize_per_node_outcomes && im.filter.size() <= 64 && im.score.size() <= 64 &&
                 (any(im.filter_per_node) || any(im.score_per_node));
@@ -283,6 +301,11 @@ bool Framework::RunsFilter(std::string_view plugin) const {
 }
 bool Framework::HasScorePlugins() const { return impl_->score.size() > 0; }
 bool Framework::HasPostFilterPlugins() const { return impl_->post_filter.size() > 0; }
+bool Framework::Batches() const { return impl_->batching; }
+int64_t Framework::batched_pods() const { return impl_->batch.batched_pods; }
+std::optional<std::string> Framework::SignPod(const PodInfo& pod) {
+  return impl_->batching ? impl_->SignPod(pod) : std::nullopt;
+}
 const QueueSortPlugin& Framework::queue_sort() const { return *impl_->queue_sort.plugins[0]; }
 
 Plugin* Framework::GetPlugin(std::string_view name) const {

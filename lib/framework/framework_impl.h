@@ -23,9 +23,11 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/time/clock.h"
+#include "framework/opportunistic_batch.h"
 #include "framework/outcome_memo.h"
 #include "framework/score_totals.h"
 #include "framework/waiting_pods.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/framework.h"
 
 namespace schedkit::framework {
@@ -152,6 +154,21 @@ struct Framework::Impl {
 
   WaitingPodMap waiting;
 
+  // ---- opportunistic batching (opportunistic_batch.cc)
+  // Whether SchedulePod batches: the OpportunisticBatching gate is on and
+  // every PreFilter, Filter, PreScore and Score plugin signs pods.
+  bool batching = false;
+  // Those plugins, each once; the last to decline is asked first next time,
+  // so a run of unsignable pods costs one call each.
+  std::vector<const SignPlugin*> signers;
+  OpportunisticBatch batch;
+  // This cycle's ranking of the feasible nodes (with the score pass's raw
+  // scores, one row per node), for StoreScheduleResults.
+  std::vector<RankedNode> ranking;
+  std::vector<int64_t> ranking_raw;
+  // Set by SchedulePod for the score pass: keep the raw scores in raw_scores.
+  bool keep_raw_scores = false;
+
   // ---- cycle scratch, kept between cycles so the hot loops do not allocate
   std::vector<Status> node_status;
   std::vector<uint8_t> node_passed;
@@ -212,6 +229,25 @@ struct Framework::Impl {
                                           std::shared_ptr<const ActiveFilterChain>& derived) const;
   // HasActivePreFilterExtensions without a kept chain to answer it.
   bool ScanPreFilterExtensions(const CycleState& state) const;
+
+  // Opportunistic batching (opportunistic_batch.cc). The pod's signature,
+  // or none when a signer declines.
+  std::optional<std::string> SignPod(const PodInfo& pod);
+  // A node to try alone before the filter pass, from the kept ranking, or
+  // an empty symbol; `state` is the cycle's after PreFilter.
+  Symbol GetNodeHint(CycleState& state, const PodInfo& pod, const std::string* signature, int64_t cycle);
+  // The kept ranking with the last chosen node re-scored for `pod` and put
+  // back; false when that cannot be done (the ranking is then unusable).
+  bool RescoreLastChosen(CycleState& state, const PodInfo& pod, const NodeInfo& last);
+  // After the score pass: `ranking` from the feasible nodes, their totals
+  // and the raw scores kept in raw_scores (none without Score plugins);
+  // pops and returns the best node.
+  Symbol RankFeasible(std::span<const NodeInfo* const> feasible, std::span<const int64_t> totals,
+                      SelectionState& selection, bool with_raw_scores);
+  // Upstream's StoreScheduleResults: `ranked` says whether `ranking` holds
+  // the rest of this cycle's nodes.
+  void StoreScheduleResults(const std::string* signature, Symbol hinted, Symbol chosen, bool ranked,
+                            int64_t cycle);
 
   // Score pass from kept totals (score_pass.cc).
   bool KeptTotalsApply() const;

@@ -94,12 +94,27 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
   } memo_scope{im.cycle_memo};
   if (im.memoizes && trace == nullptr) im.cycle_memo = im.memo.For(pod, snap);
 
-  // A node nominated by an earlier preemption is tried alone first. As
-  // upstream's evaluateNominatedNode, into the cycle's own diagnosis: the
-  // plugins that reject the node count among the pod's rejectors (and name
-  // themselves in the message for the nodes PreFilter left out), and the
-  // node keeps its status unless the pass below filters it again.
-  const Symbol nominated = pod.nominated_node_name();
+  // Opportunistic batching: the pod's signature, and a node from the
+  // ranking an alike pod's cycle kept, tried as a nominated node is.
+  std::optional<std::string> signature;
+  Symbol hint;
+  if (im.batching) {
+    signature = im.SignPod(pod);
+    hint = im.GetNodeHint(state, pod, signature ? &*signature : nullptr, selection.scheduling_cycle);
+  }
+  const auto store = [&](Symbol chosen, bool ranked) {
+    if (im.batching) {
+      im.StoreScheduleResults(signature ? &*signature : nullptr, hint, chosen, ranked, selection.scheduling_cycle);
+    }
+  };
+
+  // A node nominated by an earlier preemption (else the batch's hint) is
+  // tried alone first. As upstream's evaluateNominatedNode, into the cycle's
+  // own diagnosis: the plugins that reject the node count among the pod's
+  // rejectors (and name themselves in the message for the nodes PreFilter
+  // left out), and the node keeps its status unless the pass below filters
+  // it again.
+  const Symbol nominated = !pod.nominated_node_name().empty() ? pod.nominated_node_name() : hint;
   if (!nominated.empty()) {
     if (const NodeInfo* n = snap.Get(nominated)) {
       im.one_node.assign(1, n);
@@ -110,6 +125,7 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
       Status s = impl_->FindNodesThatPassFilters(state, pod, im.one_node, 0, diagnosis, feasible, processed, trace);
       if (s.IsSuccess() && !feasible.empty()) {
         out.result = ScheduleResult{n->name(), 1, 1};
+        store(n->name(), false);
         return out;
       }
     }
@@ -160,23 +176,31 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
   if (im.feasible.size() == 1) {
     out.result = ScheduleResult{im.feasible[0]->name(),
                                 1 + static_cast<int>(diagnosis.node_to_status.size()), 1};
+    store(im.feasible[0]->name(), false);
     return out;
   }
 
+  // A signed pod's ranking is kept for the next pod: it needs the raw
+  // scores, and the node comes off the ranking's top.
+  const bool ranks = im.batching && signature.has_value();
   if (!HasScorePlugins()) {
     // Every feasible node ties.
     im.totals.assign(im.feasible.size(), 1);
     SummarizeTotals(im.totals, im.totals_chunks);
   } else {
     Status s = RunPreScorePlugins(state, pod, im.feasible);
+    im.keep_raw_scores = ranks;
     if (s.IsSuccess()) s = RunScorePlugins(state, pod, im.feasible, im.totals, trace);
+    im.keep_raw_scores = false;
     if (!s.IsSuccess()) {
       out.status = s;
       return out;
     }
   }
-  out.result = ScheduleResult{SelectHost(im.feasible, im.totals, im.totals_chunks, selection),
-                              static_cast<int>(im.feasible.size() + diagnosis.node_to_status.size()),
+  const Symbol host = ranks ? im.RankFeasible(im.feasible, im.totals, selection, HasScorePlugins())
+                           : SelectHost(im.feasible, im.totals, im.totals_chunks, selection);
+  store(host, ranks);
+  out.result = ScheduleResult{host, static_cast<int>(im.feasible.size() + diagnosis.node_to_status.size()),
                               static_cast<int>(im.feasible.size())};
   return out;
 }

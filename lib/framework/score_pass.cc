@@ -200,7 +200,9 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   if (memo != nullptr) {
     memo->BeginScores(per_node_mask, im.score.size());
     if (im.options.check_per_node_outcomes) im.CheckKeptScores(state, pod, nodes, active);
-    if (memo_decides && im.KeptTotalsApply() && im.ScoreFromKeptTotals(state, pod, *impl_->snapshot, nodes, totals)) {
+    // The kept totals carry no raw scores, which a batch's ranking keeps.
+    if (memo_decides && !im.keep_raw_scores && im.KeptTotalsApply() &&
+        im.ScoreFromKeptTotals(state, pod, *impl_->snapshot, nodes, totals)) {
       timer.Done(Code::kSuccess);
       return Status();
     }
@@ -280,8 +282,9 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
       break;
     }
   }
-  if (trace != nullptr && result.IsSuccess()) {
-    im.raw_scores.assign(im.scores.begin(), im.scores.begin() + static_cast<long>(active.size()));
+  if ((trace != nullptr || im.keep_raw_scores) && result.IsSuccess()) {
+    im.raw_scores.resize(active.size());
+    for (size_t a = 0; a < active.size(); ++a) im.raw_scores[a].assign(im.scores[a].begin(), im.scores[a].begin() + n);
   }
   // NormalizeScore: each plugin's call covers all nodes; the plugins run in
   // parallel, as upstream's, and the first failure in plugin order is reported.

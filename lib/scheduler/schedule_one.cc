@@ -227,6 +227,7 @@ bool Scheduler::Impl::ScheduleOne() {
 }
 
 void Scheduler::Impl::ScheduleQueued(QueuedPodInfo qpi) {
+  ++selection.scheduling_cycle;  // every pop is a cycle, skipped pods' too
   const PodInfoPtr pod = qpi.pod;
   // The clock is read only for a host's recorder, as the framework does.
   const absl::Time start = metrics != noop_metrics.get() ? absl::Now() : absl::Time();

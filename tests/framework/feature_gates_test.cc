@@ -114,6 +114,9 @@ TEST_CASE("CheckModeled refuses a scheduler gate away from its default, and lets
   FeatureGates scoring;
   REQUIRE(scoring.Set("StorageCapacityScoring=false").ok());
   CHECK(CheckModeled(scoring).ok());
+  FeatureGates batching;
+  REQUIRE(batching.Set("OpportunisticBatching=false").ok());
+  CHECK(CheckModeled(batching).ok());
 
   FeatureGates limits;
   REQUIRE(limits.Set("VolumeLimitScaling=false").ok());

@@ -94,6 +94,10 @@ struct SelectionState {
   int next_start_node_index = 0;
   TieBreak tie_break = TieBreak::kRandom;
   std::mt19937_64 rng{0x5eed};
+  // Upstream's scheduling cycle: the number of pods popped from the queue
+  // so far, this one included. Opportunistic batching reuses a ranking only
+  // for the cycle right after the one that kept it.
+  int64_t scheduling_cycle = 0;
 };
 
 // What a cycle saw, for explanations (schedkit-sim --explain); recording it
@@ -149,6 +153,16 @@ class Framework final : public Handle, public PluginRunner, public WaitingPods {
   bool HasFilterPlugins() const;
   bool HasScorePlugins() const;
   bool HasPostFilterPlugins() const;
+  // Whether the profile batches pods (the OpportunisticBatching gate is on
+  // and every PreFilter, Filter, PreScore and Score plugin is a SignPlugin),
+  // and how many pods so far were placed on the node a kept ranking hinted
+  // (upstream's TotalBatchedPods).
+  bool Batches() const;
+  int64_t batched_pods() const;
+  // The pod's batch signature (upstream's SignPod): none when the profile
+  // does not batch or a plugin declines. Equal signatures mean the pods fare
+  // alike on every node. The scheduling thread.
+  std::optional<std::string> SignPod(const PodInfo& pod);
   const QueueSortPlugin& queue_sort() const;
   // Each PreEnqueue/PreFilter/Filter/Reserve/Permit plugin with the events it
   // registered (a plugin without EnqueueExtensions gets the wildcard event).

@@ -46,6 +46,12 @@
 // retried after an error backoff. Where a point wraps a code into an Error,
 // the Error's message names the plugin.
 //
+// Opportunistic batching (on by default, as upstream's OpportunisticBatching)
+// reuses one pod's ranking for the next alike pod only when every PreFilter,
+// Filter, PreScore and Score plugin also implements SignPlugin
+// (batch_signature.h); a plugin there that does not turns it off for its
+// profile.
+//
 // Marked "read once": the framework asks once, when the profile is built
 // (Framework::Create), and keeps the answer for the profile's lifetime.
 #ifndef SCHEDKIT_FRAMEWORK_PLUGIN_H_

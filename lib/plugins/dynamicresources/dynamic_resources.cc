@@ -244,4 +244,12 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewDynamicResources(const fra
   return std::make_unique<DynamicResources>(parsed);
 }
 
+framework::Status DynamicResources::SignPod(const framework::PodInfo& /*pod*/,
+                                            framework::BatchSignatureBuilder& /*signature*/) const {
+  // Upstream declines pods with resource claims; the world model has none
+  // until Dynamic Resource Allocation's claim paths land, so every pod signs,
+  // adding nothing (the plugin reads nothing else of the pod).
+  return framework::Status();
+}
+
 }  // namespace schedkit::plugins

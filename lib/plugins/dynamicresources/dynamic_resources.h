@@ -1,16 +1,17 @@
 // DynamicResources: allocates and reserves the ResourceClaims (DRA devices)
 // a pod references, and tries deallocating claims when no node fits
-// (upstream pkg/scheduler/framework/plugins/dynamicresources, v1.35, where
+// (upstream pkg/scheduler/framework/plugins/dynamicresources, v1.37, where
 // DynamicResourceAllocation is GA and always on).
 //
 //   auto plugin = NewDynamicResources(framework::PluginArgs(R"({"filterTimeout": "10s"})"), handle);
 //
 // Model limits: schedkit's cluster has no ResourceClaims, ResourceSlices or
 // DeviceClasses, and its Pod message has no spec.resourceClaims /
-// status.resourceClaimStatuses yet (ResourceClaimsOf returns none). With the
-// v1.35 default gates (DRAExtendedResource off, so pods without claims never
-// get a special extended-resource claim) the plugin therefore does exactly
-// what upstream does for a pod without claims:
+// status.resourceClaimStatuses yet (ResourceClaimsOf returns none). v1.37's
+// DRAExtendedResource (beta, on) gives a pod without claims a special
+// extended-resource claim only when a DeviceClass names the resource, and
+// there are none; the plugin therefore does exactly what upstream does for a
+// pod without claims:
 //  - PreEnqueue: Success.
 //  - PreFilter: records an empty state, returns Skip (Filter is not called).
 //  - PostFilter: Unschedulable without a reason (v1.35 said "no new claims
@@ -22,6 +23,8 @@
 //    DefaultNormalizeScore(100, reverse=false).
 //  - Reserve, PreBind: Success (Error "not found" without state);
 //    Unreserve: nothing; PreBindPreFlight: Skip.
+//  - SignPod: signs every pod, adding nothing (upstream declines pods with
+//    claims, which the model has none of).
 // Once the Pod carries resource claims, CheckPodResourceClaims gives
 // upstream's verdict against an empty claim cache: each claim either needs
 // no object, or fails PreEnqueue/PreFilter with UnschedulableAndUnresolvable
@@ -52,6 +55,7 @@
 #include "schedkit/framework/diagnosis.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -112,12 +116,15 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                                public framework::ScoreExtensions,
                                public framework::ReservePlugin,
                                public framework::PreBindPlugin,
-                               public framework::EnqueueExtensions {
+                               public framework::EnqueueExtensions,
+                               public framework::SignPlugin {
  public:
   explicit DynamicResources(const DynamicResourcesArgs& args)
       : filter_timeout_(args.filter_timeout.value_or(absl::ZeroDuration())) {}
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   // Per node while the model has no claim objects: Filter passes and Score
   // is 0 on every node. Allocating real claims (ResourceSlices, other pods'
   // allocations) would end that.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/container/inlined_vector.h"
+#include "plugins/internal/signers.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -90,6 +91,11 @@ framework::Status ImageLocality::ScoreNodes(const framework::CycleState& /*state
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewImageLocality(const framework::PluginArgs& /*args*/,
                                                                     framework::Handle& handle) {
   return std::make_unique<ImageLocality>(handle);
+}
+
+framework::Status ImageLocality::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kImageNamesSigner, ImageNamesSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

@@ -24,16 +24,20 @@
 
 #include "absl/status/statusor.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
 namespace schedkit::plugins {
 
-class ImageLocality final : public framework::ScorePlugin {
+class ImageLocality final : public framework::ScorePlugin,
+                            public framework::SignPlugin {
  public:
   explicit ImageLocality(framework::Handle& handle) : handle_(handle) {}
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   // Per node: besides the node's images, a score reads how many nodes hold
   // each image, which only a change of node objects can move.
   bool OutcomesArePerNode() const override { return true; }

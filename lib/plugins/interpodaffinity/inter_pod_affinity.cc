@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plugins/internal/args.h"
+#include "plugins/internal/signers.h"
 #include "plugins/interpodaffinity/hit_sums.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/base/str_cat.h"
@@ -244,6 +245,17 @@ absl::StatusOr<QueueingHint> InterPodAffinity::IsSchedulableAfterNodeChange(cons
     }
   }
   return QueueingHint::kSkip;
+}
+
+framework::Status InterPodAffinity::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  const api::v1::PodSpec& spec = pod.pod().spec();
+  if (spec.has_affinity() && (spec.affinity().has_pod_affinity() || spec.affinity().has_pod_anti_affinity())) {
+    return framework::Status::WithText(framework::Code::kUnschedulable, "pods with InterPodAffinity are not signable");
+  }
+  // Without the existing pods' preferred terms, only pods with affinity
+  // terms of their own (declined above) are matched against others' labels.
+  if (!args_.ignore_preferred_terms_of_existing_pods) signature.Add(framework::kLabelsSigner, LabelsSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

@@ -42,6 +42,7 @@
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/node_info.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/pod_info.h"
 #include "schedkit/framework/registry.h"
@@ -172,12 +173,15 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
                                public framework::PreScorePlugin,
                                public framework::ScorePlugin,
                                public framework::ScoreExtensions,
-                               public framework::EnqueueExtensions {
+                               public framework::EnqueueExtensions,
+                               public framework::SignPlugin {
  public:
   InterPodAffinity(InterPodAffinityArgs args, framework::Handle& handle);
   ~InterPodAffinity() override;
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   const InterPodAffinityArgs& args() const { return args_; }
 
   // Filter side (filtering.cc).

@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "plugins/internal/signers.h"
 #include "plugins/nodeaffinity/term_errors.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/base/str_cat.h"
@@ -367,6 +368,12 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeAffinity(const framewo
   }
   return std::make_unique<NodeAffinity>(std::move(added_required), !preferred.empty(),
                                         std::move(added_preferred));
+}
+
+framework::Status NodeAffinity::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kNodeAffinitySigner, NodeAffinitySignature(pod));
+  signature.Add(framework::kNodeSelectorSigner, NodeSelectorSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

@@ -29,6 +29,7 @@
 #include "schedkit/api/selector.h"
 #include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -48,7 +49,8 @@ class NodeAffinity final : public framework::PreFilterPlugin,
                            public framework::PreScorePlugin,
                            public framework::ScorePlugin,
                            public framework::ScoreExtensions,
-                           public framework::EnqueueExtensions {
+                           public framework::EnqueueExtensions,
+                           public framework::SignPlugin {
  public:
   // Upstream's ErrReasonPod, errReasonEnforced and errReasonConflict.
   static constexpr std::string_view kErrReasonPod = "node(s) didn't match Pod's node affinity/selector";
@@ -69,6 +71,8 @@ class NodeAffinity final : public framework::PreFilterPlugin,
                std::vector<WeightedTerm> added_preferred);
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   bool OutcomesArePerNode() const override { return true; }
   // Skip when neither the pod (nodeSelector, required node affinity) nor the
   // args require anything. UnschedulableAndUnresolvable ("pod affinity terms

@@ -95,4 +95,9 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeDeclaredFeatures(const
   return std::make_unique<NodeDeclaredFeatures>();
 }
 
+framework::Status NodeDeclaredFeatures::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kFeaturesSigner, std::to_string(framework::InferPodFeatures(pod.pod().spec())));
+  return framework::Status();
+}
+
 }  // namespace schedkit::plugins

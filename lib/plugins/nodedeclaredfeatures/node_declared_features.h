@@ -26,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -33,12 +34,15 @@ namespace schedkit::plugins {
 
 class NodeDeclaredFeatures final : public framework::PreFilterPlugin,
                                    public framework::FilterPlugin,
-                                   public framework::EnqueueExtensions {
+                                   public framework::EnqueueExtensions,
+                                   public framework::SignPlugin {
  public:
   // Upstream's errReasonUnsatisfiedRequirements.
   static constexpr std::string_view kErrReason = "node(s) didn't match Pod's required features";
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   bool OutcomesArePerNode() const override { return true; }
   // Skip when the pod needs no feature; Success with its needs recorded.
   Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,

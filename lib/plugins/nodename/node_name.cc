@@ -44,4 +44,9 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeName(const framework::
   return std::make_unique<NodeName>();
 }
 
+framework::Status NodeName::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kNodeNameSigner, std::string(pod.pod().spec().node_name()));
+  return framework::Status();
+}
+
 }  // namespace schedkit::plugins

@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -23,12 +24,15 @@ namespace schedkit::plugins {
 
 class NodeName final : public framework::PreFilterPlugin,
                        public framework::FilterPlugin,
-                       public framework::EnqueueExtensions {
+                       public framework::EnqueueExtensions,
+                       public framework::SignPlugin {
  public:
   // Upstream's ErrReason.
   static constexpr std::string_view kErrReason = "node(s) didn't match the requested node name";
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   bool OutcomesArePerNode() const override { return true; }
   // Success; with spec.nodeName set, the result is that node alone.
   Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,

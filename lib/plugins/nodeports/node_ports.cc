@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "framework/host_ports.h"
 #include "plugins/internal/args.h"
+#include "plugins/internal/signers.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/plugins/names.h"
 
@@ -96,6 +97,11 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodePorts(const framework:
                                                                 framework::Handle&) {
   SCHEDKIT_RETURN_IF_ERROR(internal::CheckNoArgs(args, names::kNodePorts));
   return std::make_unique<NodePorts>();
+}
+
+framework::Status NodePorts::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kHostPortsSigner, HostPortsSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

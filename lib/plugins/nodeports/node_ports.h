@@ -21,6 +21,7 @@
 #include "schedkit/api/v1/pod.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/node_info.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -28,12 +29,15 @@ namespace schedkit::plugins {
 
 class NodePorts final : public framework::PreFilterPlugin,
                         public framework::FilterPlugin,
-                        public framework::EnqueueExtensions {
+                        public framework::EnqueueExtensions,
+                        public framework::SignPlugin {
  public:
   // Upstream's ErrReason.
   static constexpr std::string_view kErrReason = "node(s) didn't have free ports for the requested pod ports";
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   bool OutcomesArePerNode() const override { return true; }
   // Skip when the pod wants no host port; otherwise stores the wanted ports.
   Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,

@@ -2,8 +2,10 @@
 
 #include <utility>
 
+#include "plugins/internal/signers.h"
 #include "plugins/noderesources/resource_allocation.h"
 #include "schedkit/base/status_macros.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -20,11 +22,16 @@ Symbol PreScoreKey() {
   return k;
 }
 
-class BalancedAllocation final : public framework::PreScorePlugin, public framework::ScorePlugin {
+class BalancedAllocation final : public framework::PreScorePlugin, public framework::ScorePlugin, public framework::SignPlugin {
  public:
   explicit BalancedAllocation(ScoredResources resources) : resources_(std::move(resources)) {}
 
   std::string_view Name() const override { return names::kNodeResourcesBalancedAllocation; }
+  // The pod's computed request, as Filter and Score read it.
+  Status SignPod(const PodInfo& pod, framework::BatchSignatureBuilder& signature) const override {
+    signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.requests()));
+    return Status();
+  }
   bool OutcomesArePerNode() const override { return true; }
 
   Status PreScore(CycleState& state, const PodInfo& pod,

@@ -5,10 +5,12 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
+#include "plugins/internal/signers.h"
 #include "plugins/noderesources/resource_allocation.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/base/well_known.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/resource.h"
 #include "schedkit/plugins/names.h"
 
@@ -250,7 +252,7 @@ class Fit final : public framework::PreFilterPlugin,
                   public framework::FilterPlugin,
                   public framework::PreScorePlugin,
                   public framework::ScorePlugin,
-                  public framework::EnqueueExtensions {
+                  public framework::EnqueueExtensions, public framework::SignPlugin {
  public:
   Fit(IgnoredResources ignored, Strategy strategy, ScoredResources resources,
       RequestedToCapacityRatioTable table, FitFeatures features)
@@ -261,6 +263,11 @@ class Fit final : public framework::PreFilterPlugin,
         features_(features) {}
 
   std::string_view Name() const override { return names::kNodeResourcesFit; }
+  // The pod's computed request, as Filter and Score read it.
+  Status SignPod(const PodInfo& pod, framework::BatchSignatureBuilder& signature) const override {
+    signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.requests()));
+    return Status();
+  }
   bool OutcomesArePerNode() const override { return true; }
 
   Result PreFilter(CycleState& state, const PodInfo& pod,

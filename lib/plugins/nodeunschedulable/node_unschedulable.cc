@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
+#include "plugins/internal/signers.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/base/well_known.h"
 #include "schedkit/plugins/names.h"
@@ -105,6 +106,11 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(const fr
                                                                         framework::Handle&) {
   SCHEDKIT_RETURN_IF_ERROR(internal::CheckNoArgs(args, names::kNodeUnschedulable));
   return std::make_unique<NodeUnschedulable>();
+}
+
+framework::Status NodeUnschedulable::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kTolerationsSigner, TolerationsSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -22,12 +23,15 @@ namespace schedkit::plugins {
 
 class NodeUnschedulable final : public framework::PreFilterPlugin,
                                 public framework::FilterPlugin,
-                                public framework::EnqueueExtensions {
+                                public framework::EnqueueExtensions,
+                                public framework::SignPlugin {
  public:
   // Upstream's ErrReasonUnschedulable.
   static constexpr std::string_view kErrReasonUnschedulable = "node(s) were unschedulable";
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   bool OutcomesArePerNode() const override { return true; }
   // Success. Upstream's PreFilter (v1.37) skips only pods with a deferred
   // resize under the alpha InPlacePodVerticalScalingSchedulerPreemption,

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "plugins/internal/signers.h"
 #include "plugins/internal/storage_lookup.h"
 #include "plugins/nodevolumelimits/csi_translation.h"
 #include "schedkit/base/str_cat.h"
@@ -367,6 +368,11 @@ absl::StatusOr<framework::QueueingHint> NodeVolumeLimits::IsSchedulableAfterVolu
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeVolumeLimits(const framework::PluginArgs& /*args*/,
                                                                        framework::Handle& handle) {
   return std::make_unique<NodeVolumeLimits>(handle);
+}
+
+framework::Status NodeVolumeLimits::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kVolumesSigner, VolumesSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

@@ -73,6 +73,7 @@
 #include "schedkit/api/v1/volume_attachment.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -80,7 +81,8 @@ namespace schedkit::plugins {
 
 class NodeVolumeLimits final : public framework::PreFilterPlugin,
                                public framework::FilterPlugin,
-                               public framework::EnqueueExtensions {
+                               public framework::EnqueueExtensions,
+                               public framework::SignPlugin {
  public:
   // Upstream's ErrReasonMaxVolumeCountExceeded.
   static constexpr std::string_view kErrReasonMaxVolumeCountExceeded = "node(s) exceed max volume count";
@@ -88,6 +90,8 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
   explicit NodeVolumeLimits(framework::Handle& handle) : handle_(handle) {}
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   // Skip unless the pod has a claim or an in-tree disk volume; then records
   // the pod's own volumes (or the error resolving them).
   PreFilterPlugin::Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,

@@ -469,4 +469,17 @@ double TopologyNormalizingWeight(int64_t size) { return GoLog(static_cast<double
 
 }  // namespace podtopologyspread_internal
 
+framework::Status PodTopologySpread::SignPod(const framework::PodInfo& pod,
+                                             framework::BatchSignatureBuilder& /*signature*/) const {
+  if (pod.pod().spec().topology_spread_constraints_size() > 0) {
+    return framework::Status::WithText(framework::Code::kUnschedulable, "pods with topology constraints are not signable");
+  }
+  // System defaulting counts too: its constraints are default constraints.
+  if (!default_constraints_.empty()) {
+    return framework::Status::WithText(framework::Code::kUnschedulable,
+                                       "pods with default topology constraints are not signable");
+  }
+  return framework::Status();
+}
+
 }  // namespace schedkit::plugins

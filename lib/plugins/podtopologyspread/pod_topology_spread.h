@@ -41,6 +41,7 @@
 #include "schedkit/base/symbol.h"
 #include "schedkit/framework/cycle_state.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -91,7 +92,8 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
                                 public framework::PreScorePlugin,
                                 public framework::ScorePlugin,
                                 public framework::ScoreExtensions,
-                                public framework::EnqueueExtensions {
+                                public framework::EnqueueExtensions,
+                                public framework::SignPlugin {
  public:
   // One constraint as the plugin applies it to one pod (upstream's
   // topologySpreadConstraint): selector merged with matchLabelKeys, policies
@@ -169,6 +171,8 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
   ~PodTopologySpread() override;
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
 
   Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                    std::span<const framework::NodeInfo* const> nodes) override;

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "plugins/internal/args.h"
+#include "plugins/internal/signers.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/plugins/names.h"
 
@@ -181,6 +182,11 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewTaintToleration(const fram
                                                                       framework::Handle&) {
   SCHEDKIT_RETURN_IF_ERROR(internal::CheckNoArgs(args, names::kTaintToleration));
   return std::make_unique<TaintToleration>();
+}
+
+framework::Status TaintToleration::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kTolerationsSigner, TolerationsSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

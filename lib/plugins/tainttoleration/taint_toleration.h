@@ -23,6 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -33,13 +34,16 @@ class TaintToleration final : public framework::PreFilterPlugin,
                               public framework::PreScorePlugin,
                               public framework::ScorePlugin,
                               public framework::ScoreExtensions,
-                              public framework::EnqueueExtensions {
+                              public framework::EnqueueExtensions,
+                              public framework::SignPlugin {
  public:
   // The Filter reason in v1.35 (upstream's ErrReasonNotMatch constant, "node(s)
   // had taints that the pod didn't tolerate", is no longer what Filter returns).
   static constexpr std::string_view kErrReasonUntolerated = "node(s) had untolerated taint(s)";
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   bool OutcomesArePerNode() const override { return true; }
   // Success. Upstream's PreFilter (v1.37) skips only pods with a deferred
   // resize under the alpha InPlacePodVerticalScalingSchedulerPreemption,

@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "plugins/internal/args.h"
+#include "plugins/internal/signers.h"
 #include "plugins/internal/storage_lookup.h"
 #include "plugins/volumebinding/bind_volumes.h"
 #include "schedkit/base/status_macros.h"
@@ -419,6 +420,11 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewVolumeBinding(const framew
                                                                     framework::Handle& handle) {
   SCHEDKIT_ASSIGN_OR_RETURN(VolumeBindingArgs parsed, ParseVolumeBindingArgs(args));
   return std::make_unique<VolumeBinding>(parsed, handle);
+}
+
+framework::Status VolumeBinding::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kVolumesSigner, VolumesSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

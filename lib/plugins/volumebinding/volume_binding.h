@@ -73,6 +73,7 @@
 #include "schedkit/api/v1/persistent_volume_claim.h"
 #include "schedkit/api/v1/storage_class.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -104,11 +105,14 @@ class VolumeBinding final : public framework::PreFilterPlugin,
                             public framework::ScorePlugin,
                             public framework::ReservePlugin,
                             public framework::PreBindPlugin,
-                            public framework::EnqueueExtensions {
+                            public framework::EnqueueExtensions,
+                            public framework::SignPlugin {
  public:
   VolumeBinding(const VolumeBindingArgs& args, framework::Handle& handle);
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
 
   PreFilterPlugin::Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                                     std::span<const framework::NodeInfo* const> nodes) override;

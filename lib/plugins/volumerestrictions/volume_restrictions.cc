@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "plugins/internal/signers.h"
 #include "plugins/internal/storage_lookup.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
@@ -224,6 +225,11 @@ absl::StatusOr<framework::QueueingHint> VolumeRestrictions::IsSchedulableAfterCl
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewVolumeRestrictions(const framework::PluginArgs& /*args*/,
                                                                          framework::Handle& handle) {
   return std::make_unique<VolumeRestrictions>(handle);
+}
+
+framework::Status VolumeRestrictions::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kVolumesSigner, VolumesSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

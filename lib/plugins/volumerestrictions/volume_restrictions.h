@@ -34,6 +34,7 @@
 #include "schedkit/api/v1/persistent_volume_claim.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -42,7 +43,8 @@ namespace schedkit::plugins {
 class VolumeRestrictions final : public framework::PreFilterPlugin,
                                  public framework::PreFilterExtensions,
                                  public framework::FilterPlugin,
-                                 public framework::EnqueueExtensions {
+                                 public framework::EnqueueExtensions,
+                                 public framework::SignPlugin {
  public:
   // Upstream's ErrReasonDiskConflict and ErrReasonReadWriteOncePodConflict.
   static constexpr std::string_view kErrReasonDiskConflict = "node(s) had no available disk";
@@ -51,6 +53,8 @@ class VolumeRestrictions final : public framework::PreFilterPlugin,
       "another pod";
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
 
   PreFilterPlugin::Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                                     std::span<const framework::NodeInfo* const> nodes) override;

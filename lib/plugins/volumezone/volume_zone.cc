@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "plugins/internal/signers.h"
 #include "plugins/internal/storage_lookup.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/plugins/names.h"
@@ -191,6 +192,11 @@ std::vector<framework::ClusterEventWithHint> VolumeZone::EventsToRegister() cons
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewVolumeZone(const framework::PluginArgs& /*args*/,
                                                                  framework::Handle& handle) {
   return std::make_unique<VolumeZone>(handle);
+}
+
+framework::Status VolumeZone::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {
+  signature.Add(framework::kVolumesSigner, VolumesSignature(pod));
+  return framework::Status();
 }
 
 }  // namespace schedkit::plugins

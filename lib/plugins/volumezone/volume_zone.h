@@ -37,6 +37,7 @@
 #include "schedkit/api/v1/persistent_volume_claim.h"
 #include "schedkit/api/v1/storage_class.h"
 #include "schedkit/framework/handle.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -44,12 +45,15 @@ namespace schedkit::plugins {
 
 class VolumeZone final : public framework::PreFilterPlugin,
                          public framework::FilterPlugin,
-                         public framework::EnqueueExtensions {
+                         public framework::EnqueueExtensions,
+                         public framework::SignPlugin {
  public:
   // Upstream's ErrReasonConflict (unreachable without PersistentVolumes).
   static constexpr std::string_view kErrReasonConflict = "node(s) had no available volume zone";
 
   std::string_view Name() const override;
+  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
   PreFilterPlugin::Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                                     std::span<const framework::NodeInfo* const> nodes) override;
   framework::Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,

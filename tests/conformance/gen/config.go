@@ -5,7 +5,10 @@ package main
 // It is drawn from a stream of its own, after every other part of the
 // scenario, so that scenarios without it are what they were before it
 // existed. The only change it makes to the cluster is spec.schedulerName on
-// some pending pods, when it draws a second profile.
+// some pending pods, when it draws a second profile. The "batch" feature
+// (batch.go, drawn later still) may then set PodTopologySpread's and
+// InterPodAffinity's args in every profile, or make a configuration of its
+// own.
 //
 // Everything drawn is valid for upstream v1.37: oracle's
 // TestValidateScenarios decodes it with upstream's scheme, validates it and
@@ -76,8 +79,9 @@ func plugin(name string, weight int) obj {
 }
 
 // genConfig draws the configuration and, with a second profile, names it in
-// some pending pods.
-func (g *gen) genConfig() []byte {
+// some pending pods. The "batch" feature (batch.go) may still change it;
+// marshalConfig writes it.
+func (g *gen) genConfig() obj {
 	cfg := obj{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
 	if g.chance(0.3) {
 		cfg["percentageOfNodesToScore"] = g.pick(101)
@@ -113,6 +117,14 @@ func (g *gen) genConfig() []byte {
 	}
 	if nProfiles == 2 {
 		g.nameSecondProfile()
+	}
+	return cfg
+}
+
+// marshalConfig is the scheduler.conf text of a configuration (nil for none).
+func marshalConfig(cfg obj) []byte {
+	if cfg == nil {
+		return nil
 	}
 	data, err := yaml.Marshal(cfg)
 	if err != nil {

@@ -16,6 +16,7 @@ const gatesFile = "feature-gates"
 // modeledGates: each gate schedkit models, with kube-scheduler v1.37.2's
 // default.
 var modeledGates = map[string]bool{
+	"OpportunisticBatching":  true,
 	"StorageCapacityScoring": true,
 }
 

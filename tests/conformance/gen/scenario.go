@@ -85,7 +85,7 @@ type features struct {
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
 	workloads, disks, storage, binding, config                                 bool
-	v137, gates                                                                bool
+	v137, gates, batch                                                         bool
 }
 
 type gen struct {
@@ -219,7 +219,7 @@ func Generate(seed uint64, index int) *Scenario {
 	// spec.schedulerName on pending pods (config.go).
 	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+6))
 	g.f.config = g.chance(0.3)
-	var config []byte
+	var config obj
 	if g.f.config {
 		config = g.genConfig()
 	}
@@ -231,7 +231,18 @@ func Generate(seed uint64, index int) *Scenario {
 		g.genV137()
 	}
 
-	s := &Scenario{Config: config, FeatureGates: g.featureGatesFlag()}
+	// Runs of identical pending pods, and a configuration under which
+	// upstream's OpportunisticBatching signs them, draw from a ninth stream,
+	// after everything else (batch.go): the runs copy pods as every other
+	// stream left them.
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+9))
+	g.f.batch = g.chance(0.3)
+	var runs batchRuns
+	if g.f.batch {
+		config, runs = g.genBatch(config)
+	}
+
+	s := &Scenario{Config: marshalConfig(config), FeatureGates: g.featureGatesFlag()}
 	add := func(name string, items []any) {
 		if len(items) > 0 {
 			s.Files = append(s.Files, File{Name: name, Items: items})
@@ -258,7 +269,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"extended": g.f.extended, "ephemeral": g.f.ephemeral, "namespaces": g.f.namespaces, "pdbs": g.f.pdbs,
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
 		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage, "binding": g.f.binding,
-		"config": g.f.config, "v137": g.f.v137, "gates": g.f.gates,
+		"config": g.f.config, "v137": g.f.v137, "gates": g.f.gates, "batch": g.f.batch,
 	} {
 		if v {
 			on = append(on, name)
@@ -271,6 +282,9 @@ func Generate(seed uint64, index int) *Scenario {
 	}
 	if len(g.binding) > 0 {
 		summaryStorage += fmt.Sprintf(", %d binding objects", len(g.binding))
+	}
+	if g.f.batch {
+		summaryStorage += fmt.Sprintf(", %d batch runs of %d pods", runs.runs, runs.pods)
 	}
 	s.Summary = fmt.Sprintf("seed %d index %d: %d nodes in %d zone(s), %d running pods, %d pending pods, %d PDBs, %d PriorityClasses%s\nfeatures: %s\n",
 		seed, index, len(g.nodes), len(g.zones), len(g.running), len(g.pending), len(g.pdbs), len(g.classes), summaryStorage, strings.Join(on, " "))

@@ -1,29 +1,41 @@
 package main
 
 // One scheduling cycle, reproducing pkg/scheduler/schedule_one.go (v1.37):
-// schedulePod -> findNodesThatFitPod (PreFilter, nominated-node fast path,
-// PreFilterResult, findNodesThatPassFilters) -> prioritizeNodes -> selectHost,
-// then assume + Reserve + Permit. The upstream functions are unexported
-// methods of Scheduler, so their bodies are mirrored here line by line and
-// every plugin call goes through the real framework runtime. Differences:
+// schedulePod -> findNodesThatFitPod (PreFilter, GetNodeHint, nominated- or
+// hinted-node fast path, PreFilterResult, findNodesThatPassFilters) ->
+// prioritizeNodes -> pop of the SortedScoredNodes heap ->
+// StoreScheduleResults, then assume + Reserve + Permit. The upstream
+// functions are unexported methods of Scheduler, so their bodies are
+// mirrored here line by line and every plugin call goes through the real
+// framework runtime. Differences:
 //   - filtering runs sequentially (upstream: parallelism 1 gives the same
-//     order and the same early stop), except with --throughput;
-//   - OpportunisticBatching hints (GetNodeHint/StoreScheduleResults) are not
-//     used, i.e. batching never offers a hint;
+//     order and the same early stop), except with --throughput; the order
+//     matters beyond the early stop, as the feasible list is the heap's input;
+//   - OpportunisticBatching (gate on by default) is upstream's own code, fed
+//     the same cycle counts; a hint is offered only when every PreFilter,
+//     Filter, PreScore and Score plugin signed the pod (the default
+//     profile's PodTopologySpread does not, for its system default
+//     constraints). Its state expires after 500ms of wall-clock time, so
+//     whether a cycle is hinted depends on speed, and a hinted cycle
+//     evaluates only the hinted node (--explain's filter map shows just it)
+//     and leaves nextStartNodeIndex where it was;
 //   - no extenders (rejected at config load);
-//   - selectHost: --tie-break name or uniform random among the top scores.
+//   - ties in the heap: upstream leaves Randomizer 0 without extenders, the
+//     oracle sets it (setRandomizers) for --tie-break name or uniform random.
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apiserver/pkg/util/feature"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
@@ -79,15 +91,16 @@ type scheduleResult struct {
 }
 
 // schedulePod mirrors Scheduler.schedulePod.
-func (w *world) schedulePod(ctx context.Context, pf *profileFW, state fwk.CycleState, pod *v1.Pod, tr *cycleTrace) (scheduleResult, error) {
+func (w *world) schedulePod(ctx context.Context, pf *profileFW, state fwk.CycleState, podInfo *framework.QueuedPodInfo, tr *cycleTrace) (scheduleResult, error) {
 	var result scheduleResult
+	pod := podInfo.Pod
 	if err := w.cache.UpdateSnapshot(w.logger, w.snapshot); err != nil {
 		return result, err
 	}
 	if w.snapshot.NumNodesInPlacement() == 0 {
 		return result, scheduler.ErrNoNodesAvailable
 	}
-	feasibleNodes, diagnosis, err := w.findNodesThatFitPod(ctx, pf, state, pod, tr)
+	feasibleNodes, diagnosis, nodeHint, err := w.findNodesThatFitPod(ctx, pf, state, podInfo, tr)
 	if err != nil {
 		return result, err
 	}
@@ -100,8 +113,12 @@ func (w *world) schedulePod(ctx context.Context, pf *profileFW, state fwk.CycleS
 	}
 	// When only one node after predicate, just use it.
 	if len(feasibleNodes) == 1 {
+		node := feasibleNodes[0].Node().Name
+		if feature.DefaultFeatureGate.Enabled(features.OpportunisticBatching) {
+			pf.fw.StoreScheduleResults(ctx, podInfo.PodSignature, nodeHint, node, nil, w.queue.SchedulingCycle())
+		}
 		return scheduleResult{
-			suggestedHost:  feasibleNodes[0].Node().Name,
+			suggestedHost:  node,
 			evaluatedNodes: 1 + diagnosis.NodeToStatus.Len(),
 			feasibleNodes:  1,
 		}, nil
@@ -110,48 +127,59 @@ func (w *world) schedulePod(ctx context.Context, pf *profileFW, state fwk.CycleS
 	if err != nil {
 		return result, err
 	}
-	host, err := w.selectHost(priorityList)
+	sortedPrioritizedNodes := framework.NewSortedScoredNodes(priorityList)
+	node := sortedPrioritizedNodes.Pop().Name
+	if feature.DefaultFeatureGate.Enabled(features.OpportunisticBatching) {
+		pf.fw.StoreScheduleResults(ctx, podInfo.PodSignature, nodeHint, node, sortedPrioritizedNodes, w.queue.SchedulingCycle())
+	}
 	return scheduleResult{
-		suggestedHost:  host,
+		suggestedHost:  node,
 		evaluatedNodes: len(feasibleNodes) + diagnosis.NodeToStatus.Len(),
 		feasibleNodes:  len(feasibleNodes),
 	}, err
 }
 
 // findNodesThatFitPod mirrors Scheduler.findNodesThatFitPod.
-func (w *world) findNodesThatFitPod(ctx context.Context, pf *profileFW, state fwk.CycleState, pod *v1.Pod, tr *cycleTrace) ([]fwk.NodeInfo, framework.Diagnosis, error) {
+func (w *world) findNodesThatFitPod(ctx context.Context, pf *profileFW, state fwk.CycleState, podInfo *framework.QueuedPodInfo, tr *cycleTrace) ([]fwk.NodeInfo, framework.Diagnosis, string, error) {
 	diagnosis := framework.Diagnosis{
 		NodeToStatus: framework.NewDefaultNodeToStatus(),
 	}
 	allNodes, err := w.snapshot.NodeInfos().List()
 	if err != nil {
-		return nil, diagnosis, err
+		return nil, diagnosis, "", err
 	}
 	// Run "prefilter" plugins.
+	pod := podInfo.Pod
 	preRes, s, unscheduledPlugins := pf.fw.RunPreFilterPlugins(ctx, state, pod)
 	diagnosis.UnschedulablePlugins = unscheduledPlugins
 	if !s.IsSuccess() {
 		if !s.IsRejected() {
-			return nil, diagnosis, s.AsError()
+			return nil, diagnosis, "", s.AsError()
 		}
 		// All nodes in NodeToStatus will have the same status so that they can be handled in the preemption.
 		diagnosis.NodeToStatus.SetAbsentNodesStatus(s)
 		diagnosis.PreFilterMsg = s.Message()
 		diagnosis.AddPluginStatus(s)
 		tr.absent = s
-		return nil, diagnosis, nil
+		return nil, diagnosis, "", nil
+	}
+
+	var nodeHint string
+	if feature.DefaultFeatureGate.Enabled(features.OpportunisticBatching) {
+		nodeHint = pf.fw.GetNodeHint(ctx, pod, podInfo.PodSignature, state, w.queue.SchedulingCycle())
 	}
 
 	// "NominatedNodeName" can potentially be set in a previous scheduling cycle as a result of preemption.
 	// This node is likely the only candidate that will fit the pod, and hence we try it first before iterating over all nodes.
-	if len(pod.Status.NominatedNodeName) > 0 {
-		feasibleNodes, err := w.evaluateNominatedNode(ctx, pf, state, pod, diagnosis, tr)
+	// The batch's hinted node gets the same treatment.
+	if len(pod.Status.NominatedNodeName) > 0 || len(nodeHint) > 0 {
+		feasibleNodes, err := w.evaluateNominatedNode(ctx, pf, state, pod, nodeHint, diagnosis, tr)
 		if err != nil {
 			w.logger.V(2).Info("Evaluation failed on nominated node", "pod", key(pod), "node", pod.Status.NominatedNodeName, "err", err)
 		}
 		// Nominated node passes all the filters, scheduler is good to assign this node to the pod.
 		if len(feasibleNodes) != 0 {
-			return feasibleNodes, diagnosis, nil
+			return feasibleNodes, diagnosis, nodeHint, nil
 		}
 	}
 
@@ -179,14 +207,19 @@ func (w *world) findNodesThatFitPod(ctx context.Context, pf *profileFW, state fw
 	processedNodes := len(feasibleNodes) + diagnosis.NodeToStatus.Len()
 	w.nextStartNodeIndex = (w.nextStartNodeIndex + processedNodes) % len(allNodes)
 	if err != nil {
-		return nil, diagnosis, err
+		return nil, diagnosis, nodeHint, err
 	}
-	return feasibleNodes, diagnosis, nil
+	return feasibleNodes, diagnosis, nodeHint, nil
 }
 
-// evaluateNominatedNode mirrors Scheduler.evaluateNominatedNode (no extenders).
-func (w *world) evaluateNominatedNode(ctx context.Context, pf *profileFW, state fwk.CycleState, pod *v1.Pod, diagnosis framework.Diagnosis, tr *cycleTrace) ([]fwk.NodeInfo, error) {
-	nodeInfo, err := w.snapshot.Get(pod.Status.NominatedNodeName)
+// evaluateNominatedNode mirrors Scheduler.evaluateNominatedNode (no
+// extenders): the nominated node if the pod has one, else the batch's hint.
+func (w *world) evaluateNominatedNode(ctx context.Context, pf *profileFW, state fwk.CycleState, pod *v1.Pod, nodeHint string, diagnosis framework.Diagnosis, tr *cycleTrace) ([]fwk.NodeInfo, error) {
+	nnn := pod.Status.NominatedNodeName
+	if len(nnn) == 0 {
+		nnn = nodeHint
+	}
+	nodeInfo, err := w.snapshot.Get(nnn)
 	if err != nil {
 		return nil, err
 	}
@@ -327,6 +360,7 @@ func (w *world) prioritizeNodes(ctx context.Context, pf *profileFW, state fwk.Cy
 			result = append(result, fwk.NodePluginScores{Name: nodes[i].Node().Name, TotalScore: 1})
 			tr.scores[nodes[i].Node().Name] = scoreEntry{Plugins: map[string]pluginScore{}, Total: 1}
 		}
+		w.setRandomizers(result)
 		return result, nil
 	}
 	preScoreStatus := pf.fw.RunPreScorePlugins(ctx, state, pod, nodes)
@@ -342,7 +376,33 @@ func (w *world) prioritizeNodes(ctx context.Context, pf *profileFW, state fwk.Cy
 			return nil, err
 		}
 	}
+	w.setRandomizers(nodesScores)
 	return nodesScores, nil
+}
+
+// setRandomizers fills the Randomizer that orders equal TotalScores in
+// upstream's SortedScoredNodes heap. Upstream sets it (rand.Int) only for
+// nodes an extender scored and leaves it 0 otherwise, so ties go to whatever
+// the heap's layout of the feasible list puts first. The oracle instead
+// makes ties explicit: with --tie-break name the lowest name gets the
+// largest value (all >= 1, above the 0 of a node the batch re-adds after
+// rescoring), else a random one, i.e. uniform among the top scores.
+func (w *world) setRandomizers(list []fwk.NodePluginScores) {
+	if !w.tieBreak {
+		for i := range list {
+			list[i].Randomizer = rand.Int()
+		}
+		return
+	}
+	names := make([]string, len(list))
+	for i := range list {
+		names[i] = list[i].Name
+	}
+	slices.Sort(names)
+	for i := range list {
+		rank, _ := slices.BinarySearch(names, list[i].Name)
+		list[i].Randomizer = len(list) - rank
+	}
 }
 
 func (w *world) explainScores(ctx context.Context, pf *profileFW, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo, nodesScores []fwk.NodePluginScores, tr *cycleTrace) error {
@@ -386,34 +446,6 @@ func (w *world) explainScores(ctx context.Context, pf *profileFW, state fwk.Cycl
 		}
 	}
 	return nil
-}
-
-// selectHost picks a node with the maximal TotalScore: the lowest name with
-// --tie-break name, else uniformly at random (reservoir sampling, as
-// selectHost did up to v1.34; since v1.35 the sorted heap only randomizes with extenders).
-func (w *world) selectHost(list []fwk.NodePluginScores) (string, error) {
-	if len(list) == 0 {
-		return "", errors.New("empty priorityList")
-	}
-	best := list[0].Name
-	maxScore := list[0].TotalScore
-	cnt := 1
-	for _, ns := range list[1:] {
-		switch {
-		case ns.TotalScore > maxScore:
-			maxScore, best, cnt = ns.TotalScore, ns.Name, 1
-		case ns.TotalScore == maxScore:
-			cnt++
-			if w.tieBreak {
-				if ns.Name < best {
-					best = ns.Name
-				}
-			} else if rand.Intn(cnt) == 0 {
-				best = ns.Name
-			}
-		}
-	}
-	return best, nil
 }
 
 // filterExplain turns the trace of a cycle into the --explain "filter" map,

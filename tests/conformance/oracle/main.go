@@ -5,6 +5,7 @@
 //
 //	schedkit-oracle [--cluster PATH]... [--config PATH] [--output json]
 //	                [--explain] [--tie-break name] [--seed N] [--throughput [--timeline PATH]]
+//	                [--feature-gates K=V,...] [--batch-stats]
 //
 // --throughput is for speed comparisons (schedkit-perf --vs-upstream): the
 // configuration's parallelism and percentageOfNodesToScore are kept, and
@@ -12,6 +13,8 @@
 // are no longer reproducible. It cannot be combined with --explain.
 // --timeline replays a workload file's batches of deletions and arrivals
 // (timeline.go).
+// --batch-stats prints one line to stderr after the run, what upstream's
+// OpportunisticBatching metrics counted during it (batchstats.go).
 //
 // Exit codes: 0 after a run, 2 on bad usage or bad input (one line on
 // stderr), 1 on an internal error. See tests/conformance/README.md.
@@ -50,6 +53,7 @@ type options struct {
 	tieBreak   bool
 	throughput bool
 	timeline   string
+	batchStats bool
 	// --feature-gates values, in order, as kube-scheduler's flag takes them.
 	featureGates []string
 }
@@ -72,6 +76,7 @@ func parseArgs(args []string) (*options, error) {
 	fs.BoolVar(&o.explain, "explain", false, "print per-node filter statuses and scores")
 	fs.BoolVar(&o.throughput, "throughput", false, "keep parallelism and percentageOfNodesToScore; filter in parallel")
 	fs.StringVar(&o.timeline, "timeline", "", "with --throughput: batches of pod deletions and creations (schedkit-perf --workload-file)")
+	fs.BoolVar(&o.batchStats, "batch-stats", false, "print OpportunisticBatching counters to stderr at exit")
 	fs.StringVar(&tieBreak, "tie-break", "", "tie-break rule among top-scored nodes (name)")
 	fs.StringVar(&seed, "seed", "", "ignored (the oracle's randomness is not seedable)")
 	if err := fs.Parse(args); err != nil {
@@ -137,7 +142,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return 2
 	}
 	silenceKlog(stderr)
-	out, err := runOracle(opts)
+	out, err := runOracle(opts, stderr)
 	if err != nil {
 		var ie *inputError
 		if errors.As(err, &ie) {
@@ -197,7 +202,7 @@ type Summary struct {
 	PodsPerSecond float64 `json:"podsPerSecond"`
 }
 
-func runOracle(opts *options) (*Output, error) {
+func runOracle(opts *options, stderr io.Writer) (*Output, error) {
 	t0 := time.Now()
 	// Before anything reads a gate: the configuration's defaults depend on
 	// some (VolumeBinding's shape on StorageCapacityScoring).
@@ -227,6 +232,19 @@ func runOracle(opts *options) (*Output, error) {
 	w, err := newWorld(ctx, cfg, c, opts.explain, opts.tieBreak, opts.throughput, tl)
 	if err != nil {
 		return nil, err
+	}
+	if opts.batchStats {
+		// The counters are process-wide (and run's tests share a process):
+		// report this run's increase. newWorld registered them.
+		before, err := gatherBatchStats()
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if after, err := gatherBatchStats(); err == nil {
+				fmt.Fprintln(stderr, after.minus(before))
+			}
+		}()
 	}
 	start := time.Now()
 	if os.Getenv("SCHEDKIT_ORACLE_TIMING") != "" {

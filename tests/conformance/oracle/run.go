@@ -167,7 +167,7 @@ func (w *world) schedulingCycle(ctx context.Context, pf *profileFW, state fwk.Cy
 	podInfo *framework.QueuedPodInfo, podsToActivate *framework.PodsToActivate, tr *cycleTrace,
 ) (string, *framework.QueuedPodInfo, *fwk.NominatingInfo, *fwk.Status, error) {
 	pod := podInfo.Pod
-	result, err := w.schedulePod(ctx, pf, state, pod, tr)
+	result, err := w.schedulePod(ctx, pf, state, podInfo, tr)
 	if err != nil {
 		if errors.Is(err, scheduler.ErrNoNodesAvailable) {
 			return "", podInfo, clearNominatedNode, fwk.NewStatus(fwk.UnschedulableAndUnresolvable).WithError(err), nil

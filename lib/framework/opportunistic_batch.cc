@@ -1,0 +1,186 @@
+// Opportunistic batching as upstream v1.37 runs it (framework/runtime/
+// batch.go and the calls in schedule_one.go): a signed pod whose cycle
+// follows the previous one's directly, with the same signature, within
+// kMaxBatchAge, is offered the best node of the previous cycle's ranking as
+// a hint, after the node chosen last is filtered again and, if it still
+// fits, re-scored and put back into the ranking.
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "framework/cycle_bookkeeping.h"
+#include "framework/framework_impl.h"
+#include "framework/opportunistic_batch.h"
+#include "schedkit/framework/framework.h"
+
+namespace schedkit::framework {
+namespace {
+
+// container/heap's down: sifts heap[i] down within heap[0, n).
+void GoHeapDown(std::vector<RankedNode>& heap, size_t i, size_t n) {
+  for (;;) {
+    const size_t left = 2 * i + 1;
+    if (left >= n) return;
+    size_t j = left;
+    if (const size_t right = left + 1; right < n && RanksBefore(heap[right], heap[left])) j = right;
+    if (!RanksBefore(heap[j], heap[i])) return;
+    std::swap(heap[i], heap[j]);
+    i = j;
+  }
+}
+
+}  // namespace
+
+void GoHeapInit(std::vector<RankedNode>& heap) {
+  const size_t n = heap.size();
+  for (size_t i = n / 2; i-- > 0;) GoHeapDown(heap, i, n);
+}
+
+RankedNode GoHeapPop(std::vector<RankedNode>& heap) {
+  const size_t n = heap.size() - 1;
+  std::swap(heap[0], heap[n]);
+  GoHeapDown(heap, 0, n);
+  RankedNode top = heap.back();
+  heap.pop_back();
+  return top;
+}
+
+std::optional<std::string> Framework::Impl::SignPod(const PodInfo& pod) {
+  BatchSignatureBuilder builder;
+  builder.Add(kSchedulerNameSigner, std::string(pod.scheduler_name().str()));
+  for (size_t i = 0; i < signers.size(); ++i) {
+    const Status s = signers[i]->SignPod(pod, builder);
+    if (s.IsSuccess()) continue;
+    // Most often the next pod is declined by the same plugin.
+    std::rotate(signers.begin(), signers.begin() + static_cast<long>(i), signers.begin() + static_cast<long>(i) + 1);
+    return std::nullopt;
+  }
+  return std::move(builder).Finish();
+}
+
+Symbol Framework::Impl::GetNodeHint(CycleState& state, const PodInfo& pod, const std::string* signature,
+                                    int64_t cycle) {
+  // Whether the kept ranking applies to this pod (upstream's
+  // batchStateCompatible): the previous cycle stored it, the pod was not
+  // nominated by a preemption, and it signs as the ranking's pod did.
+  if (batch.Empty() || cycle != batch.last_cycle + 1 || !pod.nominated_node_name().empty() ||
+      signature == nullptr || *signature != batch.signature ||
+      options.clock->Now() > batch.created + kMaxBatchAge) {
+    return Symbol();
+  }
+  const NodeInfo* last = snapshot->Get(batch.last_chosen);
+  if (last == nullptr) return Symbol();
+  // The node chosen last: when the pod fits there too, it competes again with
+  // fresh scores; when it no longer fits (one pod per node, the usual case
+  // of a batch) the ranking's next node is the hint.
+  const Status fits = self->RunFilterPlugins(state, pod, *last);
+  if (fits.IsSuccess()) {
+    if (!RescoreLastChosen(state, pod, *last)) return Symbol();
+  } else if (!fits.IsRejected()) {
+    return Symbol();
+  }
+  return GoHeapPop(batch.heap).name;
+}
+
+bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, const NodeInfo& last) {
+  // Every candidate, in the heap's order, then the last chosen node.
+  std::vector<const NodeInfo*> nodes;
+  nodes.reserve(batch.heap.size() + 1);
+  for (const RankedNode& r : batch.heap) {
+    const NodeInfo* n = snapshot->Get(r.name);
+    if (n == nullptr) return false;
+    nodes.push_back(n);
+  }
+  nodes.push_back(&last);
+  // PreScore sees the whole candidate set; its writes stay in the copy.
+  std::unique_ptr<CycleState> rescore_state = state.Clone();
+  if (!self->RunPreScorePlugins(*rescore_state, pod, nodes).IsSuccess()) return false;
+
+  RankedNode again{last.name(), 0, 0, batch.AddRow()};
+  std::vector<size_t> active;
+  for (size_t i = 0; i < score.size(); ++i) {
+    if (!CycleBookkeeping::SkipScore(*rescore_state).contains(score.names[i])) active.push_back(i);
+  }
+  const NodeInfo* one[] = {&last};
+  for (size_t a : active) {
+    int64_t s = 0;
+    if (!score.plugins[a]->ScoreNodes(*rescore_state, pod, one, std::span<int64_t>(&s, 1)).IsSuccess()) return false;
+    batch.Row(again.row)[a] = s;
+  }
+  batch.heap.push_back(again);
+
+  // Every candidate's total again, each plugin normalizing over all of them.
+  const size_t n = batch.heap.size();
+  std::vector<int64_t> totals(n, 0);
+  std::vector<int64_t> column(n);
+  for (size_t a : active) {
+    for (size_t i = 0; i < n; ++i) column[i] = batch.Row(batch.heap[i].row)[a];
+    if (score_normalizes[a] &&
+        !score.plugins[a]->GetScoreExtensions()->NormalizeScore(*rescore_state, pod, nodes, column).IsSuccess()) {
+      return false;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (column[i] < kMinNodeScore || column[i] > kMaxNodeScore) return false;
+      totals[i] += column[i] * score_weights[a];
+    }
+  }
+  for (size_t i = 0; i < n; ++i) batch.heap[i].total = totals[i];
+  GoHeapInit(batch.heap);
+  return true;
+}
+
+Symbol Framework::Impl::RankFeasible(std::span<const NodeInfo* const> feasible, std::span<const int64_t> totals,
+                                     SelectionState& selection, bool with_raw_scores) {
+  const size_t n = feasible.size();
+  ranking.resize(n);
+  // Ties go to the lowest name, or at random, as SelectHost breaks them;
+  // upstream's re-scored node has randomizer 0, below every other.
+  std::vector<int32_t> by_name;
+  if (selection.tie_break == TieBreak::kLowestName) {
+    by_name.resize(n);
+    std::iota(by_name.begin(), by_name.end(), 0);
+    std::sort(by_name.begin(), by_name.end(),
+              [&](int32_t a, int32_t b) { return feasible[a]->name().str() < feasible[b]->name().str(); });
+  }
+  for (size_t i = 0; i < n; ++i) {
+    ranking[i] = RankedNode{feasible[i]->name(), totals[i], 0, static_cast<int32_t>(i)};
+    if (by_name.empty()) ranking[i].randomizer = static_cast<int64_t>(selection.rng() >> 1) + 1;
+  }
+  for (size_t k = 0; k < by_name.size(); ++k) ranking[by_name[k]].randomizer = static_cast<int64_t>(n - k);
+  // The raw scores by node, one column per Score plugin of the profile.
+  const size_t columns = score.size();
+  ranking_raw.assign(n * columns, 0);
+  if (with_raw_scores) {
+    for (size_t a = 0; a < active_scores.size(); ++a) {
+      for (size_t i = 0; i < n; ++i) ranking_raw[i * columns + active_scores[a]] = raw_scores[a][i];
+    }
+  }
+  GoHeapInit(ranking);
+  return GoHeapPop(ranking).name;
+}
+
+void Framework::Impl::StoreScheduleResults(const std::string* signature, Symbol hinted, Symbol chosen, bool ranked,
+                                           int64_t cycle) {
+  batch.last_cycle = cycle;
+  batch.last_chosen = chosen;
+  if (!hinted.empty() && hinted == chosen) {
+    // The ranking served: keep it for the next pod.
+    ++batch.batched_pods;
+    return;
+  }
+  if (signature == nullptr || !ranked || ranking.empty()) {
+    batch.Clear();
+    return;
+  }
+  batch.signature = *signature;
+  batch.heap.swap(ranking);
+  batch.raw.swap(ranking_raw);
+  batch.columns = score.size();
+  batch.created = options.clock->Now();
+}
+
+}  // namespace schedkit::framework

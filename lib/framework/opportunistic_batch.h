@@ -1,0 +1,78 @@
+// Internal to the framework: what opportunistic batching keeps between two
+// cycles of one profile (upstream's OpportunisticBatch, framework/runtime/
+// batch.go, v1.37): the ranking of the nodes a signed pod's cycle scored, less
+// the node it chose, and which cycle chose which node. The framework's
+// GetNodeHint and StoreScheduleResults (opportunistic_batch.cc) drive it.
+//
+// The ranking is a max-heap laid out exactly as Go's container/heap lays out
+// upstream's sortedNodeScores: nodes with equal totals and randomizers (the
+// re-scored node always has randomizer 0) then pop in the same order as
+// upstream's.
+#ifndef SCHEDKIT_LIB_FRAMEWORK_OPPORTUNISTIC_BATCH_H_
+#define SCHEDKIT_LIB_FRAMEWORK_OPPORTUNISTIC_BATCH_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "schedkit/base/symbol.h"
+
+namespace schedkit::framework {
+
+// One scored node of a ranking; its raw scores are row `row` of the
+// ranking's table (one column per Score plugin of the profile, 0 where the
+// plugin did not score it).
+struct RankedNode {
+  Symbol name;
+  int64_t total = 0;
+  int64_t randomizer = 0;
+  int32_t row = 0;
+};
+
+// Upstream's order: higher total first, then higher randomizer.
+inline bool RanksBefore(const RankedNode& a, const RankedNode& b) {
+  return a.total > b.total || (a.total == b.total && a.randomizer > b.randomizer);
+}
+
+// container/heap's Init and Pop over `heap`, with RanksBefore as Less.
+void GoHeapInit(std::vector<RankedNode>& heap);
+RankedNode GoHeapPop(std::vector<RankedNode>& heap);
+
+// Upstream keeps a ranking at most this long.
+inline constexpr absl::Duration kMaxBatchAge = absl::Milliseconds(500);
+
+struct OpportunisticBatch {
+  // The ranking, valid while `heap` is non-empty.
+  std::string signature;
+  std::vector<RankedNode> heap;
+  std::vector<int64_t> raw;  // row-major, `columns` per row
+  size_t columns = 0;
+  absl::Time created;
+
+  // The last cycle that stored results, and the node it chose.
+  int64_t last_cycle = -1;
+  Symbol last_chosen;
+
+  // Pods that took their hint: upstream's batchedPods, for tests and benches.
+  int64_t batched_pods = 0;
+
+  bool Empty() const { return heap.empty(); }
+  void Clear() {
+    signature.clear();
+    heap.clear();
+    raw.clear();
+  }
+  std::span<int64_t> Row(int32_t row) { return std::span<int64_t>(raw.data() + row * columns, columns); }
+  // Appends a zeroed row and returns its index.
+  int32_t AddRow() {
+    if (columns == 0) return 0;
+    raw.resize(raw.size() + columns, 0);
+    return static_cast<int32_t>(raw.size() / columns) - 1;
+  }
+};
+
+}  // namespace schedkit::framework
+
+#endif  // SCHEDKIT_LIB_FRAMEWORK_OPPORTUNISTIC_BATCH_H_
