@@ -18,7 +18,8 @@ namespace {
 
 // The gates schedkit decides both values of as upstream does. Every other
 // gate upstream's scheduler reads must stay at its default (CheckModeled).
-constexpr std::array<std::string_view, 2> kModeled{
+constexpr std::array<std::string_view, 3> kModeled{
+    "MatchLabelKeysInPodTopologySpread",  // PodTopologySpread's selectors
     "OpportunisticBatching",   // the framework's reuse of rankings
     "StorageCapacityScoring",  // VolumeBinding's shape and scorer
 };

@@ -51,14 +51,16 @@ RankedNode GoHeapPop(std::vector<RankedNode>& heap) {
 
 std::optional<std::string> Framework::Impl::SignPod(const PodInfo& pod) {
   BatchSignatureBuilder builder;
-  builder.Add(kSchedulerNameSigner, std::string(pod.scheduler_name().str()));
   for (size_t i = 0; i < signers.size(); ++i) {
     const Status s = signers[i]->SignPod(pod, builder);
     if (s.IsSuccess()) continue;
-    // Most often the next pod is declined by the same plugin.
+    // Most often the next pod is declined by the same plugin, which is then
+    // the only one asked (the default profile's PodTopologySpread declines
+    // every pod).
     std::rotate(signers.begin(), signers.begin() + static_cast<long>(i), signers.begin() + static_cast<long>(i) + 1);
     return std::nullopt;
   }
+  builder.Add(kSchedulerNameSigner, std::string(pod.scheduler_name().str()));
   return std::move(builder).Finish();
 }
 

@@ -119,8 +119,6 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
     auto built = framework::Framework::Create(registry, profile, build_options);
     if (!built.ok()) return Fail(built.status());
   }
-  auto effective = config::EffectiveConfiguration(*cfg, registry, gates, config::ConfigFormat::kJson);
-  if (!effective.ok()) return Fail(effective.status());
   const config::LeaderElection& election = cfg->leader_election;
   internal::LeaseElectorOptions lease;
   if (election.leader_elect) {
@@ -169,6 +167,11 @@ int SchedulerMain(int argc, char** argv, const framework::Registry& registry) {
     Log(Severity::kInfo, "server", schedkit::StrCat("Wrote configuration to ", flags->write_config_to));
     return 0;
   }
+
+  // What /configz serves; the profiles above built, so this cannot fail on
+  // their args.
+  auto effective = config::EffectiveConfiguration(*cfg, registry, gates, config::ConfigFormat::kJson);
+  if (!effective.ok()) return Fail(effective.status());
 
   // Reach the server once before anything else: a wrong CA, a refused
   // credential or an unreachable address ends here, with nothing written.

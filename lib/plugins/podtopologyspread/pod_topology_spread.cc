@@ -421,6 +421,8 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPodTopologySpreadWithOptio
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewPodTopologySpread(const framework::PluginArgs& args,
                                                                         framework::Handle& handle) {
   PodTopologySpreadOptions options;
+  // Off, upstream's plugin reads no constraint's matchLabelKeys.
+  options.enable_match_label_keys = args.gates().Enabled("MatchLabelKeysInPodTopologySpread");
   // The workloads come from the host through the Handle's object listers, as
   // upstream's listers come from its informers; the Handle outlives the plugin.
   options.default_selector = [&handle](const framework::PodInfo& pod) {

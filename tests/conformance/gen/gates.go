@@ -16,8 +16,15 @@ const gatesFile = "feature-gates"
 // modeledGates: each gate schedkit models, with kube-scheduler v1.37.2's
 // default.
 var modeledGates = map[string]bool{
-	"OpportunisticBatching":  true,
-	"StorageCapacityScoring": true,
+	"MatchLabelKeysInPodTopologySpread": true,
+	"OpportunisticBatching":             true,
+	"StorageCapacityScoring":            true,
+}
+
+// offWith: gates kube-scheduler's --feature-gates refuses to leave on when
+// the modeled gate is off (they depend on it); not read by the scheduler.
+var offWith = map[string][]string{
+	"MatchLabelKeysInPodTopologySpread": {"MatchLabelKeysInPodTopologySpreadSelectorMerge"},
 }
 
 // genGates sets each modeled gate, at random, to either value (at least one
@@ -58,6 +65,11 @@ func (g *gen) featureGatesFlag() string {
 	var parts []string
 	for name, on := range g.gates {
 		parts = append(parts, fmt.Sprintf("%s=%t", name, on))
+		if !on {
+			for _, dependent := range offWith[name] {
+				parts = append(parts, dependent+"=false")
+			}
+		}
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")

@@ -946,25 +946,34 @@ TEST_CASE("TestPodTopoSignatures", "[podtopologyspread][filter]") {
   }
 }
 
-TEST_CASE("PodTopologySpread Filter with v1.35 defaults from the factory", "[podtopologyspread][filter]") {
-  // NewPodTopologySpread (no options): gates on, default selector empty.
-  testing::FakeHandle h;
+// Two zones; p-a1 (foo, bar=x) runs in zone1. The pod spreads foo pods by
+// zone with matchLabelKeys [bar], so with the keys read only bar=y pods count.
+void SetMatchLabelKeysCluster(testing::FakeHandle& h) {
   h.SetCluster({MakeNode().Name("node-a").Label("zone", "zone1").Label("foo", "").Obj(),
                 MakeNode().Name("node-b").Label("zone", "zone2").Obj()},
                {MakePod().Name("p-a1").Node("node-a").Label("foo", "").Label("bar", "x").Obj()});
+}
+
+framework::PodInfoPtr MatchLabelKeysPod() {
+  return Info(MakePod()
+                  .Name("p")
+                  .Label("foo", "")
+                  .Label("bar", "y")
+                  .SpreadConstraint(1, "zone", kDoNotSchedule, fooSelector, kNil, kNil, kNil, {"bar"})
+                  .Obj());
+}
+
+TEST_CASE("PodTopologySpread Filter with v1.37 defaults from the factory", "[podtopologyspread][filter]") {
+  // NewPodTopologySpread (no options): gates on, default selector empty.
+  testing::FakeHandle h;
+  SetMatchLabelKeysCluster(h);
   auto plugin = NewPodTopologySpread(framework::PluginArgs(), h);
   REQUIRE(plugin.ok());
   auto* p = dynamic_cast<PodTopologySpread*>(plugin->get());
   REQUIRE(p != nullptr);
   CHECK(p->Name() == "PodTopologySpread");
   // matchLabelKeys on: only pods with bar=y count, so zone1 has none.
-  const auto pod =
-      Info(MakePod()
-               .Name("p")
-               .Label("foo", "")
-               .Label("bar", "y")
-               .SpreadConstraint(1, "zone", kDoNotSchedule, fooSelector, kNil, kNil, kNil, {"bar"})
-               .Obj());
+  const auto pod = MatchLabelKeysPod();
   CycleState cs;
   REQUIRE(p->PreFilter(cs, *pod, h.snapshot().nodes()).status.IsSuccess());
   CHECK(p->Filter(cs, *pod, *h.snapshot().Get("node-a")).IsSuccess());
@@ -974,6 +983,27 @@ TEST_CASE("PodTopologySpread Filter with v1.35 defaults from the factory", "[pod
   CycleState cs2;
   CHECK(p->PreFilter(cs2, *plain, h.snapshot().nodes()).status.code() == Code::kSkip);
   CHECK(p->PreScore(cs2, *plain, h.snapshot().nodes()).code() == Code::kSkip);
+}
+
+TEST_CASE("PodTopologySpread from the factory follows MatchLabelKeysInPodTopologySpread", "[podtopologyspread][filter]") {
+  // The gate off, upstream's plugin reads no matchLabelKeys: p-a1 counts in
+  // zone1, so node-a would make the skew 2.
+  testing::FakeHandle h;
+  SetMatchLabelKeysCluster(h);
+  framework::FeatureGates gates;
+  // The API server's selector merge depends on the gate, so goes off with it.
+  REQUIRE(gates.Set("MatchLabelKeysInPodTopologySpread=false,MatchLabelKeysInPodTopologySpreadSelectorMerge=false").ok());
+  framework::PluginArgs args;
+  args.set_gates(&gates);
+  auto plugin = NewPodTopologySpread(args, h);
+  REQUIRE(plugin.ok());
+  auto* p = dynamic_cast<PodTopologySpread*>(plugin->get());
+  REQUIRE(p != nullptr);
+  const auto pod = MatchLabelKeysPod();
+  CycleState cs;
+  REQUIRE(p->PreFilter(cs, *pod, h.snapshot().nodes()).status.IsSuccess());
+  CHECK_FALSE(p->Filter(cs, *pod, *h.snapshot().Get("node-a")).IsSuccess());
+  CHECK(p->Filter(cs, *pod, *h.snapshot().Get("node-b")).IsSuccess());
 }
 
 }  // namespace
