@@ -249,6 +249,9 @@ struct Framework::Impl {
   void StoreScheduleResults(const std::string* signature, Symbol hinted, Symbol chosen, bool ranked,
                             int64_t cycle);
 
+  // The Score plugins `state` does not skip, as indices into `score` (score_pass.cc).
+  void ActiveScorePlugins(const CycleState& state, std::vector<size_t>& active) const;
+
   // Score pass from kept totals (score_pass.cc).
   bool KeptTotalsApply() const;
   bool ScoreFromKeptTotals(const CycleState& state, const PodInfo& pod, const Snapshot& snap,

@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "framework/cycle_bookkeeping.h"
 #include "framework/framework_impl.h"
 #include "framework/opportunistic_batch.h"
 #include "schedkit/framework/framework.h"
@@ -104,9 +103,7 @@ bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, c
 
   RankedNode again{last.name(), 0, 0, batch.AddRow()};
   std::vector<size_t> active;
-  for (size_t i = 0; i < score.size(); ++i) {
-    if (!CycleBookkeeping::SkipScore(*rescore_state).contains(score.names[i])) active.push_back(i);
-  }
+  ActiveScorePlugins(*rescore_state, active);
   const NodeInfo* one[] = {&last};
   for (size_t a : active) {
     int64_t s = 0;

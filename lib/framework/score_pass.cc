@@ -147,6 +147,13 @@ bool Framework::Impl::ScoreFromKeptTotals(const CycleState& state, const PodInfo
   return true;
 }
 
+void Framework::Impl::ActiveScorePlugins(const CycleState& state, std::vector<size_t>& active) const {
+  active.clear();
+  for (size_t i = 0; i < score.size(); ++i) {
+    if (!CycleBookkeeping::SkipScore(state).contains(score.names[i])) active.push_back(i);
+  }
+}
+
 Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
                                   std::span<const NodeInfo* const> nodes, std::vector<int64_t>& totals,
                                   CycleTrace* trace) {
@@ -155,10 +162,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   const int n = static_cast<int>(nodes.size());
   // Active plugins this cycle (PreScore may have skipped some).
   std::vector<size_t>& active = im.active_scores;
-  active.clear();
-  for (size_t i = 0; i < im.score.size(); ++i) {
-    if (!framework::CycleBookkeeping::SkipScore(state).contains(im.score.names[i])) active.push_back(i);
-  }
+  im.ActiveScorePlugins(state, active);
   if (im.scores.size() < active.size()) im.scores.resize(active.size());
   // Every ScoreNodes writes every entry of its run, so no zeroing here.
   for (size_t a = 0; a < active.size(); ++a) im.scores[a].resize(n);

@@ -78,6 +78,24 @@ json PodGroupDefinition() {
                           {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}})}}}};
 }
 
+// A scheduler of the default configuration that knows the PodGroup kind,
+// writing through `client`; what it was built from lives as long as it.
+struct PodGroupScheduler {
+  explicit PodGroupScheduler(kube::ApiClient& client) : host(client, nullptr) {
+    registry.AddKind<PodGroup>();
+    auto created = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);
+    REQUIRE(created.ok());
+    scheduler = *std::move(created);
+  }
+  scheduler::Scheduler* operator->() const { return scheduler.get(); }
+  scheduler::Scheduler& operator*() const { return *scheduler; }
+
+  kube::internal::ApiHost host;
+  api::StaticClusterLister empty;
+  framework::Registry registry = plugins::NewInTreeRegistry();
+  std::unique_ptr<scheduler::Scheduler> scheduler;
+};
+
 TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefinition", "[e2e]") {
   auto config = kube::LoadKubeconfig({Server().admin_kubeconfig()});
   REQUIRE(config.ok());
@@ -92,18 +110,13 @@ TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefini
   const std::string in_ns = GroupsIn(client, ns);
   REQUIRE(CreateOnceServed(client, in_ns, Group(ns, "gang-a", 3)));
 
-  kube::internal::ApiHost host(client, nullptr);
-  api::StaticClusterLister empty;
-  framework::Registry registry = plugins::NewInTreeRegistry();
-  registry.AddKind<PodGroup>();
-  auto sched = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);
-  REQUIRE(sched.ok());
-  REQUIRE((*sched)->kinds().Contains(kind));
-  kube::internal::SchedulerInformers informers(client, **sched, {"default-scheduler"});
+  PodGroupScheduler sched(client);
+  REQUIRE(sched->kinds().Contains(kind));
+  kube::internal::SchedulerInformers informers(client, *sched, {"default-scheduler"});
   informers.Start();
   REQUIRE(informers.WaitForCacheSync(absl::Seconds(30)));
   // Listed at the start...
-  auto held = (*sched)->objects().Get<PodGroup>(ns, "gang-a");
+  auto held = sched->objects().Get<PodGroup>(ns, "gang-a");
   REQUIRE(held != nullptr);
   CHECK(held->spec().min_member() == 3);
   // ...then watched: one created, one changed, one deleted (bounded: 30 s).
@@ -114,15 +127,15 @@ TEST_CASE("a plugin's own kind is listed and watched from a CustomResourceDefini
   bool seen = false;
   for (int i = 0; i < 300 && !seen; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    auto a = (*sched)->objects().Get<PodGroup>(ns, "gang-a");
-    seen = a != nullptr && a->spec().min_member() == 5 && (*sched)->objects().Get<PodGroup>(ns, "gang-b") != nullptr;
+    auto a = sched->objects().Get<PodGroup>(ns, "gang-a");
+    seen = a != nullptr && a->spec().min_member() == 5 && sched->objects().Get<PodGroup>(ns, "gang-b") != nullptr;
   }
   CHECK(seen);
   REQUIRE(client.Do("DELETE", in_ns + "/gang-b").ok());
   bool gone = false;
   for (int i = 0; i < 300 && !gone; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    gone = (*sched)->objects().Get<PodGroup>(ns, "gang-b") == nullptr;
+    gone = sched->objects().Get<PodGroup>(ns, "gang-b") == nullptr;
   }
   informers.Stop();
   CHECK(gone);
@@ -146,17 +159,12 @@ TEST_CASE("a kind the API server does not serve yet: synced empty at once, liste
   }
   REQUIRE_FALSE(client.Do("GET", definition).ok());
 
-  kube::internal::ApiHost host(client, nullptr);
-  api::StaticClusterLister empty;
-  framework::Registry registry = plugins::NewInTreeRegistry();
-  registry.AddKind<PodGroup>();
-  auto sched = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);
-  REQUIRE(sched.ok());
+  PodGroupScheduler sched(client);
   // A short back-off bound, so that the test does not wait 30 s for the retry.
   kube::internal::ReflectorOptions options;
   options.initial_backoff = absl::Milliseconds(100);
   options.max_backoff = absl::Seconds(1);
-  kube::internal::SchedulerInformers informers(client, **sched, {"default-scheduler"}, options);
+  kube::internal::SchedulerInformers informers(client, *sched, {"default-scheduler"}, options);
   informers.Start();
   REQUIRE(informers.WaitForCacheSync(absl::Seconds(30)));
 
@@ -167,7 +175,7 @@ TEST_CASE("a kind the API server does not serve yet: synced empty at once, liste
   bool seen = false;
   for (int i = 0; i < 300 && !seen; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    auto held = (*sched)->objects().Get<PodGroup>(ns, "late");
+    auto held = sched->objects().Get<PodGroup>(ns, "late");
     seen = held != nullptr && held->spec().min_member() == 4;
   }
   informers.Stop();
