@@ -324,6 +324,29 @@ absl::Status KindTraits<v1::Node>::Validate(const v1::Node& node) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The resize status's quantities feed the requests every node's accounting
+// adds up, as the spec's do.
+absl::Status ValidatePodStatusResources(const v1::PodStatus& status) {
+  auto container_statuses = [](std::string_view path, const auto& list) -> absl::Status {
+    for (int i = 0; i < list.size(); ++i) {
+      const std::string p = schedkit::StrCat(path, "[", i, "]");
+      SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList(p + ".allocatedResources", list[i].allocated_resources()));
+      SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList(p + ".resources.requests", list[i].resources().requests()));
+      SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList(p + ".resources.limits", list[i].resources().limits()));
+    }
+    return absl::OkStatus();
+  };
+  SCHEDKIT_RETURN_IF_ERROR(container_statuses("status.containerStatuses", status.container_statuses()));
+  SCHEDKIT_RETURN_IF_ERROR(container_statuses("status.initContainerStatuses", status.init_container_statuses()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList("status.allocatedResources", status.allocated_resources()));
+  SCHEDKIT_RETURN_IF_ERROR(ValidateResourceList("status.resources.requests", status.resources().requests()));
+  return ValidateResourceList("status.resources.limits", status.resources().limits());
+}
+
+}  // namespace
+
 absl::Status KindTraits<v1::Pod>::Validate(const v1::Pod& pod) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateMeta("metadata", pod.metadata()));
   const v1::PodSpec& spec = pod.spec();
@@ -369,7 +392,7 @@ absl::Status KindTraits<v1::Pod>::Validate(const v1::Pod& pod) {
   }
   SCHEDKIT_RETURN_IF_ERROR(ValidatePodVolumes(spec.volumes()));
   SCHEDKIT_RETURN_IF_ERROR(ValidateTimestamp("status.startTime", pod.status().start_time()));
-  return absl::OkStatus();
+  return ValidatePodStatusResources(pod.status());
 }
 
 absl::Status KindTraits<v1::PodDisruptionBudget>::Validate(const v1::PodDisruptionBudget& pdb) {

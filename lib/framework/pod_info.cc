@@ -215,6 +215,7 @@ absl::Status PodInfo::Init() {
   }
 
   SCHEDKIT_ASSIGN_OR_RETURN(PodRequests req, ComputePodRequests(pod));
+  const bool resized = !(req.spec_requests == req.requests);
   requests_ = std::move(req.requests);
   non_zero_milli_cpu_ = req.non_zero_milli_cpu;
   non_zero_memory_ = req.non_zero_memory;
@@ -284,9 +285,10 @@ absl::Status PodInfo::Init() {
     rare.spread_constraints.push_back(std::move(sc));
   }
   for (const auto& g : spec.scheduling_gates()) rare.scheduling_gates.push_back(Symbol::Intern(g.name()));
+  if (resized) rare.spec_requests = std::move(req.spec_requests);
   if (!rare.preferred_affinity.empty() || !rare.preferred_anti_affinity.empty() || !rare.spread_constraints.empty() ||
       has_node_selector_ || has_required_node_affinity_ || !rare.preferred_node_affinity.empty() ||
-      !rare.scheduling_gates.empty()) {
+      !rare.scheduling_gates.empty() || rare.spec_requests.has_value()) {
     rare_ = std::make_shared<const Rare>(std::move(rare));
   }
   // A pod delivered with its node is never scheduled; a cluster's many

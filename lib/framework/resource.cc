@@ -64,13 +64,57 @@ bool PodLevelRequestsSet(const api::v1::Pod& pod) {
   return false;
 }
 
-// resource.PodRequests for one pod; `non_missing` (may be empty) fills in a
-// container's absent cpu/memory keys before summing.
-absl::StatusOr<Amounts> AggregatePodRequests(const api::v1::Pod& pod, const Amounts& non_missing) {
+// Which of a container's lists one aggregation reads.
+enum class ContainerList { kSpec, kAllocated, kActuated };
+
+// A resize the kubelet found infeasible leaves the spec unapplied: the
+// status alone tells what the pod holds.
+bool ResizeInfeasible(const api::v1::Pod& pod) {
+  for (const auto& c : pod.status().conditions()) {
+    if (c.type() == "PodResizePending") return c.reason() == "Infeasible";
+  }
+  return false;
+}
+
+const api::v1::ContainerStatus* FindContainerStatus(const api::v1::PodStatus& status, const std::string& name) {
+  for (const auto& cs : status.container_statuses()) {
+    if (cs.name() == name) return &cs;
+  }
+  for (const auto& cs : status.init_container_statuses()) {
+    if (cs.name() == name) return &cs;
+  }
+  return nullptr;
+}
+
+// The list `which` names for one container, falling back as upstream does:
+// actuated to allocated to spec, allocated to spec; with an infeasible
+// resize there is no spec to fall back to. Null when the pod holds nothing.
+const google::protobuf::Map<std::string, std::string>* ContainerRequests(const api::v1::Container& c,
+                                                                         const api::v1::ContainerStatus* cs,
+                                                                         ContainerList which, bool infeasible) {
+  if (cs != nullptr && which == ContainerList::kActuated && cs->resources().requests_size() > 0) {
+    return &cs->resources().requests();
+  }
+  if (cs != nullptr && which != ContainerList::kSpec && cs->allocated_resources_size() > 0) {
+    return &cs->allocated_resources();
+  }
+  if (which != ContainerList::kSpec && infeasible) return nullptr;
+  return &c.resources().requests();
+}
+
+// One aggregation over the pod's containers: regular ones summed, an init
+// container beside the sidecars started before it, sidecars also added to
+// the regular total, the init containers as a maximum. `non_missing` (may be
+// empty) fills in a container's absent keys.
+absl::StatusOr<Amounts> AggregateContainers(const api::v1::Pod& pod, ContainerList which, bool use_status,
+                                            bool infeasible, const Amounts& non_missing) {
   auto container_requests = [&](const api::v1::Container& c) -> absl::StatusOr<Amounts> {
-    SCHEDKIT_ASSIGN_OR_RETURN(Amounts r, ToAmounts(c.resources().requests()));
+    const api::v1::ContainerStatus* cs = use_status ? FindContainerStatus(pod.status(), c.name()) : nullptr;
+    const auto* list = ContainerRequests(c, cs, which, infeasible);
+    absl::StatusOr<Amounts> r = list != nullptr ? ToAmounts(*list) : Amounts();
+    if (!r.ok()) return r;
     for (const auto& [name, v] : non_missing) {
-      if (!c.resources().requests().contains(name)) r[name] += v;
+      if (list == nullptr || !list->contains(name)) (*r)[name] += v;
     }
     return r;
   };
@@ -80,8 +124,6 @@ absl::StatusOr<Amounts> AggregatePodRequests(const api::v1::Pod& pod, const Amou
     SCHEDKIT_ASSIGN_OR_RETURN(Amounts r, container_requests(c));
     AddAll(total, r);
   }
-  // An init container runs beside the sidecars started before it; sidecars
-  // keep running, so they also add to the regular total.
   Amounts sidecars;
   Amounts init_max;
   for (const auto& c : pod.spec().init_containers()) {
@@ -96,9 +138,48 @@ absl::StatusOr<Amounts> AggregatePodRequests(const api::v1::Pod& pod, const Amou
     }
   }
   MaxAll(total, init_max);
+  return total;
+}
 
-  if (PodLevelRequestsSet(pod)) {
-    SCHEDKIT_ASSIGN_OR_RETURN(Amounts pod_level, ToAmounts(pod.spec().resources().requests()));
+// resource.PodRequests for one pod; `pod_level_requests` false is upstream's
+// SkipPodLevelResources. With `use_status` (upstream's
+// UseStatusResources and InPlacePodLevelResourcesVerticalScaling, both on
+// in v1.37) each resource is the largest of the spec's, the allocated and
+// the actuated requests, summed over the containers first; the pod-level
+// status, when it has both lists, stands for the containers' statuses.
+absl::StatusOr<Amounts> AggregatePodRequests(const api::v1::Pod& pod, bool use_status, bool pod_level_requests,
+                                             const Amounts& non_missing) {
+  const api::v1::PodStatus& status = pod.status();
+  const bool infeasible = use_status && ResizeInfeasible(pod);
+  SCHEDKIT_ASSIGN_OR_RETURN(Amounts total,
+                            AggregateContainers(pod, ContainerList::kSpec, use_status, infeasible, non_missing));
+  if (use_status) {
+    Amounts allocated, actuated;
+    if (status.allocated_resources_size() > 0 && status.resources().requests_size() > 0) {
+      SCHEDKIT_ASSIGN_OR_RETURN(allocated, ToAmounts(status.allocated_resources()));
+      SCHEDKIT_ASSIGN_OR_RETURN(actuated, ToAmounts(status.resources().requests()));
+    } else {
+      SCHEDKIT_ASSIGN_OR_RETURN(allocated, AggregateContainers(pod, ContainerList::kAllocated, true, infeasible,
+                                                               non_missing));
+      SCHEDKIT_ASSIGN_OR_RETURN(actuated, AggregateContainers(pod, ContainerList::kActuated, true, infeasible,
+                                                              non_missing));
+    }
+    if (infeasible) total.clear();
+    MaxAll(total, actuated);
+    MaxAll(total, allocated);
+  }
+
+  if (pod_level_requests && PodLevelRequestsSet(pod)) {
+    Amounts pod_level;
+    if (!(use_status && status.has_resources() && infeasible)) {
+      SCHEDKIT_ASSIGN_OR_RETURN(pod_level, ToAmounts(pod.spec().resources().requests()));
+    }
+    if (use_status && status.has_resources()) {
+      SCHEDKIT_ASSIGN_OR_RETURN(Amounts actuated, ToAmounts(status.resources().requests()));
+      SCHEDKIT_ASSIGN_OR_RETURN(Amounts allocated, ToAmounts(status.allocated_resources()));
+      MaxAll(pod_level, actuated);
+      MaxAll(pod_level, allocated);
+    }
     for (const auto& [name, v] : pod_level) {
       if (IsSupportedPodLevelResource(name)) total[name] = v;
     }
@@ -106,6 +187,29 @@ absl::StatusOr<Amounts> AggregatePodRequests(const api::v1::Pod& pod, const Amou
   SCHEDKIT_ASSIGN_OR_RETURN(Amounts overhead, ToAmounts(pod.spec().overhead()));
   AddAll(total, overhead);
   return total;
+}
+
+// Exact amounts to scheduler units: millicores, bytes, counts.
+Resource ToResource(const Amounts& amounts) {
+  Resource out;
+  for (const auto& [name, v] : amounts) {
+    if (name == "cpu") {
+      out.milli_cpu = RoundUp(v, kNanoPerMilli);
+    } else if (name == "memory") {
+      out.memory = RoundUp(v, kNanoPerUnit);
+    } else if (name == "ephemeral-storage") {
+      out.ephemeral_storage = RoundUp(v, kNanoPerUnit);
+    } else if (name == "pods") {
+      out.allowed_pod_number = RoundUp(v, kNanoPerUnit);
+    } else if (IsScalarResourceName(name)) {
+      out.SetScalar(Symbol::Intern(name), RoundUp(v, kNanoPerUnit));
+    }
+  }
+  return out;
+}
+
+Amounts CpuMemoryDefaults() {
+  return {{"cpu", kDefaultMilliCpuRequest * kNanoPerMilli}, {"memory", kDefaultMemoryRequest * kNanoPerUnit}};
 }
 
 }  // namespace
@@ -207,40 +311,44 @@ bool IsScalarResourceName(std::string_view name) {
 }
 
 absl::StatusOr<PodRequests> ComputePodRequests(const api::v1::Pod& pod) {
-  SCHEDKIT_ASSIGN_OR_RETURN(Amounts requests, AggregatePodRequests(pod, {}));
+  SCHEDKIT_ASSIGN_OR_RETURN(Amounts requests, AggregatePodRequests(pod, /*use_status=*/true, /*pod_level_requests=*/true, {}));
+  SCHEDKIT_ASSIGN_OR_RETURN(Amounts spec_requests, AggregatePodRequests(pod, /*use_status=*/false, /*pod_level_requests=*/true, {}));
 
-  // Scoring's non-zero view: containers missing a cpu/memory request count
+  // NodeInfo's non-zero view: containers missing a cpu/memory request count
   // the defaults; with pod-level requests only what is missing overall.
-  Amounts non_missing;
+  Amounts non_missing = CpuMemoryDefaults();
   if (PodLevelRequestsSet(pod)) {
-    if (!requests.contains("cpu")) non_missing["cpu"] = kDefaultMilliCpuRequest * kNanoPerMilli;
-    if (!requests.contains("memory")) non_missing["memory"] = kDefaultMemoryRequest * kNanoPerUnit;
-  } else {
-    non_missing["cpu"] = kDefaultMilliCpuRequest * kNanoPerMilli;
-    non_missing["memory"] = kDefaultMemoryRequest * kNanoPerUnit;
+    if (requests.contains("cpu")) non_missing.erase("cpu");
+    if (requests.contains("memory")) non_missing.erase("memory");
   }
   Amounts non_zero = requests;
   if (!non_missing.empty()) {
-    SCHEDKIT_ASSIGN_OR_RETURN(non_zero, AggregatePodRequests(pod, non_missing));
+    SCHEDKIT_ASSIGN_OR_RETURN(non_zero, AggregatePodRequests(pod, /*use_status=*/true, /*pod_level_requests=*/true, non_missing));
   }
 
   PodRequests out;
-  for (const auto& [name, v] : requests) {
-    if (name == "cpu") {
-      out.requests.milli_cpu = RoundUp(v, kNanoPerMilli);
-    } else if (name == "memory") {
-      out.requests.memory = RoundUp(v, kNanoPerUnit);
-    } else if (name == "ephemeral-storage") {
-      out.requests.ephemeral_storage = RoundUp(v, kNanoPerUnit);
-    } else if (name == "pods") {
-      out.requests.allowed_pod_number = RoundUp(v, kNanoPerUnit);
-    } else if (IsScalarResourceName(name)) {
-      out.requests.SetScalar(Symbol::Intern(name), RoundUp(v, kNanoPerUnit));
-    }
-  }
+  out.requests = ToResource(requests);
+  out.spec_requests = ToResource(spec_requests);
   if (auto it = non_zero.find("cpu"); it != non_zero.end()) out.non_zero_milli_cpu = RoundUp(it->second, kNanoPerMilli);
   if (auto it = non_zero.find("memory"); it != non_zero.end()) out.non_zero_memory = RoundUp(it->second, kNanoPerUnit);
   return out;
+}
+
+absl::StatusOr<Resource> ComputeFitScoringRequests(const api::v1::Pod& pod) {
+  SCHEDKIT_ASSIGN_OR_RETURN(Amounts requests, AggregatePodRequests(pod, /*use_status=*/false,
+                                                                   /*pod_level_requests=*/false, CpuMemoryDefaults()));
+  return ToResource(requests);
+}
+
+bool PodResourcesBeyondContainers(const api::v1::Pod& pod) {
+  const api::v1::PodStatus& status = pod.status();
+  if (PodLevelRequestsSet(pod) || status.allocated_resources_size() > 0 || status.has_resources()) return true;
+  for (const auto* statuses : {&status.container_statuses(), &status.init_container_statuses()}) {
+    for (const api::v1::ContainerStatus& cs : *statuses) {
+      if (cs.allocated_resources_size() > 0 || cs.resources().requests_size() > 0) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace schedkit::framework

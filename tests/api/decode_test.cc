@@ -974,6 +974,39 @@ TEST_CASE("Document numbers in errors count empty YAML documents", "[decode][str
   CHECK_THAT(msg, Contains("12XB"));
 }
 
+TEST_CASE("A pod's resize status decodes, and its quantities are checked", "[decode][string][errors]") {
+  // The fields a kubelet writes after an in-place resize, as the API server
+  // serves them (with fields schedkit does not read beside them).
+  const std::string pod =
+      R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "r", "namespace": "default"},
+          "spec": {"nodeName": "n1", "containers": [{"name": "app", "resources": {"requests": {"cpu": "1"}}}]},
+          "status": {"phase": "Running",
+                     "conditions": [{"type": "PodResizePending", "status": "True", "reason": "Infeasible"}],
+                     "containerStatuses": [{"name": "app", "ready": true, "restartCount": 0, "image": "x",
+                                            "imageID": "", "allocatedResources": {"cpu": "2"},
+                                            "resources": {"requests": {"cpu": "1500m"}}}],
+                     "allocatedResources": {"cpu": "2"},
+                     "resources": {"requests": {"cpu": "1500m"}, "limits": {"cpu": "3"}}}})";
+  absl::StatusOr<api::DecodedCluster> d = api::Decode(pod, "resized.json");
+  REQUIRE(d.ok());
+  const api::v1::PodStatus& st = d->objects.Of<api::v1::Pod>()[0].status();
+  REQUIRE(st.container_statuses_size() == 1);
+  CHECK(st.container_statuses(0).name() == "app");
+  CHECK(st.container_statuses(0).allocated_resources().at("cpu") == "2");
+  CHECK(st.container_statuses(0).resources().requests().at("cpu") == "1500m");
+  CHECK(st.allocated_resources().at("cpu") == "2");
+  CHECK(st.resources().limits().at("cpu") == "3");
+
+  std::string bad = pod;
+  const std::string allocated = R"("allocatedResources": {"cpu": "2"})";
+  bad.replace(bad.find(allocated), allocated.size(), R"("allocatedResources": {"cpu": "2x"})");
+  absl::StatusOr<api::DecodedCluster> e = api::Decode(bad, "resized.json");
+  REQUIRE_FALSE(e.ok());
+  const std::string msg(e.status().message());
+  CHECK_THAT(msg, Contains("resized.json"));
+  CHECK_THAT(msg, Contains("status.containerStatuses[0].allocatedResources.cpu"));
+}
+
 TEST_CASE("Decode accepts a YAML document that is a List", "[decode][string]") {
   const std::string text =
       "apiVersion: v1\n"

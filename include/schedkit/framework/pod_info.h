@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -164,7 +165,12 @@ class alignas(64) PodInfo {
   // upstream's GetPodStartTime treats as "now", the latest possible.
   absl::Time start_time() const { return start_time_; }
 
+  // What the pod holds on its node: for a resized pod, per resource the
+  // largest of its spec's, allocated and actuated requests (ComputePodRequests).
   const Resource& requests() const { return requests_; }
+  // The requests from the spec alone, which NodeResourcesFit's PreFilter
+  // checks: requests() unless a resize status changes them.
+  const Resource& spec_requests() const { return rare_->spec_requests ? *rare_->spec_requests : requests_; }
   int64_t non_zero_milli_cpu() const { return non_zero_milli_cpu_; }
   int64_t non_zero_memory() const { return non_zero_memory_; }
 
@@ -254,6 +260,7 @@ class alignas(64) PodInfo {
     api::NodeSelector required_node_affinity;
     std::vector<PreferredNodeTerm> preferred_node_affinity;
     std::vector<Symbol> scheduling_gates;
+    std::optional<Resource> spec_requests;  // set only when it differs from requests_
   };
   static const std::shared_ptr<const Rare>& NoRare();
   std::shared_ptr<const Rare> rare_ = NoRare();

@@ -2,7 +2,7 @@
 // millicores, memory and storage in bytes, pods and extended resources as
 // counts), and the pod request arithmetic of upstream v1.37.
 //
-//   Resource req = ComputePodRequests(pod).requests;   // what NodeResourcesFit checks
+//   Resource req = ComputePodRequests(pod).spec_requests;   // what NodeResourcesFit checks
 //   if (req.milli_cpu > node.allocatable().milli_cpu - node.requested().milli_cpu) ...
 //
 // Kept as plain integers so filters compare without parsing; scalar
@@ -69,7 +69,13 @@ struct PodRequests {
   // resource.PodRequests: containers summed, restartable init containers
   // (sidecars) added and carried into later init containers, init containers
   // as a maximum, pod-level requests for cpu/memory/hugepages, plus overhead.
+  // For a resized pod each resource is the largest of what the spec asks,
+  // what the kubelet allocated and what it actuated (status), as NodeInfo
+  // accounts the pod and scoring reads it.
   Resource requests;
+  // The same from the spec alone: what NodeResourcesFit's PreFilter checks
+  // and signs (a pod waiting for a node has no resize status anyway).
+  Resource spec_requests;
   // The same with 100m cpu / 200Mi memory for every container missing a
   // request, as upstream's scoring and NodeInfo.NonZeroRequested use.
   int64_t non_zero_milli_cpu = 0;
@@ -79,6 +85,18 @@ struct PodRequests {
 // Quantities are summed exactly (in units of 10^-9) before rounding up to
 // scheduler units, as upstream adds resource.Quantity values.
 absl::StatusOr<PodRequests> ComputePodRequests(const api::v1::Pod& pod);
+
+// NodeResourcesFit's view of the incoming pod when it scores, as v1.37.2
+// builds Fit's scorer (without its pod-level or status options): the
+// containers' spec requests alone, every container missing a cpu or memory
+// request counting the default. For a pod where
+// !PodResourcesBeyondContainers(pod) this is requests() with non_zero_*
+// for cpu and memory.
+absl::StatusOr<Resource> ComputeFitScoringRequests(const api::v1::Pod& pod);
+
+// The pod has pod-level requests or a resize status: something besides its
+// containers' spec requests may count.
+bool PodResourcesBeyondContainers(const api::v1::Pod& pod);
 
 }  // namespace schedkit::framework
 

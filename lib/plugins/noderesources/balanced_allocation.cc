@@ -29,7 +29,7 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
   std::string_view Name() const override { return names::kNodeResourcesBalancedAllocation; }
   // The pod's computed request, as Filter and Score read it.
   Status SignPod(const PodInfo& pod, framework::BatchSignatureBuilder& signature) const override {
-    signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.requests()));
+    signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.spec_requests()));
     return Status();
   }
   bool OutcomesArePerNode() const override { return true; }

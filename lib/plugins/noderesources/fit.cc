@@ -77,7 +77,7 @@ struct IgnoredResources {
 };
 
 FitRequest ComputeFitRequest(const PodInfo& pod, const IgnoredResources* ignored) {
-  const framework::Resource& req = pod.requests();
+  const framework::Resource& req = pod.spec_requests();
   FitRequest out;
   out.milli_cpu = req.milli_cpu;
   out.memory = req.memory;
@@ -193,8 +193,7 @@ class PreFilterState final : public framework::StateData {
 // --- queueing hints ---
 
 // Upstream haveEnoughRelevantResourcesDecreased (an assigned pod scaled
-// down). Without status resources in our API (no in-place resize status), a
-// pod's requests are its spec's.
+// down), with each pod's requests as its resize status makes them.
 absl::StatusOr<bool> ScaledDownForPod(const PodInfo& target, const api::v1::Pod& original,
                                       const api::v1::Pod& modified) {
   if (modified.spec().node_name().empty()) return false;
@@ -265,7 +264,7 @@ class Fit final : public framework::PreFilterPlugin,
   std::string_view Name() const override { return names::kNodeResourcesFit; }
   // The pod's computed request, as Filter and Score read it.
   Status SignPod(const PodInfo& pod, framework::BatchSignatureBuilder& signature) const override {
-    signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.requests()));
+    signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.spec_requests()));
     return Status();
   }
   bool OutcomesArePerNode() const override { return true; }
@@ -458,7 +457,7 @@ absl::StatusOr<bool> HaveAnyRequestedResourcesIncreased(const PodInfo& pod, cons
   SCHEDKIT_ASSIGN_OR_RETURN(framework::Resource after,
                             framework::Resource::FromList(modified.status().allocatable()));
   if (after.allowed_pod_number > before.allowed_pod_number) return true;
-  const framework::Resource& req = pod.requests();
+  const framework::Resource& req = pod.spec_requests();
   if (req.milli_cpu == 0 && req.memory == 0 && req.ephemeral_storage == 0 && req.scalars.empty())
     return false;
   if ((req.milli_cpu > 0 && after.milli_cpu > before.milli_cpu) ||

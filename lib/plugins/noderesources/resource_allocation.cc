@@ -12,24 +12,6 @@
 namespace schedkit::plugins::noderesources {
 namespace {
 
-bool IsSupportedPodLevelResource(std::string_view name) {
-  return name == "cpu" || name == "memory" || framework::IsHugePageResourceName(name);
-}
-
-// Upstream IsPodLevelRequestsSet.
-bool PodLevelRequestsSet(const api::v1::Pod& pod) {
-  for (const auto& [name, unused] : pod.spec().resources().requests()) {
-    if (IsSupportedPodLevelResource(name)) return true;
-  }
-  return false;
-}
-
-void FillMissing(google::protobuf::Map<std::string, std::string>& requests) {
-  // The text forms of schedutil.DefaultMilliCPURequest and DefaultMemoryRequest.
-  if (!requests.contains("cpu")) requests["cpu"] = "100m";
-  if (!requests.contains("memory")) requests["memory"] = "209715200";
-}
-
 // Sum of weight * per-resource score over the node's resources, divided by
 // the sum of the weights that took part (upstream least/mostResourceScorer).
 template <typename PerResource>
@@ -79,55 +61,47 @@ ScoredResources CompileResources(const std::vector<ResourceSpec>& specs) {
   return out;
 }
 
-CpuMemory ScoringNonZeroRequests(const framework::PodInfo& pod) {
-  CpuMemory out{pod.non_zero_milli_cpu(), pod.non_zero_memory()};
-  const api::v1::Pod& p = pod.pod();
-  if (!PodLevelRequestsSet(p)) return out;
-  const auto& pod_level = p.spec().resources().requests();
-  if (pod_level.contains("cpu") && pod_level.contains("memory")) return out;
-  // PodInfo (like upstream's NodeInfo accounting) only defaults what is
-  // missing from the whole pod; scoring defaults every container missing a
-  // request. Rare (pod-level requests without cpu or memory), so recompute
-  // from a copy with the defaults filled in.
-  api::v1::Pod filled = p;
-  for (auto& c : *filled.mutable_spec()->mutable_containers())
-    FillMissing(*c.mutable_resources()->mutable_requests());
-  for (auto& c : *filled.mutable_spec()->mutable_init_containers()) {
-    FillMissing(*c.mutable_resources()->mutable_requests());
-  }
-  absl::StatusOr<framework::PodRequests> reqs = framework::ComputePodRequests(filled);
-  if (!reqs.ok()) return out;  // cannot happen: PodInfo parsed the same quantities
-  return CpuMemory{reqs->requests.milli_cpu, reqs->requests.memory};
-}
-
 void FillPodRequests(const framework::PodInfo& pod, bool use_requested, std::span<ScoredResource> resources) {
-  const framework::Resource& req = pod.requests();
-  CpuMemory non_zero;
-  bool have_non_zero = false;
+  // BalancedAllocation (use_requested) reads the pod as NodeInfo accounts
+  // it; Fit's scorer reads the containers' spec with cpu/memory defaults,
+  // which PodInfo holds unless the pod has pod-level requests or a resize
+  // status (rare: computed here then).
+  const framework::Resource* req = &pod.requests();
+  int64_t milli_cpu = req->milli_cpu;
+  int64_t memory = req->memory;
+  framework::Resource fit_view;
+  if (!use_requested) {
+    milli_cpu = pod.non_zero_milli_cpu();
+    memory = pod.non_zero_memory();
+    if (framework::PodResourcesBeyondContainers(pod.pod())) {
+      absl::StatusOr<framework::Resource> computed = framework::ComputeFitScoringRequests(pod.pod());
+      // PodInfo parsed the same quantities, so this cannot fail.
+      if (computed.ok()) {
+        fit_view = *std::move(computed);
+        req = &fit_view;
+        milli_cpu = fit_view.milli_cpu;
+        memory = fit_view.memory;
+      }
+    }
+  }
   for (ScoredResource& r : resources) {
     switch (r.kind) {
       case ResourceKind::kCpu:
+        r.pod_request = milli_cpu;
+        break;
       case ResourceKind::kMemory:
-        if (use_requested) {
-          r.pod_request = r.kind == ResourceKind::kCpu ? req.milli_cpu : req.memory;
-        } else {
-          if (!have_non_zero) {
-            non_zero = ScoringNonZeroRequests(pod);
-            have_non_zero = true;
-          }
-          r.pod_request = r.kind == ResourceKind::kCpu ? non_zero.milli_cpu : non_zero.memory;
-        }
+        r.pod_request = memory;
         break;
       case ResourceKind::kEphemeralStorage:
-        r.pod_request = req.ephemeral_storage;
+        r.pod_request = req->ephemeral_storage;
         break;
       case ResourceKind::kScalar:
-        r.pod_request = req.GetScalar(r.name);
+        r.pod_request = req->GetScalar(r.name);
         break;
       case ResourceKind::kNone:
         // Upstream reads requests["pods"] etc. here; such a request can never
         // be scored, but it still counts against "best effort".
-        r.pod_request = r.name == schedkit::well_known::ResourcePods() ? req.allowed_pod_number : 0;
+        r.pod_request = r.name == schedkit::well_known::ResourcePods() ? req->allowed_pod_number : 0;
         break;
     }
   }

@@ -107,17 +107,10 @@ class ScoredResourcesState final : public framework::StateData {
 // Classifies `specs` in order (pod_request left 0).
 ScoredResources CompileResources(const std::vector<ResourceSpec>& specs);
 
-// The pod's cpu / memory request as upstream's scoring computes it with
-// NonMissingContainerRequests (100m / 200Mi for every container missing one),
-// pod-level requests taking precedence. Equals PodInfo's non_zero_* except
-// for pods with pod-level requests that leave cpu or memory to containers.
-struct CpuMemory {
-  int64_t milli_cpu = 0;
-  int64_t memory = 0;
-};
-CpuMemory ScoringNonZeroRequests(const framework::PodInfo& pod);
 
-// Upstream calculatePodResourceRequestList: sets pod_request of each resource.
+// Upstream calculatePodResourceRequestList: sets pod_request of each
+// resource. With use_requested (BalancedAllocation) the pod as NodeInfo
+// accounts it; without (Fit) the containers' spec with cpu/memory defaults.
 void FillPodRequests(const framework::PodInfo& pod, bool use_requested, std::span<ScoredResource> resources);
 
 // True when every pod_request is 0 (upstream isBestEffortPod).

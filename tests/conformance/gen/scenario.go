@@ -85,7 +85,7 @@ type features struct {
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
 	workloads, disks, storage, binding, config                                 bool
-	v137, gates, batch                                                         bool
+	v137, gates, batch, resize                                                 bool
 }
 
 type gen struct {
@@ -231,6 +231,15 @@ func Generate(seed uint64, index int) *Scenario {
 		g.genV137()
 	}
 
+	// Pod-level requests and resize status draw from a tenth stream
+	// (resize.go), before the batch feature copies pending pods.
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+10))
+	g.f.resize = g.chance(0.35)
+	var resized resizeCounts
+	if g.f.resize {
+		resized = g.genResize()
+	}
+
 	// Runs of identical pending pods, and a configuration under which
 	// upstream's OpportunisticBatching signs them, draw from a ninth stream,
 	// after everything else (batch.go): the runs copy pods as every other
@@ -270,6 +279,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
 		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage, "binding": g.f.binding,
 		"config": g.f.config, "v137": g.f.v137, "gates": g.f.gates, "batch": g.f.batch,
+		"resize": g.f.resize,
 	} {
 		if v {
 			on = append(on, name)
@@ -285,6 +295,9 @@ func Generate(seed uint64, index int) *Scenario {
 	}
 	if g.f.batch {
 		summaryStorage += fmt.Sprintf(", %d batch runs of %d pods", runs.runs, runs.pods)
+	}
+	if g.f.resize {
+		summaryStorage += fmt.Sprintf(", %d pods with pod-level requests, %d resized", resized.podLevel, resized.resized)
 	}
 	s.Summary = fmt.Sprintf("seed %d index %d: %d nodes in %d zone(s), %d running pods, %d pending pods, %d PDBs, %d PriorityClasses%s\nfeatures: %s\n",
 		seed, index, len(g.nodes), len(g.zones), len(g.running), len(g.pending), len(g.pdbs), len(g.classes), summaryStorage, strings.Join(on, " "))

@@ -948,17 +948,20 @@ TEST_CASE("Fit state is cloned with the cycle state", "[noderesources][fit]") {
   CHECK(score == 49);
 }
 
-// Not upstream: an incoming pod with pod-level memory and a container
-// without a cpu request is scored with upstream's per-container defaults.
-TEST_CASE("Fit scores pod-level requests as upstream's scorer", "[noderesources][fit]") {
+// Not an upstream table: v1.37.2's Fit scorer is built without the
+// pod-level option, so an incoming pod with pod-level memory is scored by
+// its containers, each missing request counting upstream's default (the
+// conformance oracle agrees).
+TEST_CASE("Fit scores a pod with pod-level requests by its containers", "[noderesources][fit]") {
   testing::FakeHandle h;
   h.SetCluster({MakeNode().Name("n").Capacity({{"cpu", "1"}, {"memory", "1000Mi"}, {"pods", "10"}}).Obj()},
                {});
   auto p = MustNewFit(h);
   auto pod =
       MakePod().PodLevelReq({{"memory", "500Mi"}}).Req({{"cpu", "500m"}}).Container("no-requests").Obj();
-  // cpu: 500m + 100m default = 600m → (1000 - 600) * 100 / 1000 = 40; memory: 50.
-  CHECK(RunScore(*p, h, pod, {"n"}, true).scores == std::vector<int64_t>{45});
+  // cpu: 500m + 100m default = 600m → (1000 - 600) * 100 / 1000 = 40;
+  // memory: 2 × 200Mi defaults, not the pod-level 500Mi → 60.
+  CHECK(RunScore(*p, h, pod, {"n"}, true).scores == std::vector<int64_t>{50});
 }
 
 }  // namespace

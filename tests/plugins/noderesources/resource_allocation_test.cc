@@ -29,6 +29,12 @@ api::v1::Pod AddContainer(api::v1::Pod pod, const testing::ResourceMap& requests
   return pod;
 }
 
+struct CpuMemory {
+  int64_t milli_cpu = 0;
+  int64_t memory = 0;
+};
+
+// Fit's scoring view of the pod's cpu and memory.
 CpuMemory ScoringRequests(const api::v1::Pod& pod) {
   auto info = framework::PodInfo::Create(pod);
   REQUIRE(info.ok());
@@ -111,11 +117,12 @@ TEST_CASE("TestResourceAllocationScorerCalculateRequests", "[noderesources][scor
   }
 }
 
-// Not upstream: with pod-level requests, scoring still defaults every
-// container missing a request (NonMissingContainerRequests), while the
-// pod's NodeInfo accounting (PodInfo::non_zero_*) defaults only what is
-// missing from the whole pod. The two differ here.
-TEST_CASE("scoring requests of a pod with pod-level memory only", "[noderesources][scorer]") {
+// Not an upstream table: v1.37.2's NewFit builds its scorer without the
+// pod-level and status options (BalancedAllocation's has them), so Fit
+// scores a pod by its containers' spec, with 100m / 200Mi for every
+// container missing a request, whatever its pod-level requests or resize
+// status. The conformance oracle shows the same.
+TEST_CASE("Fit's scoring view reads the containers' spec only", "[noderesources][scorer]") {
   api::v1::Pod pod = MakePod()
                          .PodLevelReq({{"memory", "1Gi"}})
                          .Req({{"cpu", "500m"}})
@@ -126,18 +133,35 @@ TEST_CASE("scoring requests of a pod with pod-level memory only", "[noderesource
   REQUIRE(info.ok());
   // NodeInfo view: cpu is requested somewhere, so no defaults: 500m + 10m overhead.
   CHECK((*info)->non_zero_milli_cpu() == 510);
-  // Scoring view: the second container gets 100m.
+  CHECK((*info)->non_zero_memory() == 1LL << 30);
+  // Fit's view: the second container gets 100m, both get 200Mi.
   CpuMemory got = ScoringRequests(pod);
   CHECK(got.milli_cpu == 610);
-  CHECK(got.memory == 1LL << 30);
-  // Pod-level cpu and memory: both views agree.
+  CHECK(got.memory == 2 * kDefaultMemory);
+
+  // Pod-level cpu and memory: Fit still reads the containers.
   api::v1::Pod both = MakePod().PodLevelReq({{"cpu", "2"}, {"memory", "1Gi"}}).Container("a").Obj();
+  CpuMemory got_both = ScoringRequests(both);
+  CHECK(got_both.milli_cpu == kDefaultMilliCpu);
+  CHECK(got_both.memory == kDefaultMemory);
+  // BalancedAllocation's view (use_requested) is what NodeInfo accounts.
   auto both_info = framework::PodInfo::Create(both);
   REQUIRE(both_info.ok());
-  CpuMemory got_both = ScoringRequests(both);
-  CHECK(got_both.milli_cpu == 2000);
-  CHECK(got_both.milli_cpu == (*both_info)->non_zero_milli_cpu());
-  CHECK(got_both.memory == (*both_info)->non_zero_memory());
+  ScoredResources rs = CompileResources({{"cpu", 1}, {"memory", 1}});
+  FillPodRequests(**both_info, /*use_requested=*/true, rs);
+  CHECK(rs[0].pod_request == 2000);
+  CHECK(rs[1].pod_request == 1LL << 30);
+
+  // A resize status does not count either.
+  api::v1::Pod resized = MakePod().Req({{"cpu", "1"}, {"memory", "1Gi"}}).Obj();
+  auto* cs = resized.mutable_status()->add_container_statuses();
+  cs->set_name("con0");
+  (*cs->mutable_allocated_resources())["cpu"] = "3";
+  CpuMemory got_resized = ScoringRequests(resized);
+  CHECK(got_resized.milli_cpu == 1000);
+  auto resized_info = framework::PodInfo::Create(resized);
+  REQUIRE(resized_info.ok());
+  CHECK((*resized_info)->requests().milli_cpu == 3000);
 }
 
 TEST_CASE("TestCalculateResourceAllocatableRequest", "[noderesources][scorer]") {
