@@ -133,6 +133,9 @@ struct Framework::Impl {
   std::vector<int32_t> score_weights;  // parallel to score.plugins
   // Parallel to filter.plugins and score.plugins: Plugin::OutcomesArePerNode.
   std::vector<uint8_t> filter_per_node, score_per_node;
+  // score_per_node for this cycle: also the plugins that promise per-node
+  // outcomes for this pod alone (Plugin::OutcomesArePerNodeFor).
+  std::vector<uint8_t> cycle_score_per_node;
   // Parallel to score.plugins: whether the plugin has NormalizeScore, and
   // its ScoreExtensions::NormalizesByMaximum.
   std::vector<uint8_t> score_normalizes;

@@ -48,7 +48,7 @@ void Framework::Impl::CheckKeptScores(const CycleState& state, const PodInfo& po
     const int32_t position = snapshot->PositionOf(*node);
     if (!cycle_memo->Scored(position, generations)) continue;
     for (size_t a : active) {
-      if (!score_per_node[a]) continue;
+      if (!cycle_score_per_node[a]) continue;
       int64_t fresh = 0;
       const Status s = score.plugins[a]->Score(state, pod, *node, fresh);
       const int64_t kept = cycle_memo->Scores(a)[position];

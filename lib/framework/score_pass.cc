@@ -30,7 +30,7 @@ constexpr int kNodesToNormalizeInParallel = 1024;
 // node's total depends on its own raw scores and the columns' maxima alone.
 bool Framework::Impl::KeptTotalsApply() const {
   return std::all_of(active_scores.begin(), active_scores.end(), [&](size_t a) {
-    return score_per_node[a] && (!score_normalizes[a] || score_by_maximum[a].has_value());
+    return cycle_score_per_node[a] && (!score_normalizes[a] || score_by_maximum[a].has_value());
   });
 }
 
@@ -190,8 +190,11 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   OutcomeMemo::Entry* memo = im.cycle_memo;
   uint64_t per_node_mask = 0;
   bool all_per_node = true;
+  im.cycle_score_per_node = im.score_per_node;
   for (size_t a = 0; memo != nullptr && a < active.size(); ++a) {
-    if (im.score_per_node[active[a]]) {
+    const size_t p = active[a];
+    if (!im.score_per_node[p] && im.score.plugins[p]->OutcomesArePerNodeFor(pod)) im.cycle_score_per_node[p] = 1;
+    if (im.cycle_score_per_node[p]) {
       per_node_mask |= uint64_t{1} << active[a];
     } else {
       all_per_node = false;
@@ -253,7 +256,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
         const ScorePlugin* plugin = im.score.plugins[active[a]];
         const std::span<int64_t> out(im.scores[a].data() + rb, run.size());
         Status s;
-        if (memo == nullptr || !im.score_per_node[active[a]]) {
+        if (memo == nullptr || !im.cycle_score_per_node[active[a]]) {
           s = plugin->ScoreNodes(state, pod, run, out);
         } else if (misses == run.size()) {
           s = plugin->ScoreNodes(state, pod, run, out);

@@ -32,6 +32,8 @@ struct Scoring {
   enum Shape { kRequested, kInverse, kUncapped } shape = kRequested;
   std::optional<MaximumNormalization> by_maximum;  // NormalizeScore by the column's maximum
   bool halves = false;                             // NormalizeScore of its own: halves every score
+  // OutcomesArePerNodeFor: true for pods requesting this much cpu.
+  int64_t per_node_for_milli_cpu = -1;
 };
 
 Scoring Shaped(Scoring::Shape shape, std::optional<MaximumNormalization> by_maximum = std::nullopt) {
@@ -71,6 +73,9 @@ class Counting : public PreFilterPlugin, public FilterPlugin, public ScorePlugin
 
   std::string_view Name() const override { return name_; }
   bool OutcomesArePerNode() const override { return per_node_; }
+  bool OutcomesArePerNodeFor(const PodInfo& pod) const override {
+    return pod.requests().milli_cpu == scoring_.per_node_for_milli_cpu;
+  }
 
   PreFilterPlugin::Result PreFilter(CycleState&, const PodInfo&, std::span<const NodeInfo* const>) override {
     return {PreFilterResult{}, skip_ != nullptr && *skip_ ? Status::Skip() : Status()};
@@ -586,6 +591,30 @@ TEST_CASE("Outcome memo: a plugin that is not per node is asked on every node, e
   (void)w.Cycle(Replica("b"));
   CHECK(w.calls["Plain"].total_filter() == 3);
   CHECK(w.calls["Plain"].total_score() == 3);
+}
+
+TEST_CASE("Outcome memo: a plugin per node for some pods is scored once for those pods' signatures",
+          "[framework][memo]") {
+  World w(3);
+  Scoring one_cpu;
+  one_cpu.per_node_for_milli_cpu = 1000;
+  w.AddPlugin("PerNode", true);
+  w.AddPlugin("SomePods", false, {}, nullptr, one_cpu);
+  w.Build();
+  ScheduleOutcome first = w.Cycle(Replica("a"));
+  REQUIRE(first.status.IsSuccess());
+  CHECK(w.calls["SomePods"].total_score() == 3);
+  // A replica: the kept scores answer; Filter, promised for no pod, runs.
+  w.Reset();
+  CHECK(w.Cycle(Replica("b")).result.suggested_host == first.result.suggested_host);
+  CHECK(w.calls["SomePods"].total_score() == 0);
+  CHECK(w.calls["SomePods"].total_filter() == 3);
+  // Pods it makes no promise for are scored on every node, every cycle.
+  w.Reset();
+  (void)w.Cycle(Replica("big-a", "2"));
+  w.Reset();
+  (void)w.Cycle(Replica("big-b", "2"));
+  CHECK(w.calls["SomePods"].total_score() == 3);
 }
 
 TEST_CASE("Outcome memo: kept totals follow the normalizing plugins' column maxima", "[framework][memo]") {

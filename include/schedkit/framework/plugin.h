@@ -93,6 +93,14 @@ class Plugin {
   // is unchanged, instead of calling Filter or Score again.
   // Read once, for the profile's Filter and Score plugins.
   virtual bool OutcomesArePerNode() const { return false; }
+  // Optional, for speed, for a plugin whose outcomes are per node for some
+  // pods only (VolumeBinding's, for pods without claims): true promises
+  // what OutcomesArePerNode does, for this pod and every pod of its
+  // signature, so the answer may depend on the pod's namespace and spec
+  // alone. Asked for the active Score plugins of a cycle the memo serves,
+  // after PreScore, on the scheduling thread; never asked when
+  // OutcomesArePerNode is true.
+  virtual bool OutcomesArePerNodeFor(const PodInfo& /*pod*/) const { return false; }
 };
 
 // Decides whether a pod may enter the queue's activeQ or backoffQ at all

@@ -1,5 +1,6 @@
 #include "plugins/volumebinding/volume_binding.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -280,6 +281,24 @@ Status VolumeBinding::Score(const framework::CycleState& state, const framework:
   for (const volumebinding::ClassUse& c : classes) sum += ClassScore(c.requested, c.capacity);
   score = static_cast<int64_t>(std::round(static_cast<double>(sum) / static_cast<double>(classes.size())));
   return Status();
+}
+
+bool VolumeBinding::OutcomesArePerNodeFor(const framework::PodInfo& pod) const {
+  for (const api::v1::Volume& v : pod.pod().spec().volumes()) {
+    if (v.has_persistent_volume_claim() || v.has_ephemeral()) return false;
+  }
+  return true;
+}
+
+Status VolumeBinding::ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                                 std::span<const framework::NodeInfo* const> nodes,
+                                 std::span<int64_t> scores) const {
+  const auto* s = scorer_ ? state.Read<VolumeBindingState>(StateKey()) : nullptr;
+  if (!scorer_ || (s != nullptr && (s->claims == nullptr || !handle_.RunsFilter(Name())))) {
+    std::fill(scores.begin(), scores.end(), int64_t{0});
+    return Status();
+  }
+  return ScorePlugin::ScoreNodes(state, pod, nodes, scores);
 }
 
 Status VolumeBinding::Reserve(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) {

@@ -126,6 +126,13 @@ class VolumeBinding final : public framework::PreFilterPlugin,
   // The capacity score above; 0 without a scorer or claims.
   framework::Status Score(const framework::CycleState& state, const framework::PodInfo& pod,
                           const framework::NodeInfo& node, int64_t& score) const override;
+  // A pod without claims scores 0 on every node whatever the volumes do.
+  bool OutcomesArePerNodeFor(const framework::PodInfo& pod) const override;
+  // Score over a run; a pod without claims (most pods) gets 0 everywhere
+  // from one look at the state.
+  framework::Status ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                               std::span<const framework::NodeInfo* const> nodes,
+                               std::span<int64_t> scores) const override;
   framework::Status Reserve(framework::CycleState& state, const framework::PodInfo& pod,
                             Symbol node) override;
   void Unreserve(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) override;

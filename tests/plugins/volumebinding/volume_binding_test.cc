@@ -437,6 +437,14 @@ TEST_CASE("VolumeBinding cycle for a pod without PVCs", "[volumebinding]") {
   CHECK(p->Score(state, *pod, *h.snapshot().nodes()[0], score).IsSuccess());
   CHECK(score == 0);
   CHECK(p->GetScoreExtensions() == nullptr);
+  // So do runs of nodes, and the memo may keep the zeros: nothing but the
+  // pod's spec decides them.
+  std::vector<int64_t> scores(2, -1);
+  CHECK(p->ScoreNodes(state, *pod, h.snapshot().nodes(), scores).IsSuccess());
+  CHECK(scores == std::vector<int64_t>{0, 0});
+  CHECK_FALSE(p->OutcomesArePerNode());
+  CHECK(p->OutcomesArePerNodeFor(*pod));
+  CHECK_FALSE(p->OutcomesArePerNodeFor(*MakePod().Name("q").PVC("claim").Info()));
 
   // Before Reserve, PreBind finds nothing for the node, as upstream.
   CHECK(p->PreBind(state, *pod, node_a).Message() == R"(no pod volume found for node "node-a")");
