@@ -242,6 +242,10 @@ struct Framework::Impl {
   // The kept ranking with the last chosen node re-scored for `pod` and put
   // back; false when that cannot be done (the ranking is then unusable).
   bool RescoreLastChosen(CycleState& state, const PodInfo& pod, const NodeInfo& last);
+  // RescoreLastChosen's scratch, kept to spare its allocations.
+  std::vector<const NodeInfo*> batch_nodes;
+  std::vector<size_t> batch_active;
+  std::vector<int64_t> batch_columns, batch_totals;
   // After the score pass: `ranking` from the feasible nodes, their totals
   // and the raw scores kept in raw_scores (none without Score plugins);
   // pops and returns the best node.

@@ -89,10 +89,15 @@ Symbol Framework::Impl::GetNodeHint(CycleState& state, const PodInfo& pod, const
 
 bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, const NodeInfo& last) {
   // Every candidate, in the heap's order, then the last chosen node.
-  std::vector<const NodeInfo*> nodes;
-  nodes.reserve(batch.heap.size() + 1);
+  std::vector<const NodeInfo*>& nodes = batch_nodes;
+  nodes.clear();
+  const std::span<const NodeInfo* const> all = snapshot->nodes();
+  const bool same_layout = batch.layout_id == snapshot->layout_id();
   for (const RankedNode& r : batch.heap) {
-    const NodeInfo* n = snapshot->Get(r.name);
+    // The same layout keeps every position's node (Snapshot::layout_id).
+    const NodeInfo* n = same_layout && r.position >= 0 && static_cast<size_t>(r.position) < all.size()
+                            ? all[r.position]
+                            : snapshot->Get(r.name);
     if (n == nullptr) return false;
     nodes.push_back(n);
   }
@@ -101,8 +106,8 @@ bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, c
   std::unique_ptr<CycleState> rescore_state = state.Clone();
   if (!self->RunPreScorePlugins(*rescore_state, pod, nodes).IsSuccess()) return false;
 
-  RankedNode again{last.name(), 0, 0, batch.AddRow()};
-  std::vector<size_t> active;
+  RankedNode again{last.name(), 0, 0, batch.AddRow(), snapshot->PositionOf(last)};
+  std::vector<size_t>& active = batch_active;
   ActiveScorePlugins(*rescore_state, active);
   const NodeInfo* one[] = {&last};
   for (size_t a : active) {
@@ -111,21 +116,38 @@ bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, c
     batch.Row(again.row)[a] = s;
   }
   batch.heap.push_back(again);
+  if (!same_layout) {
+    for (size_t i = 0; i + 1 < batch.heap.size(); ++i) batch.heap[i].position = snapshot->PositionOf(*nodes[i]);
+    batch.layout_id = snapshot->layout_id();
+  }
 
-  // Every candidate's total again, each plugin normalizing over all of them.
+  // Every candidate's total again, each plugin normalizing over all of
+  // them. The rows lie in ranking order, scattered: one pass gathers the
+  // active columns, each then contiguous for its NormalizeScore.
   const size_t n = batch.heap.size();
-  std::vector<int64_t> totals(n, 0);
-  std::vector<int64_t> column(n);
-  for (size_t a : active) {
-    for (size_t i = 0; i < n; ++i) column[i] = batch.Row(batch.heap[i].row)[a];
+  const size_t k = active.size();
+  std::vector<int64_t>& columns = batch_columns;
+  columns.resize(n * k);
+  for (size_t i = 0; i < n; ++i) {
+    const std::span<const int64_t> row = batch.Row(batch.heap[i].row);
+    for (size_t c = 0; c < k; ++c) columns[c * n + i] = row[active[c]];
+  }
+  std::vector<int64_t>& totals = batch_totals;
+  totals.assign(n, 0);
+  for (size_t c = 0; c < k; ++c) {
+    const size_t a = active[c];
+    const std::span<int64_t> column(columns.data() + c * n, n);
     if (score_normalizes[a] &&
         !score.plugins[a]->GetScoreExtensions()->NormalizeScore(*rescore_state, pod, nodes, column).IsSuccess()) {
       return false;
     }
+    const int64_t weight = score_weights[a];
+    bool in_range = true;
     for (size_t i = 0; i < n; ++i) {
-      if (column[i] < kMinNodeScore || column[i] > kMaxNodeScore) return false;
-      totals[i] += column[i] * score_weights[a];
+      in_range &= column[i] >= kMinNodeScore && column[i] <= kMaxNodeScore;
+      totals[i] += column[i] * weight;
     }
+    if (!in_range) return false;
   }
   for (size_t i = 0; i < n; ++i) batch.heap[i].total = totals[i];
   GoHeapInit(batch.heap);
@@ -146,7 +168,8 @@ Symbol Framework::Impl::RankFeasible(std::span<const NodeInfo* const> feasible, 
               [&](int32_t a, int32_t b) { return feasible[a]->name().str() < feasible[b]->name().str(); });
   }
   for (size_t i = 0; i < n; ++i) {
-    ranking[i] = RankedNode{feasible[i]->name(), totals[i], 0, static_cast<int32_t>(i)};
+    ranking[i] = RankedNode{feasible[i]->name(), totals[i], 0, static_cast<int32_t>(i),
+                            static_cast<int32_t>(snapshot->PositionOf(*feasible[i]))};
     if (by_name.empty()) ranking[i].randomizer = static_cast<int64_t>(selection.rng() >> 1) + 1;
   }
   for (size_t k = 0; k < by_name.size(); ++k) ranking[by_name[k]].randomizer = static_cast<int64_t>(n - k);
@@ -179,6 +202,7 @@ void Framework::Impl::StoreScheduleResults(const std::string* signature, Symbol 
   batch.heap.swap(ranking);
   batch.raw.swap(ranking_raw);
   batch.columns = score.size();
+  batch.layout_id = snapshot->layout_id();
   batch.created = options.clock->Now();
 }
 

@@ -29,6 +29,9 @@ struct RankedNode {
   int64_t total = 0;
   int64_t randomizer = 0;
   int32_t row = 0;
+  // The node's place in the snapshot's nodes() when the ranking was made
+  // (OpportunisticBatch::layout_id), so a re-score finds it without a lookup.
+  int32_t position = -1;
 };
 
 // Upstream's order: higher total first, then higher randomizer.
@@ -49,6 +52,8 @@ struct OpportunisticBatch {
   std::vector<RankedNode> heap;
   std::vector<int64_t> raw;  // row-major, `columns` per row
   size_t columns = 0;
+  // The snapshot layout the heap's positions refer to.
+  int64_t layout_id = -1;
   absl::Time created;
 
   // The last cycle that stored results, and the node it chose.

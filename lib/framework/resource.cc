@@ -102,6 +102,20 @@ const google::protobuf::Map<std::string, std::string>* ContainerRequests(const a
   return &c.resources().requests();
 }
 
+// Whether the pod's status can make its requests differ from its spec's:
+// some resource list in it, or an infeasible resize (which drops the spec).
+// Pods waiting for a node have none, so they are summed once.
+bool StatusCounts(const api::v1::Pod& pod) {
+  const api::v1::PodStatus& status = pod.status();
+  if (status.allocated_resources_size() > 0 || status.has_resources() || ResizeInfeasible(pod)) return true;
+  for (const auto* statuses : {&status.container_statuses(), &status.init_container_statuses()}) {
+    for (const api::v1::ContainerStatus& cs : *statuses) {
+      if (cs.allocated_resources_size() > 0 || cs.resources().requests_size() > 0) return true;
+    }
+  }
+  return false;
+}
+
 // One aggregation over the pod's containers: regular ones summed, an init
 // container beside the sidecars started before it, sidecars also added to
 // the regular total, the init containers as a maximum. `non_missing` (may be
@@ -150,6 +164,7 @@ absl::StatusOr<Amounts> AggregateContainers(const api::v1::Pod& pod, ContainerLi
 absl::StatusOr<Amounts> AggregatePodRequests(const api::v1::Pod& pod, bool use_status, bool pod_level_requests,
                                              const Amounts& non_missing) {
   const api::v1::PodStatus& status = pod.status();
+  use_status = use_status && StatusCounts(pod);
   const bool infeasible = use_status && ResizeInfeasible(pod);
   SCHEDKIT_ASSIGN_OR_RETURN(Amounts total,
                             AggregateContainers(pod, ContainerList::kSpec, use_status, infeasible, non_missing));
@@ -312,7 +327,6 @@ bool IsScalarResourceName(std::string_view name) {
 
 absl::StatusOr<PodRequests> ComputePodRequests(const api::v1::Pod& pod) {
   SCHEDKIT_ASSIGN_OR_RETURN(Amounts requests, AggregatePodRequests(pod, /*use_status=*/true, /*pod_level_requests=*/true, {}));
-  SCHEDKIT_ASSIGN_OR_RETURN(Amounts spec_requests, AggregatePodRequests(pod, /*use_status=*/false, /*pod_level_requests=*/true, {}));
 
   // NodeInfo's non-zero view: containers missing a cpu/memory request count
   // the defaults; with pod-level requests only what is missing overall.
@@ -321,6 +335,16 @@ absl::StatusOr<PodRequests> ComputePodRequests(const api::v1::Pod& pod) {
     if (requests.contains("cpu")) non_missing.erase("cpu");
     if (requests.contains("memory")) non_missing.erase("memory");
   }
+  // Defaults change nothing where every container asks for both (and no
+  // status list could lack them): the common pod is summed once.
+  const bool status_counts = StatusCounts(pod);
+  auto asks_both = [](const api::v1::Container& c) {
+    return c.resources().requests().contains("cpu") && c.resources().requests().contains("memory");
+  };
+  if (!status_counts && std::all_of(pod.spec().containers().begin(), pod.spec().containers().end(), asks_both) &&
+      std::all_of(pod.spec().init_containers().begin(), pod.spec().init_containers().end(), asks_both)) {
+    non_missing.clear();
+  }
   Amounts non_zero = requests;
   if (!non_missing.empty()) {
     SCHEDKIT_ASSIGN_OR_RETURN(non_zero, AggregatePodRequests(pod, /*use_status=*/true, /*pod_level_requests=*/true, non_missing));
@@ -328,7 +352,13 @@ absl::StatusOr<PodRequests> ComputePodRequests(const api::v1::Pod& pod) {
 
   PodRequests out;
   out.requests = ToResource(requests);
-  out.spec_requests = ToResource(spec_requests);
+  if (status_counts) {
+    SCHEDKIT_ASSIGN_OR_RETURN(Amounts spec_requests,
+                              AggregatePodRequests(pod, /*use_status=*/false, /*pod_level_requests=*/true, {}));
+    out.spec_requests = ToResource(spec_requests);
+  } else {
+    out.spec_requests = out.requests;
+  }
   if (auto it = non_zero.find("cpu"); it != non_zero.end()) out.non_zero_milli_cpu = RoundUp(it->second, kNanoPerMilli);
   if (auto it = non_zero.find("memory"); it != non_zero.end()) out.non_zero_memory = RoundUp(it->second, kNanoPerUnit);
   return out;
@@ -340,15 +370,6 @@ absl::StatusOr<Resource> ComputeFitScoringRequests(const api::v1::Pod& pod) {
   return ToResource(requests);
 }
 
-bool PodResourcesBeyondContainers(const api::v1::Pod& pod) {
-  const api::v1::PodStatus& status = pod.status();
-  if (PodLevelRequestsSet(pod) || status.allocated_resources_size() > 0 || status.has_resources()) return true;
-  for (const auto* statuses : {&status.container_statuses(), &status.init_container_statuses()}) {
-    for (const api::v1::ContainerStatus& cs : *statuses) {
-      if (cs.allocated_resources_size() > 0 || cs.resources().requests_size() > 0) return true;
-    }
-  }
-  return false;
-}
+bool PodResourcesBeyondContainers(const api::v1::Pod& pod) { return PodLevelRequestsSet(pod) || StatusCounts(pod); }
 
 }  // namespace schedkit::framework
