@@ -18,10 +18,11 @@ namespace {
 
 // The gates schedkit decides both values of as upstream does. Every other
 // gate upstream's scheduler reads must stay at its default (CheckModeled).
-constexpr std::array<std::string_view, 3> kModeled{
+constexpr std::array<std::string_view, 4> kModeled{
     "MatchLabelKeysInPodTopologySpread",  // PodTopologySpread's selectors
     "OpportunisticBatching",   // the framework's reuse of rankings
     "StorageCapacityScoring",  // VolumeBinding's shape and scorer
+    "VolumeLimitScaling",      // NodeVolumeLimits' installed-driver check
 };
 
 bool IsModeled(std::string_view name) { return std::find(kModeled.begin(), kModeled.end(), name) != kModeled.end(); }

@@ -85,9 +85,9 @@ TEST_CASE("schedkit-kube refuses bad --feature-gates in kube-scheduler's words",
   }
   // A gate upstream's scheduler reads, which schedkit does not model yet.
   const Run unmodeled =
-      RunKube({"--feature-gates=VolumeLimitScaling=false", "--secure-port=0"}, "gates-unmodeled.log");
+      RunKube({"--feature-gates=SchedulerPopFromBackoffQ=false", "--secure-port=0"}, "gates-unmodeled.log");
   CHECK(unmodeled.code == 1);
-  CHECK(unmodeled.output == schedkit::StrCat("schedkit-kube: feature gate VolumeLimitScaling=false: schedkit does "
+  CHECK(unmodeled.output == schedkit::StrCat("schedkit-kube: feature gate SchedulerPopFromBackoffQ=false: schedkit does "
                                              "not model it (kube-scheduler ",
                                              schedkit::kUpstreamVersion, " defaults it to true); leave it at its "
                                              "default\n"));

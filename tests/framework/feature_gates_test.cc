@@ -120,10 +120,14 @@ TEST_CASE("CheckModeled refuses a scheduler gate away from its default, and lets
 
   FeatureGates limits;
   REQUIRE(limits.Set("VolumeLimitScaling=false").ok());
-  const absl::Status s = CheckModeled(limits);
+  CHECK(CheckModeled(limits).ok());
+
+  FeatureGates pop;
+  REQUIRE(pop.Set("SchedulerPopFromBackoffQ=false").ok());
+  const absl::Status s = CheckModeled(pop);
   CHECK(s.code() == absl::StatusCode::kFailedPrecondition);
   CHECK(s.message() ==
-        "feature gate VolumeLimitScaling=false: schedkit does not model it (kube-scheduler v1.37.2 defaults it to "
+        "feature gate SchedulerPopFromBackoffQ=false: schedkit does not model it (kube-scheduler v1.37.2 defaults it to "
         "true); leave it at its default");
   FeatureGates all;
   REQUIRE(all.Set("AllAlpha=true,GenericWorkload=true").ok());

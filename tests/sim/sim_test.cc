@@ -243,8 +243,8 @@ TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
        {"plugin_args_utf8_config.yaml: profiles[0].pluginConfig[0].args.scoringStrategy.type: invalid UTF-8 "
         "(plugin \"NodeResourcesFit\")"}},
       {"--feature-gates=Foo=true", {"--feature-gates: unrecognized feature gate: Foo"}},
-      {"--feature-gates=VolumeLimitScaling=false",
-       {"--feature-gates: feature gate VolumeLimitScaling=false: schedkit does not model it"}},
+      {"--feature-gates=SchedulerPopFromBackoffQ=false",
+       {"--feature-gates: feature gate SchedulerPopFromBackoffQ=false: schedkit does not model it"}},
       {"--cluster " + TestData("does-not-exist.yaml"), {"does-not-exist.yaml"}},
       {"--cluster " + TestData("basic.yaml") + " --output xml", {"--output"}},
       {"--tie-break sometimes", {"--tie-break"}},

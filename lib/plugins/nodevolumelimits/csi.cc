@@ -186,6 +186,7 @@ framework::PreFilterPlugin::Result NodeVolumeLimits::PreFilter(
 }
 
 void NodeVolumeLimits::RequireInstalled(PodVolumes& own) const {
+  if (!require_installed_) return;
   const api::ObjectLister& objects = handle_.objects();
   auto collect = [&](const Volumes& volumes, std::vector<std::string>& out) {
     for (const auto& [name, driver] : volumes) {
@@ -365,9 +366,9 @@ absl::StatusOr<framework::QueueingHint> NodeVolumeLimits::IsSchedulableAfterVolu
   return framework::QueueingHint::kSkip;
 }
 
-absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeVolumeLimits(const framework::PluginArgs& /*args*/,
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeVolumeLimits(const framework::PluginArgs& args,
                                                                        framework::Handle& handle) {
-  return std::make_unique<NodeVolumeLimits>(handle);
+  return std::make_unique<NodeVolumeLimits>(handle, args.gates().Enabled("VolumeLimitScaling"));
 }
 
 framework::Status NodeVolumeLimits::SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const {

@@ -21,7 +21,8 @@
 // preventPodSchedulingIfMissing must be listed in the node's CSINode, or the
 // node fails Unschedulable "<driver> CSI driver is not installed on the node"
 // (drivers checked by name; upstream's order is its map's). A driver without
-// a CSIDriver object, or one that does not ask, is taken as installed.
+// a CSIDriver object, or one that does not ask, is taken as installed. With
+// the gate off no driver is checked.
 //
 // CSI migration, as upstream decides it per node (v1.37): on a node
 // with a CSINode, in-tree GCE PD and AWS EBS disks — inline in the pod or as
@@ -87,7 +88,10 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
   // Upstream's ErrReasonMaxVolumeCountExceeded.
   static constexpr std::string_view kErrReasonMaxVolumeCountExceeded = "node(s) exceed max volume count";
 
-  explicit NodeVolumeLimits(framework::Handle& handle) : handle_(handle) {}
+  // `require_installed`: VolumeLimitScaling, which the factory reads from
+  // the profile's feature gates.
+  explicit NodeVolumeLimits(framework::Handle& handle, bool require_installed = true)
+      : handle_(handle), require_installed_(require_installed) {}
 
   std::string_view Name() const override;
   // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
@@ -141,11 +145,13 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
   // Adds `pod`'s volumes to `out`, recording the errors there. A new pod's
   // claims must resolve; an existing pod's unresolvable ones are skipped.
   void AttachableVolumes(const api::v1::Pod& pod, bool new_pod, PodVolumes& out) const;
-  // Fills `own.required` and `own.required_migrated` from the CSIDrivers.
+  // Fills `own.required` and `own.required_migrated` from the CSIDrivers;
+  // nothing with VolumeLimitScaling off.
   void RequireInstalled(PodVolumes& own) const;
 
  private:
   framework::Handle& handle_;
+  bool require_installed_;
 };
 
 // NodeVolumeLimits has no args type upstream; pluginConfig args are ignored.

@@ -19,6 +19,7 @@ var modeledGates = map[string]bool{
 	"MatchLabelKeysInPodTopologySpread": true,
 	"OpportunisticBatching":             true,
 	"StorageCapacityScoring":            true,
+	"VolumeLimitScaling":                true,
 }
 
 // offWith: gates kube-scheduler's --feature-gates refuses to leave on when

@@ -142,10 +142,14 @@ TEST_CASE("TestCSILimitsQHint", "[nodevolumelimits]") {
 
 // PreFilter, then Filter of `pod_obj` on `node`, with `client`'s objects.
 Status PreFilterThenFilter(testing::FakeStorageClient& client, const api::v1::Pod& pod_obj,
-                           const framework::NodeInfo& node) {
+                           const framework::NodeInfo& node, const framework::FeatureGates* gates = nullptr) {
   testing::FakeHandle h;
   h.set_client(&client);
-  auto plugin = testing::MustNew(&NewNodeVolumeLimits, h);
+  framework::PluginArgs args;
+  if (gates != nullptr) args.set_gates(gates);
+  auto built = NewNodeVolumeLimits(args, h);
+  REQUIRE(built.ok());
+  std::unique_ptr<framework::Plugin> plugin = *std::move(built);
   auto* pf = dynamic_cast<framework::PreFilterPlugin*>(plugin.get());
   auto* f = dynamic_cast<framework::FilterPlugin*>(plugin.get());
   auto pod = testing::Info(pod_obj);
@@ -797,8 +801,9 @@ struct Storage {
     }
     client.Add(csi_node);
   }
-  Status Filter(const api::v1::Pod& pod, const framework::NodeInfo& node) {
-    return PreFilterThenFilter(client, pod, node);
+  Status Filter(const api::v1::Pod& pod, const framework::NodeInfo& node,
+                const framework::FeatureGates* gates = nullptr) {
+    return PreFilterThenFilter(client, pod, node, gates);
   }
 };
 
@@ -979,9 +984,8 @@ api::v1::CSIDriver Driver(const std::string& name, std::optional<bool> prevent) 
   return d;
 }
 
-// Upstream v1.37.2 csi_test.go TestVolumeLimitScalingGate, the rows with the
-// gate on (its default; schedkit refuses it off): the pod's claim is bound to
-// an ebs.csi.aws.com volume.
+// Upstream v1.37.2 csi_test.go TestVolumeLimitScalingGate: the pod's claim
+// is bound to an ebs.csi.aws.com volume.
 TEST_CASE("TestVolumeLimitScalingGate", "[nodevolumelimits]") {
   const std::string ebs = "ebs.csi.aws.com";
   auto pod = MakePod().Name("p").PVC("csi-ebs.csi.aws.com-0").Obj();
@@ -992,12 +996,15 @@ TEST_CASE("TestVolumeLimitScalingGate", "[nodevolumelimits]") {
     bool csi_driver_present;
     bool prevent;
     Status want;
+    bool gate = true;
   };
   const std::vector<Case> cases = {
       {"gate enabled - allow scheduling when CSIDriver exists but PreventPodSchedulingIfMissing is not set", false,
        true, false, Status()},
       {"gate enabled - fail when driver not installed and PreventPodSchedulingIfMissing is true", false, true, true,
        not_installed},
+      {"gate disabled - skip driver presence check (regardless of CSIDriver presence)", false, true, true, Status(),
+       false},
       {"gate enabled - driver installed within limit", true, true, true, Status()},
       {"gate enabled - allow scheduling when CSIDriver object missing", false, false, false, Status()},
   };
@@ -1007,7 +1014,9 @@ TEST_CASE("TestVolumeLimitScalingGate", "[nodevolumelimits]") {
       s.Bound("csi-ebs.csi.aws.com-0", CSIPV("csi-ebs-pv", ebs, "vol-1"));
       if (c.csi_driver_present) s.client.Add(Driver(ebs, c.prevent ? std::optional<bool>(true) : std::nullopt));
       s.Limits("node", c.driver_on_node ? std::vector<std::string>{ebs} : std::vector<std::string>{}, 2);
-      CHECK(s.Filter(pod, MakeNode().Name("node").Info()) == c.want);
+      framework::FeatureGates gates;
+      REQUIRE(gates.Set(c.gate ? "VolumeLimitScaling=true" : "VolumeLimitScaling=false").ok());
+      CHECK(s.Filter(pod, MakeNode().Name("node").Info(), &gates) == c.want);
     }
   }
 }
