@@ -293,6 +293,23 @@ TEST_CASE("batch: the last chosen node is re-scored", "[batch]") {
   }
 }
 
+TEST_CASE("batch: a node added between cycles leaves the ranking's nodes found", "[batch]") {
+  // The ranking finds its nodes by snapshot position while the layout
+  // holds, by name after a node is added (a new layout), then by the
+  // positions of the new layout.
+  BatchWorld w(3);
+  w.knobs.per_pod = 15;
+  w.Schedule("sig", false);
+  REQUIRE(w.cluster.AddNode(MakeNode().Name("a-new").Capacity({{"cpu", "4"}, {"pods", "10"}}).Ptr()).ok());
+  w.cluster.UpdateSnapshot(w.snapshot);
+  auto second = w.Schedule("sig", false);
+  CHECK(second.hinted);
+  CHECK(second.host == "n1");
+  auto third = w.Schedule("sig", false);
+  CHECK(third.hinted);
+  CHECK(third.host == "n0");
+}
+
 TEST_CASE("batch: a failing re-score gives no hint", "[batch]") {
   bool Knobs::*failure = GENERATE(&Knobs::pre_score_error, &Knobs::score_error, &Knobs::normalize_error);
   BatchWorld w(3);
