@@ -304,7 +304,9 @@ bool Framework::HasPostFilterPlugins() const { return impl_->post_filter.size() 
 bool Framework::Batches() const { return impl_->batching; }
 int64_t Framework::batched_pods() const { return impl_->batch.batched_pods; }
 std::optional<std::string> Framework::SignPod(const PodInfo& pod) {
-  return impl_->batching ? impl_->SignPod(pod) : std::nullopt;
+  if (!impl_->batching) return std::nullopt;
+  const std::string* signature = impl_->SignPod(pod);
+  return signature != nullptr ? std::optional<std::string>(*signature) : std::nullopt;
 }
 const QueueSortPlugin& Framework::queue_sort() const { return *impl_->queue_sort.plugins[0]; }
 

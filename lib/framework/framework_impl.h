@@ -169,6 +169,10 @@ struct Framework::Impl {
   // scores, one row per node), for StoreScheduleResults.
   std::vector<RankedNode> ranking;
   std::vector<int64_t> ranking_raw;
+  // By row, what the normalizing columns gave each node's total (empty
+  // without raw scores); the row of the node that came off the top.
+  std::vector<int64_t> ranking_normalized_part;
+  int32_t ranking_top_row = -1;
   // Set by SchedulePod for the score pass: keep the raw scores in raw_scores.
   bool keep_raw_scores = false;
 
@@ -234,18 +238,30 @@ struct Framework::Impl {
   bool ScanPreFilterExtensions(const CycleState& state) const;
 
   // Opportunistic batching (opportunistic_batch.cc). The pod's signature,
-  // or none when a signer declines.
-  std::optional<std::string> SignPod(const PodInfo& pod);
+  // or null when a signer declines; valid until the next call.
+  const std::string* SignPod(const PodInfo& pod);
+  // The pod signed last (its spec signature, labels and answer), and the
+  // builder SignPod reuses.
+  struct SignedPod {
+    std::shared_ptr<const PodSignature> spec;
+    api::LabelSet labels;
+    std::optional<std::string> signature;
+  } last_signed;
+  BatchSignatureBuilder sign_builder;
   // A node to try alone before the filter pass, from the kept ranking, or
   // an empty symbol; `state` is the cycle's after PreFilter.
   Symbol GetNodeHint(CycleState& state, const PodInfo& pod, const std::string* signature, int64_t cycle);
   // The kept ranking with the last chosen node re-scored for `pod` and put
   // back; false when that cannot be done (the ranking is then unusable).
   bool RescoreLastChosen(CycleState& state, const PodInfo& pod, const NodeInfo& last);
-  // RescoreLastChosen's scratch, kept to spare its allocations.
+  // Every node of the kept ranking (`nodes`, in heap order) normalized and
+  // totalled again over the `active` Score plugins, and the heap rebuilt.
+  bool NormalizeRanking(const CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                        std::span<const size_t> active);
+  // Their scratch, kept to spare allocations.
   std::vector<const NodeInfo*> batch_nodes;
   std::vector<size_t> batch_active;
-  std::vector<int64_t> batch_columns, batch_totals;
+  std::vector<int64_t> batch_columns, batch_totals, batch_normalized;
   // After the score pass: `ranking` from the feasible nodes, their totals
   // and the raw scores kept in raw_scores (none without Score plugins);
   // pops and returns the best node.

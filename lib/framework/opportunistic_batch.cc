@@ -39,6 +39,17 @@ void GoHeapInit(std::vector<RankedNode>& heap) {
   for (size_t i = n / 2; i-- > 0;) GoHeapDown(heap, i, n);
 }
 
+void GoHeapPush(std::vector<RankedNode>& heap, const RankedNode& node) {
+  heap.push_back(node);
+  // container/heap's up.
+  for (size_t i = heap.size() - 1; i > 0;) {
+    const size_t parent = (i - 1) / 2;
+    if (!RanksBefore(heap[i], heap[parent])) return;
+    std::swap(heap[i], heap[parent]);
+    i = parent;
+  }
+}
+
 RankedNode GoHeapPop(std::vector<RankedNode>& heap) {
   const size_t n = heap.size() - 1;
   std::swap(heap[0], heap[n]);
@@ -48,19 +59,31 @@ RankedNode GoHeapPop(std::vector<RankedNode>& heap) {
   return top;
 }
 
-std::optional<std::string> Framework::Impl::SignPod(const PodInfo& pod) {
-  BatchSignatureBuilder builder;
+const std::string* Framework::Impl::SignPod(const PodInfo& pod) {
+  // Alike pods come in runs (a Job's, a Deployment's): the previous pod's
+  // answer holds for a pod with its namespace, labels and spec
+  // (SignPlugin's contract). A bound pod has no spec signature to compare.
+  const std::shared_ptr<const PodSignature>& spec = pod.signature();
+  if (spec != nullptr && last_signed.spec != nullptr &&
+      (spec == last_signed.spec || *spec == *last_signed.spec) && pod.labels() == last_signed.labels) {
+    return last_signed.signature ? &*last_signed.signature : nullptr;
+  }
+  last_signed.spec = spec;
+  last_signed.labels = pod.labels();
+  last_signed.signature.reset();
+  sign_builder.Clear();
   for (size_t i = 0; i < signers.size(); ++i) {
-    const Status s = signers[i]->SignPod(pod, builder);
+    const Status s = signers[i]->SignPod(pod, sign_builder);
     if (s.IsSuccess()) continue;
     // Most often the next pod is declined by the same plugin, which is then
     // the only one asked (the default profile's PodTopologySpread declines
     // every pod).
     std::rotate(signers.begin(), signers.begin() + static_cast<long>(i), signers.begin() + static_cast<long>(i) + 1);
-    return std::nullopt;
+    return nullptr;
   }
-  builder.Add(kSchedulerNameSigner, std::string(pod.scheduler_name().str()));
-  return std::move(builder).Finish();
+  sign_builder.Add(kSchedulerNameSigner, pod.scheduler_name().str());
+  last_signed.signature = sign_builder.Finish();
+  return &*last_signed.signature;
 }
 
 Symbol Framework::Impl::GetNodeHint(CycleState& state, const PodInfo& pod, const std::string* signature,
@@ -84,7 +107,9 @@ Symbol Framework::Impl::GetNodeHint(CycleState& state, const PodInfo& pod, const
   } else if (!fits.IsRejected()) {
     return Symbol();
   }
-  return GoHeapPop(batch.heap).name;
+  const RankedNode top = GoHeapPop(batch.heap);
+  batch.last_row = top.row;
+  return top.name;
 }
 
 bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, const NodeInfo& last) {
@@ -109,18 +134,40 @@ bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, c
   RankedNode again{last.name(), 0, 0, batch.AddRow(), snapshot->PositionOf(last)};
   std::vector<size_t>& active = batch_active;
   ActiveScorePlugins(*rescore_state, active);
+  // The last normalization still holds when it covered these nodes with
+  // the same active plugins, and every normalizing column scales by its
+  // maximum alone and gets the node's earlier raw score again: every other
+  // node keeps its total, and this one keeps its normalized part.
+  bool unchanged = batch.normalized_count == nodes.size() && batch.active == active && batch.last_row >= 0;
+  int64_t plain_total = 0;
   const NodeInfo* one[] = {&last};
   for (size_t a : active) {
     int64_t s = 0;
     if (!score.plugins[a]->ScoreNodes(*rescore_state, pod, one, std::span<int64_t>(&s, 1)).IsSuccess()) return false;
     batch.Row(again.row)[a] = s;
+    if (!score_normalizes[a]) {
+      plain_total += s * score_weights[a];
+    } else if (unchanged) {
+      unchanged = score_by_maximum[a].has_value() && batch.Row(batch.last_row)[a] == s;
+    }
+    if (!score_normalizes[a] && (s < kMinNodeScore || s > kMaxNodeScore)) return false;
   }
-  batch.heap.push_back(again);
   if (!same_layout) {
-    for (size_t i = 0; i + 1 < batch.heap.size(); ++i) batch.heap[i].position = snapshot->PositionOf(*nodes[i]);
+    for (size_t i = 0; i < batch.heap.size(); ++i) batch.heap[i].position = snapshot->PositionOf(*nodes[i]);
     batch.layout_id = snapshot->layout_id();
   }
+  if (unchanged) {
+    batch.normalized_part[again.row] = batch.normalized_part[batch.last_row];
+    again.total = plain_total + batch.normalized_part[again.row];
+    GoHeapPush(batch.heap, again);
+    return true;
+  }
+  batch.heap.push_back(again);
+  return NormalizeRanking(*rescore_state, pod, nodes, active);
+}
 
+bool Framework::Impl::NormalizeRanking(const CycleState& state, const PodInfo& pod,
+                                       std::span<const NodeInfo* const> nodes, std::span<const size_t> active) {
   // Every candidate's total again, each plugin normalizing over all of
   // them. The rows lie in ranking order, scattered: one pass gathers the
   // active columns, each then contiguous for its NormalizeScore.
@@ -134,11 +181,13 @@ bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, c
   }
   std::vector<int64_t>& totals = batch_totals;
   totals.assign(n, 0);
+  std::vector<int64_t>& normalized = batch_normalized;
+  normalized.assign(n, 0);
   for (size_t c = 0; c < k; ++c) {
     const size_t a = active[c];
     const std::span<int64_t> column(columns.data() + c * n, n);
     if (score_normalizes[a] &&
-        !score.plugins[a]->GetScoreExtensions()->NormalizeScore(*rescore_state, pod, nodes, column).IsSuccess()) {
+        !score.plugins[a]->GetScoreExtensions()->NormalizeScore(state, pod, nodes, column).IsSuccess()) {
       return false;
     }
     const int64_t weight = score_weights[a];
@@ -148,8 +197,16 @@ bool Framework::Impl::RescoreLastChosen(CycleState& state, const PodInfo& pod, c
       totals[i] += column[i] * weight;
     }
     if (!in_range) return false;
+    if (score_normalizes[a]) {
+      for (size_t i = 0; i < n; ++i) normalized[i] += column[i] * weight;
+    }
   }
-  for (size_t i = 0; i < n; ++i) batch.heap[i].total = totals[i];
+  for (size_t i = 0; i < n; ++i) {
+    batch.heap[i].total = totals[i];
+    batch.normalized_part[batch.heap[i].row] = normalized[i];
+  }
+  batch.active.assign(active.begin(), active.end());
+  batch.normalized_count = n;
   GoHeapInit(batch.heap);
   return true;
 }
@@ -181,8 +238,19 @@ Symbol Framework::Impl::RankFeasible(std::span<const NodeInfo* const> feasible, 
       for (size_t i = 0; i < n; ++i) ranking_raw[i * columns + active_scores[a]] = raw_scores[a][i];
     }
   }
+  // What the normalizing columns gave each total, for RescoreLastChosen.
+  ranking_normalized_part.clear();
+  if (with_raw_scores) {
+    ranking_normalized_part.assign(totals.begin(), totals.end());
+    for (size_t a : active_scores) {
+      if (score_normalizes[a]) continue;
+      for (size_t i = 0; i < n; ++i) ranking_normalized_part[i] -= ranking_raw[i * columns + a] * score_weights[a];
+    }
+  }
   GoHeapInit(ranking);
-  return GoHeapPop(ranking).name;
+  const RankedNode top = GoHeapPop(ranking);
+  ranking_top_row = top.row;
+  return top.name;
 }
 
 void Framework::Impl::StoreScheduleResults(const std::string* signature, Symbol hinted, Symbol chosen, bool ranked,
@@ -199,9 +267,15 @@ void Framework::Impl::StoreScheduleResults(const std::string* signature, Symbol 
     return;
   }
   batch.signature = *signature;
+  const bool normalized_known = !ranking_normalized_part.empty();
   batch.heap.swap(ranking);
   batch.raw.swap(ranking_raw);
   batch.columns = score.size();
+  batch.last_row = ranking_top_row;
+  batch.normalized_part.swap(ranking_normalized_part);
+  batch.normalized_part.resize(batch.heap.size() + 1, 0);
+  batch.active = active_scores;
+  batch.normalized_count = normalized_known ? batch.heap.size() + 1 : 0;
   batch.layout_id = snapshot->layout_id();
   batch.created = options.clock->Now();
 }

@@ -39,8 +39,12 @@ inline bool RanksBefore(const RankedNode& a, const RankedNode& b) {
   return a.total > b.total || (a.total == b.total && a.randomizer > b.randomizer);
 }
 
-// container/heap's Init and Pop over `heap`, with RanksBefore as Less.
+// container/heap's Init, Push and Pop over `heap`, with RanksBefore as Less.
+// RanksBefore is a strict weak order, so Init over a heap with one node
+// appended lays it out as Push does: a re-score that changes no other
+// node's total may push instead of rebuilding.
 void GoHeapInit(std::vector<RankedNode>& heap);
+void GoHeapPush(std::vector<RankedNode>& heap, const RankedNode& node);
 RankedNode GoHeapPop(std::vector<RankedNode>& heap);
 
 // Upstream keeps a ranking at most this long.
@@ -56,9 +60,20 @@ struct OpportunisticBatch {
   int64_t layout_id = -1;
   absl::Time created;
 
-  // The last cycle that stored results, and the node it chose.
+  // The last cycle that stored results, and the node it chose; `last_row`
+  // is that node's row (the ranking's top when it came off).
   int64_t last_cycle = -1;
   Symbol last_chosen;
+  int32_t last_row = -1;
+
+  // What the last normalization over the ranking's nodes left, so that a
+  // re-score which changes no normalized column skips the pass over every
+  // node: by row, the weighted sum of the normalized scores of the
+  // normalizing `active` columns; how many nodes it normalized over (0 when
+  // unknown, as after a ranking made without raw scores).
+  std::vector<int64_t> normalized_part;
+  std::vector<size_t> active;
+  size_t normalized_count = 0;
 
   // Pods that took their hint: upstream's batchedPods, for tests and benches.
   int64_t batched_pods = 0;
@@ -68,12 +83,16 @@ struct OpportunisticBatch {
     signature.clear();
     heap.clear();
     raw.clear();
+    normalized_part.clear();
+    normalized_count = 0;
+    last_row = -1;
   }
   std::span<int64_t> Row(int32_t row) { return std::span<int64_t>(raw.data() + row * columns, columns); }
   // Appends a zeroed row and returns its index.
   int32_t AddRow() {
     if (columns == 0) return 0;
     raw.resize(raw.size() + columns, 0);
+    normalized_part.resize(raw.size() / columns, 0);
     return static_cast<int32_t>(raw.size() / columns) - 1;
   }
 };

@@ -96,16 +96,14 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
 
   // Opportunistic batching: the pod's signature, and a node from the
   // ranking an alike pod's cycle kept, tried as a nominated node is.
-  std::optional<std::string> signature;
+  const std::string* signature = nullptr;
   Symbol hint;
   if (im.batching) {
     signature = im.SignPod(pod);
-    hint = im.GetNodeHint(state, pod, signature ? &*signature : nullptr, selection.scheduling_cycle);
+    hint = im.GetNodeHint(state, pod, signature, selection.scheduling_cycle);
   }
   const auto store = [&](Symbol chosen, bool ranked) {
-    if (im.batching) {
-      im.StoreScheduleResults(signature ? &*signature : nullptr, hint, chosen, ranked, selection.scheduling_cycle);
-    }
+    if (im.batching) im.StoreScheduleResults(signature, hint, chosen, ranked, selection.scheduling_cycle);
   };
 
   // A node nominated by an earlier preemption (else the batch's hint) is
@@ -182,7 +180,7 @@ ScheduleOutcome Framework::SchedulePod(CycleState& state, const PodInfoPtr& pod_
 
   // A signed pod's ranking is kept for the next pod: it needs the raw
   // scores, and the node comes off the ranking's top.
-  const bool ranks = im.batching && signature.has_value();
+  const bool ranks = im.batching && signature != nullptr;
   if (!HasScorePlugins()) {
     // Every feasible node ties.
     im.totals.assign(im.feasible.size(), 1);

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,16 @@ struct Knobs {
   bool pre_score_error = false;
   bool score_error = false;
   bool normalize_error = false;
+  // Read when the framework is built: whether Batch normalizes at all.
+  bool batch_normalizes = true;
+  // The Max plugin's (BatchWorld's with_max): its score per node name, less
+  // `max_per_pod` per pod on the node, normalized by the column's maximum;
+  // `by_maximum` (read when the framework is built) says whether it tells
+  // the framework so. NormalizeScore counts its calls.
+  std::map<std::string, int64_t> max_score;
+  int64_t max_per_pod = 0;
+  bool by_maximum = true;
+  mutable int max_normalize_calls = 0;
 };
 
 bool Blocking(const PodInfo& pod) { return pod.labels().Has(Symbol::Intern("blocking")); }
@@ -66,7 +77,7 @@ class BatchPlugin : public FilterPlugin,
     score = (it == knobs_->score.end() ? 0 : it->second) - knobs_->per_pod * node.num_pods();
     return Status();
   }
-  const ScoreExtensions* GetScoreExtensions() const override { return this; }
+  const ScoreExtensions* GetScoreExtensions() const override { return knobs_->batch_normalizes ? this : nullptr; }
   Status NormalizeScore(const CycleState&, const PodInfo&, std::span<const NodeInfo* const>,
                         std::span<int64_t>) const override {
     return knobs_->normalize_error ? Status::Error("normalize failed") : Status();
@@ -79,6 +90,35 @@ class BatchPlugin : public FilterPlugin,
   }
 
  private:
+  const Knobs* knobs_;
+};
+
+// A second scorer, normalized by the column's maximum (reversed), signing
+// every pod alike.
+class MaxPlugin : public ScorePlugin, public ScoreExtensions, public SignPlugin {
+ public:
+  explicit MaxPlugin(const Knobs* knobs) : knobs_(knobs) {}
+  std::string_view Name() const override { return "Max"; }
+  Status Score(const CycleState&, const PodInfo&, const NodeInfo& node, int64_t& score) const override {
+    auto it = knobs_->max_score.find(std::string(node.name().str()));
+    score = std::max<int64_t>(0, (it == knobs_->max_score.end() ? 0 : it->second) -
+                                     knobs_->max_per_pod * node.num_pods());
+    return Status();
+  }
+  const ScoreExtensions* GetScoreExtensions() const override { return this; }
+  Status NormalizeScore(const CycleState&, const PodInfo&, std::span<const NodeInfo* const>,
+                        std::span<int64_t> scores) const override {
+    ++knobs_->max_normalize_calls;
+    kNormalization.Apply(scores);
+    return Status();
+  }
+  std::optional<MaximumNormalization> NormalizesByMaximum() const override {
+    return knobs_->by_maximum ? std::optional(kNormalization) : std::nullopt;
+  }
+  Status SignPod(const PodInfo&, BatchSignatureBuilder&) const override { return Status(); }
+
+ private:
+  static constexpr MaximumNormalization kNormalization{kMaxNodeScore, true};
   const Knobs* knobs_;
 };
 
@@ -103,7 +143,9 @@ struct BatchWorld {
   std::unique_ptr<Framework> fw;
   int pods = 0;
 
-  explicit BatchWorld(int nodes, const FeatureGates* gates = nullptr, bool with_unsigned = false) {
+  explicit BatchWorld(int nodes, const FeatureGates* gates = nullptr, bool with_unsigned = false,
+                      const Knobs* preset = nullptr, bool with_max = false) {
+    if (preset != nullptr) knobs = *preset;
     selection.tie_break = TieBreak::kLowestName;
     REQUIRE(registry.Add("Sort", [](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
       return std::make_unique<testing::ArrivalOrderSort>();
@@ -120,9 +162,15 @@ struct BatchWorld {
     profile.plugins.queue_sort.enabled = {{"Sort"}};
     profile.plugins.bind.enabled = {{"Binder"}};
     profile.plugins.multi_point.enabled = {{"Batch", 1}};
+    REQUIRE(registry.Add("Max", [this](const PluginArgs&, Handle&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+      return std::make_unique<MaxPlugin>(&knobs);
+    }).ok());
     if (with_unsigned) profile.plugins.multi_point.enabled.push_back({"Unsigned", 1});
+    if (with_max) profile.plugins.multi_point.enabled.push_back({"Max", 2});
     // Scores fall from node to node: n0 ranks first.
-    for (int i = 0; i < nodes; ++i) knobs.score[schedkit::StrCat("n", i)] = 10 * (nodes - i);
+    if (preset == nullptr) {
+      for (int i = 0; i < nodes; ++i) knobs.score[schedkit::StrCat("n", i)] = 10 * (nodes - i);
+    }
     for (int i = 0; i < nodes; ++i) {
       REQUIRE(cluster.AddNode(MakeNode().Name(schedkit::StrCat("n", i)).Capacity({{"cpu", "4"}, {"pods", "10"}}).Ptr()).ok());
     }
@@ -293,6 +341,47 @@ TEST_CASE("batch: the last chosen node is re-scored", "[batch]") {
   }
 }
 
+TEST_CASE("batch: a re-score that changes no normalized column decides as a full one", "[batch]") {
+  // The same pods through two frameworks whose Max plugin normalizes alike,
+  // one saying it scales by the maximum (so a re-score that gives the last
+  // chosen node its earlier Max score keeps every other total and pushes
+  // the node back), one not (every re-score normalizes every node again).
+  // Equal totals abound: Batch loses 5 per pod, ties among re-scored nodes
+  // (randomizer 0) fall to the heap's layout.
+  // Max's score stays, or grows by 3 with each pod on the node.
+  const int64_t max_per_pod = GENERATE(0, -3);
+  Knobs knobs;
+  knobs.batch_normalizes = false;
+  knobs.per_pod = 5;
+  knobs.max_per_pod = max_per_pod;
+  for (int i = 0; i < 9; ++i) {
+    knobs.score[schedkit::StrCat("n", i)] = 60 - 10 * (i / 3);
+    knobs.max_score[schedkit::StrCat("n", i)] = 10 * (i % 4);
+  }
+  Knobs full_knobs = knobs;
+  full_knobs.by_maximum = false;
+  BatchWorld incremental(9, nullptr, false, &knobs, true);
+  BatchWorld full(9, nullptr, false, &full_knobs, true);
+  int hinted = 0;
+  for (int i = 0; i < 30; ++i) {
+    INFO("pod " << i);
+    const auto a = incremental.Schedule("sig", false);
+    const auto b = full.Schedule("sig", false);
+    CHECK(a.host == b.host);
+    CHECK(a.hinted == b.hinted);
+    hinted += a.hinted ? 1 : 0;
+  }
+  CHECK(hinted == 29);
+  if (max_per_pod == 0) {
+    // Only the first cycle's ranking normalized the Max column.
+    CHECK(incremental.knobs.max_normalize_calls == 1);
+    CHECK(full.knobs.max_normalize_calls == 30);
+  } else {
+    // Every re-score changed the last node's Max score.
+    CHECK(incremental.knobs.max_normalize_calls == 30);
+  }
+}
+
 TEST_CASE("batch: a node added between cycles leaves the ranking's nodes found", "[batch]") {
   // The ranking finds its nodes by snapshot position while the layout
   // holds, by name after a node is added (a new layout), then by the
@@ -355,10 +444,37 @@ TEST_CASE("batch: the ranking heap is laid out as Go's container/heap", "[batch]
   CHECK(GoHeapPop(heap).name.str() == "e");
   CHECK(GoHeapPop(heap).name.str() == "c");
   heap.push_back(RankedNode{Symbol::Intern("i"), 5, 0, 0});
+  std::vector<RankedNode> pushed(heap.begin(), heap.end() - 1);
   GoHeapInit(heap);
+  GoHeapPush(pushed, RankedNode{Symbol::Intern("i"), 5, 0, 0});
+  CHECK(names(pushed) == names(heap));
   std::string order;
   while (!heap.empty()) order += GoHeapPop(heap).name.str();
   CHECK(order == "aifbdhg");
+}
+
+TEST_CASE("batch: pushing onto a heap lays it out as Init after an append", "[batch]") {
+  // Random heaps with many equal (total, randomizer) pairs: Push, which a
+  // re-score that changes no other total uses, against Init, which
+  // upstream runs over the whole ranking.
+  std::mt19937 rng(20261207);
+  for (int round = 0; round < 500; ++round) {
+    std::vector<RankedNode> heap;
+    const int n = static_cast<int>(rng() % 40);
+    for (int i = 0; i < n; ++i) {
+      heap.push_back(RankedNode{Symbol(), static_cast<int64_t>(rng() % 4), static_cast<int64_t>(rng() % 3), i});
+    }
+    GoHeapInit(heap);
+    for (int pops = static_cast<int>(rng() % 3); pops > 0 && !heap.empty(); --pops) GoHeapPop(heap);
+    const RankedNode added{Symbol(), static_cast<int64_t>(rng() % 4), static_cast<int64_t>(rng() % 3), 1000};
+    std::vector<RankedNode> pushed = heap;
+    GoHeapPush(pushed, added);
+    heap.push_back(added);
+    GoHeapInit(heap);
+    INFO("round " << round);
+    REQUIRE(pushed.size() == heap.size());
+    for (size_t i = 0; i < heap.size(); ++i) CHECK(pushed[i].row == heap[i].row);
+  }
 }
 
 }  // namespace

@@ -50,18 +50,29 @@ inline constexpr std::string_view kFeaturesSigner = "v1.Pod.Spec.RequiredFeature
 // the plugin, every field the plugin reads included).
 class BatchSignatureBuilder {
  public:
-  // Adds a fragment; a key added again keeps its last value (plugins sharing
-  // a key add the same value).
-  void Add(std::string_view key, std::string value);
+  // Adds a fragment, copying both views; a key added again keeps its last
+  // value (plugins sharing a key add the same value).
+  void Add(std::string_view key, std::string_view value);
 
   // The signature: the fragments in key order, each key and value
   // length-prefixed, so that distinct fragment sets never give equal bytes.
-  std::string Finish() &&;
+  std::string Finish() const;
 
-  void Clear() { fragments_.clear(); }
+  // Forgets the fragments, keeping the memory for the next pod.
+  void Clear() {
+    bytes_.clear();
+    fragments_.clear();
+  }
 
  private:
-  std::vector<std::pair<std::string, std::string>> fragments_;
+  // Offsets into bytes_, which holds every key and value added.
+  struct Fragment {
+    size_t key_at, key_size, value_at, value_size;
+  };
+  std::string_view View(size_t at, size_t size) const { return std::string_view(bytes_).substr(at, size); }
+
+  std::string bytes_;
+  std::vector<Fragment> fragments_;
 };
 
 // A plugin that can say which of a pod's fields its filtering and scoring
@@ -71,6 +82,9 @@ class SignPlugin : public virtual Plugin {
   // Called: once per scheduling cycle of a pod, after PreFilter succeeded and
   // before the filter pass, when the OpportunisticBatching gate is on and the
   // profile batches; plugins are asked in profile order until one declines.
+  // Not called when the pod's namespace, labels and spec equal those of the
+  // pod the profile signed last: that pod's answer is reused, so the answer
+  // must depend on nothing else of the pod, nor on the cluster.
   // Thread: the scheduling thread.
   // Returns:
   //   Success: the fragments added to `signature` describe everything of the
