@@ -6,6 +6,7 @@
 // against Go's container/heap on the same input.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -44,6 +45,8 @@ struct Knobs {
   int64_t max_per_pod = 0;
   bool by_maximum = true;
   mutable int max_normalize_calls = 0;
+  // Batch's SignPod calls.
+  mutable int sign_calls = 0;
 };
 
 bool Blocking(const PodInfo& pod) { return pod.labels().Has(Symbol::Intern("blocking")); }
@@ -83,6 +86,7 @@ class BatchPlugin : public FilterPlugin,
     return knobs_->normalize_error ? Status::Error("normalize failed") : Status();
   }
   Status SignPod(const PodInfo& pod, BatchSignatureBuilder& signature) const override {
+    ++knobs_->sign_calls;
     const std::optional<Symbol> sig = pod.labels().Get(Symbol::Intern("sig"));
     if (!sig) return Status(Code::kUnschedulable, Symbol::Intern("unsigned"));
     signature.Add("test/sig", std::string(sig->str()));
@@ -318,6 +322,22 @@ TEST_CASE("batch: off with the gate off, or with a plugin that cannot sign", "[b
 
 // TestBatchRescore: non-blocking pods, so the node chosen last still fits
 // and competes again with its new score.
+// Three alike pods where the re-scored node loses: n0 (30) takes the first
+// and falls to 15, below n1 (20), which takes the second (the ranking's
+// hint); n0 is back in the ranking and takes the third, after n1 fell to 5.
+// `after_first` runs between the first two cycles.
+void CheckRescoredNodeLoses(BatchWorld& w, const std::function<void()>& after_first) {
+  w.knobs.per_pod = 15;
+  w.Schedule("sig", false);
+  after_first();
+  auto second = w.Schedule("sig", false);
+  CHECK(second.hinted);
+  CHECK(second.host == "n1");
+  auto third = w.Schedule("sig", false);
+  CHECK(third.hinted);
+  CHECK(third.host == "n0");
+}
+
 TEST_CASE("batch: the last chosen node is re-scored", "[batch]") {
   SECTION("rescored node wins") {
     BatchWorld w(3);
@@ -329,15 +349,7 @@ TEST_CASE("batch: the last chosen node is re-scored", "[batch]") {
   }
   SECTION("rescored node loses") {
     BatchWorld w(3);
-    w.knobs.per_pod = 15;  // n0 falls to 15, below n1
-    w.Schedule("sig", false);
-    auto second = w.Schedule("sig", false);
-    CHECK(second.hinted);
-    CHECK(second.host == "n1");
-    // n0 is back in the ranking: after n1 (now 5) it is n0's turn again.
-    auto third = w.Schedule("sig", false);
-    CHECK(third.hinted);
-    CHECK(third.host == "n0");
+    CheckRescoredNodeLoses(w, [] {});
   }
 }
 
@@ -382,21 +394,45 @@ TEST_CASE("batch: a re-score that changes no normalized column decides as a full
   }
 }
 
+TEST_CASE("batch: a pod alike to the one signed last reuses its signature", "[batch]") {
+  // Alike: namespace, labels and spec equal (names differ). The signers are
+  // asked again when any of them differs, and their answer is kept even
+  // when it is a decline.
+  BatchWorld w(3);
+  REQUIRE(w.Schedule("sig", false).host == "n0");
+  CHECK(w.knobs.sign_calls == 1);
+  CHECK(w.Schedule("sig", false).hinted);
+  CHECK(w.knobs.sign_calls == 1);
+  CHECK_FALSE(w.Schedule("other", false).hinted);  // labels differ
+  CHECK(w.knobs.sign_calls == 2);
+  CHECK_FALSE(w.Schedule("", false).hinted);  // declined
+  CHECK(w.knobs.sign_calls == 3);
+  CHECK_FALSE(w.Schedule("", false).hinted);  // declined again, not asked
+  CHECK(w.knobs.sign_calls == 3);
+
+  // The spec differs: a larger request.
+  const auto sign = [&](const char* name, const char* ns, const char* cpu) {
+    return w.fw->SignPod(*MakePod().Name(name).Namespace(ns).Label("sig", "x").Req({{"cpu", cpu}}).Info());
+  };
+  const std::optional<std::string> bigger = sign("big", "default", "200m");
+  REQUIRE(bigger.has_value());
+  CHECK(w.knobs.sign_calls == 4);
+  CHECK(sign("alike", "default", "200m") == bigger);
+  CHECK(w.knobs.sign_calls == 4);
+  // Another namespace.
+  CHECK(sign("elsewhere", "other", "200m") == bigger);
+  CHECK(w.knobs.sign_calls == 5);
+}
+
 TEST_CASE("batch: a node added between cycles leaves the ranking's nodes found", "[batch]") {
   // The ranking finds its nodes by snapshot position while the layout
   // holds, by name after a node is added (a new layout), then by the
   // positions of the new layout.
   BatchWorld w(3);
-  w.knobs.per_pod = 15;
-  w.Schedule("sig", false);
-  REQUIRE(w.cluster.AddNode(MakeNode().Name("a-new").Capacity({{"cpu", "4"}, {"pods", "10"}}).Ptr()).ok());
-  w.cluster.UpdateSnapshot(w.snapshot);
-  auto second = w.Schedule("sig", false);
-  CHECK(second.hinted);
-  CHECK(second.host == "n1");
-  auto third = w.Schedule("sig", false);
-  CHECK(third.hinted);
-  CHECK(third.host == "n0");
+  CheckRescoredNodeLoses(w, [&w] {
+    REQUIRE(w.cluster.AddNode(MakeNode().Name("a-new").Capacity({{"cpu", "4"}, {"pods", "10"}}).Ptr()).ok());
+    w.cluster.UpdateSnapshot(w.snapshot);
+  });
 }
 
 TEST_CASE("batch: a failing re-score gives no hint", "[batch]") {
