@@ -34,11 +34,14 @@ void Cache::RemoveNamespace(std::string_view name) {
 
 absl::Status Cache::AssumePod(framework::PodInfoPtr pod) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (pods_.Contains(pod->uid())) {
-    return absl::AlreadyExistsError(schedkit::StrCat("pod ", pod->key(), " is already in the cache"));
+  // One probe of the table: the entry goes in first, and out again if the
+  // node cannot take the pod.
+  auto [entry, inserted] = pods_.Insert(Entry{pod, true});
+  if (!inserted) return absl::AlreadyExistsError(schedkit::StrCat("pod ", pod->key(), " is already in the cache"));
+  if (absl::Status s = state_.AddPod(std::move(pod)); !s.ok()) {
+    pods_.Erase(entry->pod->uid());
+    return s;
   }
-  if (absl::Status s = state_.AddPod(pod); !s.ok()) return s;
-  pods_.Insert(Entry{std::move(pod), true});
   return absl::OkStatus();
 }
 

@@ -34,7 +34,8 @@ class SelfKeyedSet {
   // Adds `value` unless one with its key is there; returns the value kept and
   // whether it is the new one.
   std::pair<Value*, bool> Insert(Value value) {
-    auto [it, inserted] = set_.insert(Slot{std::move(value)});
+    const size_t hash = Hash()(std::string_view(KeyOf()(value)));
+    auto [it, inserted] = set_.insert(Slot{std::move(value), hash});
     return {&it->value, inserted};
   }
   // Removes the value with `key`, if any; returns whether one was removed.
@@ -56,13 +57,16 @@ class SelfKeyedSet {
  private:
   // The set hands out its elements as const; `value` may still change as
   // long as its key does not (see above), which leaves its hash unchanged.
+  // The hash is kept beside the value: growing the table rehashes every
+  // slot, and reading each key would chase the value's pointers.
   struct Slot {
     mutable Value value;
+    size_t hash;
   };
   struct Hash {
     using is_transparent = void;
     size_t operator()(std::string_view key) const { return absl::Hash<std::string_view>()(key); }
-    size_t operator()(const Slot& s) const { return (*this)(std::string_view(KeyOf()(s.value))); }
+    size_t operator()(const Slot& s) const { return s.hash; }
   };
   struct Eq {
     using is_transparent = void;
