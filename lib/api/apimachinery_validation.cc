@@ -122,6 +122,39 @@ std::vector<std::string> LabelValueErrors(std::string_view value) {
   return errs;
 }
 
+// content.IsDNS1123Subdomain.
+std::vector<std::string> Dns1123SubdomainErrors(std::string_view value) {
+  std::vector<std::string> errs;
+  if (value.size() > kDns1123SubdomainMaxLength) errs.push_back(MaxLenError(kDns1123SubdomainMaxLength));
+  if (!MatchesDns1123Subdomain(value)) {
+    errs.push_back(RegexError(kDns1123SubdomainErrMsg, kDns1123SubdomainFmt, {"example.com"}));
+  }
+  return errs;
+}
+
+// content.IsDNS1123Label.
+std::vector<std::string> Dns1123LabelErrors(std::string_view value) {
+  std::vector<std::string> errs;
+  if (value.size() > kLabelValueMaxLength) errs.push_back(MaxLenError(kLabelValueMaxLength));
+  if (value.find('.') != std::string_view::npos || !MatchesDns1123Subdomain(value)) {
+    errs.push_back(RegexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "
+                              "'-', and must start and end with an alphanumeric character",
+                              "[a-z0-9]([-a-z0-9]*[a-z0-9])?", {"my-name", "123-abc"}));
+  }
+  return errs;
+}
+
+// content.IsCIdentifier.
+std::vector<std::string> CIdentifierErrors(std::string_view value) {
+  auto word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  bool ok = !value.empty() && word(value.front());
+  for (char c : value) ok = ok && (word(c) || (c >= '0' && c <= '9'));
+  if (ok) return {};
+  return {RegexError("a valid C identifier must start with alphabetic character or '_', followed by a string of "
+                     "alphanumeric characters or '_'",
+                     "[A-Za-z_][A-Za-z0-9_]*", {"my_name", "MY_NAME", "MyName"})};
+}
+
 std::string FieldInvalid(std::string_view field, std::string_view rendered_value, std::string_view detail) {
   return schedkit::StrCat(field, ": Invalid value: ", rendered_value, ": ", detail);
 }

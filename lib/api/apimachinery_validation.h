@@ -32,6 +32,12 @@ std::vector<std::string> LabelKeyErrors(std::string_view key);
 // content.IsLabelValue: the errors of a label value, none when it is valid.
 std::vector<std::string> LabelValueErrors(std::string_view value);
 
+// content.IsDNS1123Subdomain, IsDNS1123Label and IsCIdentifier: the
+// errors of a name, none when it is valid.
+std::vector<std::string> Dns1123SubdomainErrors(std::string_view value);
+std::vector<std::string> Dns1123LabelErrors(std::string_view value);
+std::vector<std::string> CIdentifierErrors(std::string_view value);
+
 // field.Invalid's text: "<field>: Invalid value: <value>: <detail>", with the
 // value already rendered as upstream renders it (GoQuote for a string).
 std::string FieldInvalid(std::string_view field, std::string_view rendered_value, std::string_view detail);

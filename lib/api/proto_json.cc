@@ -42,13 +42,20 @@ const FieldDescriptor* FindField(const Descriptor* d, std::string_view json_name
   return f == it->second.end() ? nullptr : f->second;
 }
 
+// RawJson (meta.proto) holds any JSON value as its text.
+bool IsRawJson(const Descriptor* d) { return d->full_name() == "schedkit.api.v1.RawJson"; }
+
 class Decoder {
  public:
   explicit Decoder(bool strict) : strict_(strict) {}
 
   absl::Status Message(const json& j, google::protobuf::Message& m) {
-    if (!j.is_object()) return TypeError("an object", j);
     const Descriptor* d = m.GetDescriptor();
+    if (IsRawJson(d)) {
+      m.GetReflection()->SetString(&m, d->field(0), j.dump());
+      return absl::OkStatus();
+    }
+    if (!j.is_object()) return TypeError("an object", j);
     for (auto it = j.begin(); it != j.end(); ++it) {
       const FieldDescriptor* f = FindField(d, it.key());
       // Strict decoding knows a field only by the name Kubernetes writes.
@@ -103,7 +110,9 @@ class Decoder {
         PathScope scope(*this, it.key());
         google::protobuf::Message* entry = r->AddMessage(&m, f);
         entry->GetReflection()->SetString(entry, key_f, it.key());
-        absl::Status s = Scalar(it.value(), *entry, value_f, /*repeated=*/false);
+        absl::Status s = value_f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE
+                             ? Message(it.value(), *entry->GetReflection()->MutableMessage(entry, value_f))
+                             : Scalar(it.value(), *entry, value_f, /*repeated=*/false);
         if (!s.ok()) return s;
       }
       return absl::OkStatus();
@@ -230,6 +239,12 @@ json ScalarToJson(const Message& m, const FieldDescriptor* f, int index) {
 }  // namespace
 
 json MessageToJson(const Message& message) {
+  if (IsRawJson(message.GetDescriptor())) {
+    // The decoder wrote the text; anything else set there stays a string.
+    const std::string& text = message.GetReflection()->GetString(message, message.GetDescriptor()->field(0));
+    json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    return parsed.is_discarded() ? json(text) : parsed;
+  }
   json out = json::object();
   const Reflection* r = message.GetReflection();
   std::vector<const FieldDescriptor*> fields;

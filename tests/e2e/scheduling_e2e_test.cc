@@ -12,7 +12,7 @@
 #include "kube/informers.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/lister.h"
-#include "schedkit/api/v1/device_class.h"
+#include "schedkit/api/v1/kinds.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/config/configuration.h"
 #include "schedkit/kube/api_client.h"
@@ -154,6 +154,58 @@ TEST_CASE("the informers hold what the API server holds of every kind the schedu
   CHECK(seen);
   CHECK(informers.rejected_objects() == 0);
   REQUIRE(client->Do("DELETE", path + "/e2e-cpu.example.com").ok());
+}
+
+TEST_CASE("the informers hold the DRA kinds the API server holds", "[e2e]") {
+  auto client = AdminClient();
+  const json slice = json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "e2e-node-1-gpus"},
+    "spec": {"driver": "gpu.example.com", "pool": {"name": "e2e-node-1", "generation": 1, "resourceSliceCount": 1},
+             "nodeName": "e2e-node-1",
+             "devices": [{"name": "gpu-0", "attributes": {"model": {"string": "a100"}, "pcieRoot": {"string": "pci0"}},
+                          "capacity": {"memory": {"value": "80Gi"}}}]}})");
+  const json claim = json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "e2e-gpu", "namespace": "default"},
+    "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}],
+                         "config": [{"opaque": {"driver": "gpu.example.com", "parameters": {"shared": true}}}]}}})");
+  const json rule = json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "DeviceTaintRule", "metadata": {"name": "e2e-drain"},
+    "spec": {"deviceSelector": {"driver": "gpu.example.com"}, "taint": {"key": "example.com/drain", "effect": "NoSchedule"}}})");
+  const std::string slices = api::KindOf<api::v1::ResourceSlice>().collection_path();
+  const std::string claims = "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims";
+  const std::string rules = api::KindOf<api::v1::DeviceTaintRule>().collection_path();
+  REQUIRE(client->Do("POST", slices, slice.dump()).ok());
+  REQUIRE(client->Do("POST", claims, claim.dump()).ok());
+  REQUIRE(client->Do("POST", rules, rule.dump()).ok());
+
+  kube::internal::ApiHost host(*client, nullptr);
+  api::StaticClusterLister empty;
+  const framework::Registry registry = plugins::NewInTreeRegistry();
+  auto sched = scheduler::Scheduler::Create(config::DefaultConfiguration(), registry, host, empty);
+  REQUIRE(sched.ok());
+  kube::internal::SchedulerInformers informers(*client, **sched, {"default-scheduler"});
+  informers.Start();
+  REQUIRE(informers.WaitForCacheSync(absl::Seconds(30)));
+  auto held_slice = (*sched)->objects().Get<api::v1::ResourceSlice>("e2e-node-1-gpus");
+  REQUIRE(held_slice != nullptr);
+  CHECK(held_slice->spec().devices(0).attributes().at("model").string_value() == "a100");
+  CHECK(held_slice->spec().devices(0).capacity().at("memory").value() == "80Gi");
+  auto held_claim = (*sched)->objects().Get<api::v1::ResourceClaim>("default", "e2e-gpu");
+  REQUIRE(held_claim != nullptr);
+  // The API server's defaults arrive with the object.
+  CHECK(held_claim->spec().devices().requests(0).exactly().allocation_mode() == "ExactCount");
+  CHECK(held_claim->spec().devices().requests(0).exactly().count() == 1);
+  CHECK(held_claim->spec().devices().config(0).opaque().parameters().json() == R"({"shared":true})");
+  auto held_rule = (*sched)->objects().Get<api::v1::DeviceTaintRule>("e2e-drain");
+  REQUIRE(held_rule != nullptr);
+  CHECK(held_rule->spec().taint().effect() == "NoSchedule");
+  // The template is the controller's to read, not the scheduler's.
+  CHECK_FALSE((*sched)->kinds().Contains(api::KindOf<api::v1::ResourceClaimTemplate>()));
+  informers.Stop();
+  CHECK(informers.rejected_objects() == 0);
+  REQUIRE(client->Do("DELETE", slices + "/e2e-node-1-gpus").ok());
+  REQUIRE(client->Do("DELETE", claims + "/e2e-gpu").ok());
+  REQUIRE(client->Do("DELETE", rules + "/e2e-drain").ok());
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "schedkit/api/v1/csi_node.h"
 #include "schedkit/api/v1/csi_storage_capacity.h"
 #include "schedkit/api/v1/device_class.h"
+#include "schedkit/api/v1/device_taint_rule.h"
 #include "schedkit/api/v1/namespace.h"
 #include "schedkit/api/v1/node.h"
 #include "schedkit/api/v1/persistent_volume.h"
@@ -21,6 +22,9 @@
 #include "schedkit/api/v1/priority_class.h"
 #include "schedkit/api/v1/replica_set.h"
 #include "schedkit/api/v1/replication_controller.h"
+#include "schedkit/api/v1/resource_claim.h"
+#include "schedkit/api/v1/resource_claim_template.h"
+#include "schedkit/api/v1/resource_slice.h"
 #include "schedkit/api/v1/service.h"
 #include "schedkit/api/v1/stateful_set.h"
 #include "schedkit/api/v1/storage_class.h"
@@ -33,7 +37,8 @@ namespace schedkit::api::v1 {
 using BuiltinKindTypes =
     std::tuple<Namespace, PriorityClass, Node, Pod, PodDisruptionBudget, Service, ReplicationController, ReplicaSet,
                StatefulSet, PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, CSIDriver,
-               CSIStorageCapacity, VolumeAttachment, DeviceClass>;
+               CSIStorageCapacity, VolumeAttachment, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice,
+               DeviceTaintRule>;
 
 }  // namespace schedkit::api::v1
 

@@ -1,0 +1,103 @@
+// The function registry: CEL functions by name, each a list of overloads
+// chosen at run time by the kinds of the arguments (the receiver of a member
+// call is the first argument), with a cost hook per overload.
+//
+//   FunctionRegistry reg = StandardFunctions();
+//   reg.Add("quantity", {.id = "string_to_quantity", .arg_kinds = {ArgKind::kString},
+//                        .impl = &ParseQuantity, .cost = nullptr});
+//
+// Libraries (the Kubernetes quantity, semver, ip, cidr, url, lists, sets and
+// strings libraries) plug in as more Add calls. A registry is filled before
+// programs are built and only read afterwards; reads are thread-safe.
+#ifndef SCHEDKIT_CEL_FUNCTION_REGISTRY_H_
+#define SCHEDKIT_CEL_FUNCTION_REGISTRY_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "cel/value.h"
+
+namespace re2 {
+class RE2;
+}  // namespace re2
+
+namespace schedkit::cel {
+
+// What an overload accepts in one argument position.
+enum class ArgKind : uint8_t {
+  kAny,
+  kNull,
+  kBool,
+  kInt,
+  kUint,
+  kDouble,
+  kString,
+  kBytes,
+  kList,
+  kMap,
+  kType,
+  kDuration,
+  kTimestamp,
+  kOptional,
+  kObject,
+};
+
+bool ArgKindMatches(ArgKind k, const Value& v);
+
+using FunctionImpl = Value (*)(std::span<const Value> args);
+// Actual cost of one call, given its arguments and result (cel-go's
+// CallCost). nullptr: the default of 1.
+using CostFunction = uint64_t (*)(std::span<const Value> args, const Value& result);
+
+struct Overload {
+  std::string id;  // cel-go's overload id, e.g. "add_string"
+  std::vector<ArgKind> arg_kinds;
+  FunctionImpl impl = nullptr;
+  CostFunction cost = nullptr;
+  // For object arguments: the object's type name must match, when set.
+  std::string object_type;
+};
+
+struct Function {
+  std::string name;
+  std::vector<Overload> overloads;
+  // When set, it handles every call the overloads do not, with cel-go's
+  // errors for the function (standard operators answer "no such overload").
+  FunctionImpl fallback = nullptr;
+
+  // The first overload whose argument kinds match, or nullptr.
+  const Overload* Resolve(std::span<const Value> args) const;
+};
+
+class FunctionRegistry {
+ public:
+  // Adds an overload to the function `name`; rejects a duplicate id.
+  absl::Status Add(std::string_view name, Overload overload);
+  // Sets the function's fallback (see Function::fallback).
+  void SetFallback(std::string_view name, FunctionImpl fallback);
+  const Function* Find(std::string_view name) const;
+
+ private:
+  absl::flat_hash_map<std::string, std::unique_ptr<Function>> functions_;
+};
+
+// The standard CEL functions and operators of cel-go's stdlib, the optional
+// library (optional.of, value, ...) and ext.TwoVarComprehensions' internal
+// cel.@mapInsert. Register them into a registry that libraries then extend,
+// or use the shared read-only StandardFunctions().
+void RegisterStandardFunctions(FunctionRegistry& registry);
+
+// Go's "error parsing regexp: <reason>: `<fragment>`" for a pattern RE2
+// rejects.
+std::string RegexError(const re2::RE2& re);
+const FunctionRegistry& StandardFunctions();
+
+}  // namespace schedkit::cel
+
+#endif  // SCHEDKIT_CEL_FUNCTION_REGISTRY_H_
