@@ -4,6 +4,8 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_GEN  := -G Ninja
 
@@ -11,7 +13,7 @@ CMAKE_GEN  := -G Ninja
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: deps build test test-asan test-tsan bench bench-kube demo conformance oracle e2e clean
+.PHONY: deps build test test-asan test-tsan fuzz bench bench-kube demo conformance oracle e2e clean
 
 deps:
 	@bash cmake/install-deps.sh
@@ -52,6 +54,17 @@ test-tsan: deps $(TSAN_BUILD)/build.ninja
 	@$(call check-discovered,$(TSAN_BUILD))
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan-suppressions.txt" \
 	  ctest --test-dir $(TSAN_BUILD) --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (clang, ASan+UBSan, a build of their own), each run for
+# FUZZ_SECONDS from its seed corpus (tests/fuzz).
+$(FUZZ_BUILD)/build.ninja: | deps
+	cmake -S . -B $(FUZZ_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	  -DSCHEDKIT_SANITIZE=address,undefined -DSCHEDKIT_BUILD_FUZZ=ON -DSCHEDKIT_BUILD_TESTS=OFF \
+	  -DSCHEDKIT_BUILD_BENCH=OFF -DSCHEDKIT_BUILD_EXAMPLES=OFF -DSCHEDKIT_BUILD_KUBE=OFF -DSCHEDKIT_BUILD_SIM=OFF
+
+fuzz: deps $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_targets
+	bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 bench: build
 	bash bench/run.sh $(BUILD)

@@ -18,8 +18,23 @@ if(SCHEDKIT_SANITIZE)
   endif()
 endif()
 
+# The fuzz build (clang): every object carries libFuzzer's coverage
+# instrumentation; the targets link its driver (tests/fuzz).
+if(SCHEDKIT_BUILD_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "SCHEDKIT_BUILD_FUZZ needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # Warnings are errors on our own code only; generated protobuf code gets none.
 function(schedkit_warnings target)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    # Only the fuzz build uses clang: its warnings are reported, and the GCC
+    # build, which every other target runs, keeps them fatal.
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Werror=unused-result)
+    return()
+  endif()
   # GCC 12 reports bogus -Wrestrict on inlined std::string code at -O3 (GCC PR
   # 105329) and bogus -Wmaybe-uninitialized inside absl::InlinedVector.
   # A dropped [[nodiscard]] result (a Status, a plugin's Result) is an error

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   libabsl-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev libtbb-dev
   catch2 libbenchmark-dev libyaml-cpp-dev libdivide-dev cmake ninja-build g++ ccache
-  libcurl4-openssl-dev libssl-dev libcpp-httplib-dev libre2-dev
+  libcurl4-openssl-dev libssl-dev libcpp-httplib-dev libre2-dev clang libclang-rt-14-dev
 )
 
 missing=()

@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "schedkit/base/str_cat.h"
+#include "api/go_format.h"
 #include "api/json_documents.h"
 #include "api/object_json.h"
 #include "api/proto_json.h"
@@ -126,6 +127,16 @@ std::string FolderKind(const std::filesystem::path& root, const std::filesystem:
 // DecodeInto, with `folder_kind` for objects that omit their kind.
 absl::Status DecodeText(std::string_view text, std::string_view source, DecodedCluster& out, const KindSet& kinds,
                         std::string_view folder_kind) {
+  // As kubectl's YAML reader, text that is not UTF-8 is malformed (the JSON
+  // parser checks its strings itself; YAML scalars would pass raw bytes on).
+  if (const size_t bad = FirstInvalidUtf8(text); bad != std::string_view::npos) {
+    const std::string_view before = text.substr(0, bad);
+    const size_t line = 1 + std::count(before.begin(), before.end(), '\n');
+    const size_t line_start = before.rfind('\n');
+    const size_t column = bad - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+    return absl::InvalidArgumentError(
+        schedkit::StrCat(source, ": line ", line, " column ", column, ": invalid UTF-8"));
+  }
   SCHEDKIT_ASSIGN_OR_RETURN(std::vector<json> docs, internal::ParseDocuments(text, source));
   for (size_t d = 0; d < docs.size(); ++d) {
     const json& doc = docs[d];

@@ -155,15 +155,17 @@ std::string GoStringList(std::span<const std::string> items) {
   return out;
 }
 
-bool IsValidUtf8(std::string_view s) {
+size_t FirstInvalidUtf8(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
     uint32_t rune = 0;
     const int len = DecodeRune(s, i, rune);
-    if (len == 0) return false;
+    if (len == 0) return i;
     i += static_cast<size_t>(len);
   }
-  return true;
+  return std::string_view::npos;
 }
+
+bool IsValidUtf8(std::string_view s) { return FirstInvalidUtf8(s) == std::string_view::npos; }
 
 bool ParseGoDuration(std::string_view text, absl::Duration* out) {
   // Go accepts both micro signs for microseconds; Abseil spells them "us".

@@ -33,6 +33,9 @@ std::string JsonQuote(std::string_view s);
 // fmt's %v of a []string: the items separated by single spaces, in brackets.
 std::string GoStringList(std::span<const std::string> items);
 
+// The offset of the first byte that does not start a valid UTF-8 sequence,
+// or npos.
+size_t FirstInvalidUtf8(std::string_view s);
 // utf8.ValidString.
 bool IsValidUtf8(std::string_view s);
 

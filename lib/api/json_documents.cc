@@ -108,6 +108,49 @@ bool FlowNestingTooDeep(std::string_view text) {
   return false;
 }
 
+// yaml-cpp 0.7 loops forever on a ',' that starts a node in block context
+// (",", "- a\n,", "---\n, x"; found by resource_decode_fuzz). No YAML
+// document may start a block node with ',' (an indicator, never a plain
+// scalar's first character), so such a line is refused before yaml-cpp
+// reads it: the line number of the first, or 0. Lines inside flow
+// collections and block scalars are left alone.
+size_t LineStartingNodeWithComma(std::string_view text) {
+  int depth = 0;                   // open flow collections, as FlowNestingTooDeep counts them
+  int block_scalar_indent = -1;    // indentation of the line that opened a block scalar
+  size_t line_number = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) continue;
+    const int indent = static_cast<int>(first);
+    if (block_scalar_indent >= 0) {
+      if (indent > block_scalar_indent) continue;
+      block_scalar_indent = -1;
+    }
+    if (depth == 0 && line[first] == ',') return line_number;
+    for (char c : line) {
+      if (c == '[' || c == '{') {
+        ++depth;
+      } else if ((c == ']' || c == '}') && depth > 0) {
+        --depth;
+      }
+    }
+    // "key: |", "- >-", "|2": the lines below, indented deeper, are text.
+    std::string_view rest = line.substr(first);
+    if (const size_t hash = rest.find(" #"); hash != std::string_view::npos) rest = rest.substr(0, hash);
+    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r')) rest.remove_suffix(1);
+    while (!rest.empty() && (rest.back() == '-' || rest.back() == '+' || (rest.back() >= '0' && rest.back() <= '9'))) {
+      rest.remove_suffix(1);
+    }
+    if (depth == 0 && !rest.empty() && (rest.back() == '|' || rest.back() == '>')) block_scalar_indent = indent;
+  }
+  return 0;
+}
+
 absl::StatusOr<std::vector<nlohmann::json>> ParseJson(std::string_view text,
                                                       std::string_view source) {
   std::vector<nlohmann::json> docs;
@@ -137,6 +180,10 @@ absl::StatusOr<std::vector<nlohmann::json>> ParseYaml(std::string_view text, std
   if (FlowNestingTooDeep(text)) {
     return absl::InvalidArgumentError(
         schedkit::StrCat(source, ": nesting deeper than ", kMaxDepth, " levels"));
+  }
+  if (const size_t line = LineStartingNodeWithComma(text); line != 0) {
+    return absl::InvalidArgumentError(
+        schedkit::StrCat(source, ": line ", line, ": malformed YAML: ',' cannot start a node"));
   }
   std::vector<nlohmann::json> docs;
   try {

@@ -84,6 +84,7 @@ class Evaluator {
   Value EvalComprehension(const Expr& e, const PlanNode& p);
   Value EvalOptOr(const Expr& e, bool or_value);
   Value CallFunction(const Expr& e, const PlanNode& p, std::span<const Value> args);
+  Value ErrorArgument(const PlanNode& p, std::span<const Value> args, const Value& error);
 
   // A select or index over a value that is not itself an attribute starts
   // a relative attribute, which costs one.
@@ -107,7 +108,7 @@ Value OptSelectField(const Value& v, const std::string& field);
 Value SelectField(const Value& v, const std::string& field) {
   switch (v.kind()) {
     case ValueKind::kMap: {
-      const Value* found = v.map().FindString(field);
+      const Value* found = v.map().LookupString(field);
       if (found == nullptr) return MissingKey(Value::String(field));
       return *found;
     }
@@ -134,7 +135,7 @@ Value SelectField(const Value& v, const std::string& field) {
 Value OptSelectField(const Value& v, const std::string& field) {
   switch (v.kind()) {
     case ValueKind::kMap: {
-      const Value* found = v.map().FindString(field);
+      const Value* found = v.map().LookupString(field);
       return found ? Value::OptionalOf(*found) : Value::OptionalNone();
     }
     case ValueKind::kObject: {
@@ -182,7 +183,7 @@ Value IndexValue(const Value& v, const Value& key, bool optional) {
   }
   switch (v.kind()) {
     case ValueKind::kMap: {
-      const Value* found = v.map().Find(key);
+      const Value* found = v.map().Lookup(key);
       if (found != nullptr) return optional ? Value::OptionalOf(*found) : *found;
       return optional ? Value::OptionalNone() : MissingKey(key);
     }
@@ -287,6 +288,12 @@ Value Evaluator::EvalLocal(const PlanNode& p) {
 }
 
 Value Evaluator::EvalSelect(ExprIndex, const Expr& e, const PlanNode& p) {
+  // A qualified type name (google.protobuf.Duration) is a constant once
+  // type-checked, and free, unless its first name is a variable.
+  if (p.op == Op::kSelect && !p.name.empty() && IsTypeName(p.name) &&
+      vars_.FindVariable(std::string_view(p.name).substr(0, p.name.find('.'))) == nullptr) {
+    return Value::Type(p.name);
+  }
   if (p.op == Op::kSelect && !p.name.empty() && vars_.MayHaveQualifiedNames()) {
     if (const Value* v = vars_.FindVariable(p.name)) {
       AddCost(1);
@@ -317,13 +324,13 @@ Value Evaluator::EvalSelect(ExprIndex, const Expr& e, const PlanNode& p) {
     }
     switch (operand.kind()) {
       case ValueKind::kMap:
-        return Value::Bool(operand.map().FindString(e.name) != nullptr);
+        return Value::Bool(operand.map().LookupString(e.name) != nullptr);
       case ValueKind::kObject:
         return Value::Bool(operand.object().GetField(e.name).has_value());
       case ValueKind::kOptional:
         if (!operand.optional_has_value()) return Value::Bool(false);
         if (operand.optional_value().kind() == ValueKind::kMap) {
-          return Value::Bool(operand.optional_value().map().FindString(e.name) != nullptr);
+          return Value::Bool(operand.optional_value().map().LookupString(e.name) != nullptr);
         }
         return Value::Bool(false);
       default:
@@ -480,10 +487,7 @@ Value Evaluator::EvalCall(ExprIndex, const Expr& e, const PlanNode& p) {
   for (ExprIndex a : e.args) args.push_back(Eval(a));
   if (cancelled_) return CancelError();
   for (const Value& a : args) {
-    if (a.is_error()) {
-      AddCost(1);
-      return a;
-    }
+    if (a.is_error()) return ErrorArgument(p, std::span<const Value>(args.data(), args.size()), a);
   }
   // cel-go appends to an accumulator list nobody else holds in place
   // (its mutable comprehension lists); without this, map() and filter()
@@ -504,6 +508,35 @@ Value Evaluator::EvalCall(ExprIndex, const Expr& e, const PlanNode& p) {
     }
   }
   return CallFunction(e, p, std::span<const Value>(args.data(), args.size()));
+}
+
+// A call with an error argument returns the error; its cost is what the
+// function's overloads of that arity agree on (see Overload::error_cost).
+Value Evaluator::ErrorArgument(const PlanNode& p, std::span<const Value> args, const Value& error) {
+  uint64_t cost = 1;
+  int panic_arg = -1;
+  if (p.function != nullptr) {
+    bool first = true;
+    for (const Overload& o : p.function->overloads) {
+      if (o.arg_kinds.size() != args.size()) continue;
+      uint64_t c = o.error_cost == 0 ? 1 : o.error_cost;
+      if (first) {
+        cost = c;
+        panic_arg = o.panic_arg;
+        first = false;
+      } else if (c != cost || o.panic_arg != panic_arg) {
+        cost = 1;
+        panic_arg = -1;
+        break;
+      }
+    }
+  }
+  AddCost(cost);
+  if (panic_arg >= 0 && static_cast<size_t>(panic_arg) < args.size() && args[static_cast<size_t>(panic_arg)].is_error()) {
+    return Value::Error(ErrorKind::kOther,
+                        "internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
+  }
+  return error;
 }
 
 Value Evaluator::CallFunction(const Expr& e, const PlanNode& p, std::span<const Value> args) {

@@ -3,7 +3,7 @@
 // call is the first argument), with a cost hook per overload.
 //
 //   FunctionRegistry reg = StandardFunctions();
-//   reg.Add("quantity", {.id = "string_to_quantity", .arg_kinds = {ArgKind::kString},
+//   reg.Add("quantity", {.id = "string_to_quantity", .arg_kinds = {ValueKind::kString},
 //                        .impl = &ParseQuantity, .cost = nullptr});
 //
 // Libraries (the Kubernetes quantity, semver, ip, cidr, url, lists, sets and
@@ -29,26 +29,8 @@ class RE2;
 
 namespace schedkit::cel {
 
-// What an overload accepts in one argument position.
-enum class ArgKind : uint8_t {
-  kAny,
-  kNull,
-  kBool,
-  kInt,
-  kUint,
-  kDouble,
-  kString,
-  kBytes,
-  kList,
-  kMap,
-  kType,
-  kDuration,
-  kTimestamp,
-  kOptional,
-  kObject,
-};
-
-bool ArgKindMatches(ArgKind k, const Value& v);
+// Whether `v` fits an overload's argument kind (ValueKind::kAny: anything).
+inline bool ArgKindMatches(ValueKind k, const Value& v) { return k == ValueKind::kAny || v.kind() == k; }
 
 using FunctionImpl = Value (*)(std::span<const Value> args);
 // Actual cost of one call, given its arguments and result (cel-go's
@@ -57,11 +39,18 @@ using CostFunction = uint64_t (*)(std::span<const Value> args, const Value& resu
 
 struct Overload {
   std::string id;  // cel-go's overload id, e.g. "add_string"
-  std::vector<ArgKind> arg_kinds;
+  std::vector<ValueKind> arg_kinds;  // ValueKind::kAny: any value
   FunctionImpl impl = nullptr;
   CostFunction cost = nullptr;
-  // For object arguments: the object's type name must match, when set.
-  std::string object_type;
+  // For kObject positions: the object's type name ("kubernetes.Quantity"),
+  // by position; a missing or empty entry accepts any object.
+  std::vector<std::string_view> object_types;
+  // When an argument is an error the call is not made, but cel-go's cost
+  // tracker still prices it: error_cost (0: the default 1), and an
+  // extension's tracker that casts argument `panic_arg` panics when that
+  // argument is an error (Go recovers it as "internal error: ...").
+  uint64_t error_cost = 0;
+  int panic_arg = -1;
 };
 
 struct Function {

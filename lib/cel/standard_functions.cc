@@ -9,6 +9,7 @@
 #include <span>
 
 #include "cel/function_registry.h"
+#include "cel/kubernetes_libraries.h"
 #include "cel/literals.h"
 #include "cel/lexer.h"
 #include "cel/numeric.h"
@@ -16,21 +17,6 @@
 #include "re2/re2.h"
 
 namespace schedkit::cel {
-namespace {
-
-using K = ArgKind;
-using Args = std::span<const Value>;
-
-// cel-go's common.StringTraversalCostFactor and RegexStringLengthCostFactor.
-constexpr double kStringTraversalCostFactor = 0.1;
-constexpr double kRegexStringLengthCostFactor = 0.25;
-
-Value Overflow() { return Value::Error(ErrorKind::kOverflow, "integer overflow"); }
-Value UintOverflow() { return Value::Error(ErrorKind::kOverflow, "unsigned integer overflow"); }
-Value Conversion(std::string_view from, std::string_view to) {
-  return Value::Error(ErrorKind::kInvalidArgument,
-                      "type conversion error from '" + std::string(from) + "' to '" + std::string(to) + "'");
-}
 
 // cel-go's actualSize: the size of strings, bytes, lists and maps, else 1.
 uint64_t ActualSize(const Value& v) {
@@ -44,8 +30,28 @@ uint64_t ActualSize(const Value& v) {
     case ValueKind::kList: return v.list_elements().size();
     case ValueKind::kMap: return v.map().size();
     case ValueKind::kOptional: return v.optional_has_value() ? ActualSize(v.optional_value()) : 1;
+    case ValueKind::kObject: {
+      int64_t n = v.object().Size();
+      return n >= 0 ? static_cast<uint64_t>(n) : 1;
+    }
     default: return 1;
   }
+}
+
+namespace {
+
+using K = ValueKind;
+using Args = std::span<const Value>;
+
+// cel-go's common.StringTraversalCostFactor and RegexStringLengthCostFactor.
+constexpr double kStringTraversalCostFactor = 0.1;
+constexpr double kRegexStringLengthCostFactor = 0.25;
+
+Value Overflow() { return Value::Error(ErrorKind::kOverflow, "integer overflow"); }
+Value UintOverflow() { return Value::Error(ErrorKind::kOverflow, "unsigned integer overflow"); }
+Value Conversion(std::string_view from, std::string_view to) {
+  return Value::Error(ErrorKind::kInvalidArgument,
+                      "type conversion error from '" + std::string(from) + "' to '" + std::string(to) + "'");
 }
 
 uint64_t Traversal(uint64_t size) {
@@ -289,8 +295,16 @@ Value Relation(Args a) {
 
 // --- equality, membership, size ----------------------------------------
 
-Value Equals(Args a) { return Value::Bool(ValuesEqual(a[0], a[1])); }
-Value NotEquals(Args a) { return Value::Bool(!ValuesEqual(a[0], a[1])); }
+// cel-go's types.Equal: null equals only null, else the left side decides.
+Value Equals(Args a) {
+  if (a[0].kind() == ValueKind::kObject && a[1].kind() != ValueKind::kNull) return a[0].object().EqualTo(a[1]);
+  return Value::Bool(ValuesEqual(a[0], a[1]));
+}
+// cel-go's evalNe: anything but a true Equal (an error too) is unequal.
+Value NotEquals(Args a) {
+  Value eq = Equals(a);
+  return Value::Bool(!(eq.is_bool() && eq.bool_value()));
+}
 
 Value InList(Args a) {
   for (const Value& e : a[1].list_elements()) {
@@ -545,6 +559,18 @@ Value OptionalValue(Args a) {
   return a[0].optional_value();
 }
 
+// ext.Lists' trackListSelfCompare on the keys: sorting costs 2 (2.1 for
+// strings and bytes) per pair of elements, plus the call and the new list.
+uint64_t CostSortByKeys(Args a, const Value&) {
+  const auto& keys = a[1].list_elements();
+  double factor = 2.0;
+  if (!keys.empty() && (keys[0].kind() == ValueKind::kString || keys[0].kind() == ValueKind::kBytes)) {
+    factor += kStringTraversalCostFactor;
+  }
+  uint64_t n = keys.size();
+  return static_cast<uint64_t>(static_cast<double>(n * n) * factor) + 1 + 10;
+}
+
 // --- @sortByAssociatedKeys (ext.Lists' sortBy macro) ---------------------
 
 Value SortByAssociatedKeys(Args a) {
@@ -602,9 +628,9 @@ Value MapInsert(Args a) {
   return Value::Map(std::move(entries));
 }
 
-void Add(FunctionRegistry& r, std::string_view fn, std::string id, std::vector<ArgKind> kinds, FunctionImpl impl,
+void Add(FunctionRegistry& r, std::string_view fn, std::string id, std::vector<ValueKind> kinds, FunctionImpl impl,
          CostFunction cost = nullptr) {
-  (void)r.Add(fn, Overload{.id = std::move(id), .arg_kinds = std::move(kinds), .impl = impl, .cost = cost, .object_type = ""});
+  (void)r.Add(fn, Overload{.id = std::move(id), .arg_kinds = std::move(kinds), .impl = impl, .cost = cost});
 }
 
 void RegisterRelation(FunctionRegistry& r, std::string_view fn, std::string_view prefix, FunctionImpl impl) {
@@ -758,12 +784,22 @@ void RegisterStandardFunctions(FunctionRegistry& registry) {
   Add(*r, "value", "optional_value", {K::kOptional}, &OptionalValue);
   r->SetFallback("value", &ConversionFallback<kValueName>);
 
-  Add(*r, "@sortByAssociatedKeys", "list_sortByAssociatedKeys", {K::kList, K::kList}, &SortByAssociatedKeys);
+  // ext.Lists' tracker casts the keys to a list: an error there panics.
+  (void)r->Add("@sortByAssociatedKeys", Overload{.id = "list_sortByAssociatedKeys",
+                                                 .arg_kinds = {K::kList, K::kList},
+                                                 .impl = &SortByAssociatedKeys,
+                                                 .cost = &CostSortByKeys,
+                                                 .object_types = {},
+                                                 .error_cost = 0,
+                                                 .panic_arg = 1});
 
   Add(*r, "cel.@mapInsert", "@mapInsert_map_key_value", {K::kMap, K::kAny, K::kAny}, &MapInsert);
   Add(*r, "cel.@mapInsert", "@mapInsert_map_map", {K::kMap, K::kMap}, &MapInsert);
   r->SetFallback("cel.@mapInsert", &ConversionFallback<kMapInsertName>);
 }
+
+bool IsComparable(const Value& v) { return IsComparer(v); }
+int CompareValues(const Value& a, const Value& b, Value* err) { return Compare(a, b, err); }
 
 const FunctionRegistry& StandardFunctions() {
   static const FunctionRegistry* kRegistry = [] {

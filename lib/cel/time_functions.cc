@@ -315,7 +315,7 @@ Value SubtractTimestamps(const Value& a, const Value& b) {
 }
 
 void RegisterTimeFunctions(FunctionRegistry& reg) {
-  using K = ArgKind;
+  using K = ValueKind;
   struct Getter {
     const char* name;
     const char* ts_id;
@@ -339,14 +339,13 @@ void RegisterTimeFunctions(FunctionRegistry& reg) {
        &DurationMillis},
   };
   for (const Getter& g : getters) {
-    (void)reg.Add(g.name, {.id = g.ts_id, .arg_kinds = {K::kTimestamp}, .impl = g.ts, .cost = nullptr, .object_type = ""});
+    (void)reg.Add(g.name, {.id = g.ts_id, .arg_kinds = {K::kTimestamp}, .impl = g.ts, .cost = nullptr, .object_types = {}});
     (void)reg.Add(g.name, {.id = std::string(g.ts_id) + "_with_tz",
                            .arg_kinds = {K::kTimestamp, K::kString},
                            .impl = g.ts,
-                           .cost = nullptr,
-                           .object_type = ""});
+                           .cost = nullptr, .object_types = {}});
     if (g.dur != nullptr) {
-      (void)reg.Add(g.name, {.id = g.dur_id, .arg_kinds = {K::kDuration}, .impl = g.dur, .cost = nullptr, .object_type = ""});
+      (void)reg.Add(g.name, {.id = g.dur_id, .arg_kinds = {K::kDuration}, .impl = g.dur, .cost = nullptr, .object_types = {}});
     }
   }
   reg.SetFallback("getFullYear", SCHEDKIT_CEL_GETTER_FALLBACK("getFullYear"));

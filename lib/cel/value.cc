@@ -59,6 +59,10 @@ size_t KeyHash(const Value& k) {
 
 std::optional<Value> ObjectValue::GetField(std::string_view) const { return std::nullopt; }
 
+Value ObjectValue::EqualTo(const Value& other) const {
+  return Value::Bool(other.kind() == ValueKind::kObject && Equals(other.object()));
+}
+
 Value Value::Bool(bool b) {
   Value v;
   v.kind_ = ValueKind::kBool;
@@ -221,6 +225,14 @@ bool SameKey(const Value& a, const Value& b) {
   }
 }
 
+Value Value::MapWithDefault(std::vector<std::pair<Value, Value>> entries, Value missing) {
+  Value v = Map(std::move(entries));
+  // The rep was made just above and is not shared yet.
+  auto* rep = const_cast<MapRep*>(static_cast<const MapRep*>(v.heap_.get()));
+  rep->missing = std::make_unique<Value>(std::move(missing));
+  return v;
+}
+
 const Value* MapRep::FindExact(const Value& key) const {
   if (index != nullptr) {
     auto it = index->find(KeyHash(key));
@@ -332,6 +344,7 @@ std::string_view TypeName(const Value& v) {
     case ValueKind::kOptional: return "optional_type";
     case ValueKind::kObject: return v.object().TypeName();
     case ValueKind::kError: return "error";
+    case ValueKind::kAny: return "dyn";
   }
   return "";
 }

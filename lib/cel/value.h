@@ -41,6 +41,9 @@ enum class ValueKind : uint8_t {
   kOptional,
   kObject,
   kError,
+  // Never the kind of a value: in an overload's argument kinds
+  // (function_registry.h), a position that accepts any value.
+  kAny,
 };
 
 // What went wrong, for callers that act on errors; the message is cel-go's.
@@ -77,6 +80,13 @@ class ObjectValue : public HeapValue {
   virtual std::optional<Value> GetField(std::string_view name) const;
   // ==: the default is identity.
   virtual bool Equals(const ObjectValue& other) const { return this == &other; }
+  // _==_ with this object on the left (cel-go's ref.Val.Equal): the default
+  // is Equals for another object and false for anything else; library
+  // types answer "no such overload" for other types, as their Go Equal does.
+  virtual Value EqualTo(const Value& other) const;
+  // cel-go's traits.Sizer (what cost functions read): the size, or -1 when
+  // the type has none.
+  virtual int64_t Size() const { return -1; }
 };
 
 struct ListRep;
@@ -97,6 +107,10 @@ class Value {
   // Later entries with a key equal (same kind, same value) to an earlier one
   // replace it, as a Go map literal does.
   static Value Map(std::vector<std::pair<Value, Value>> entries);
+  // A map whose lookups (m[k], m.k, has(m.k), m[?k]) of a missing key give
+  // `missing` instead of failing, as DRA's attribute and capacity maps do;
+  // `in`, size, iteration and equality see only the entries.
+  static Value MapWithDefault(std::vector<std::pair<Value, Value>> entries, Value missing);
   // A type value: "int", "list", "google.protobuf.Duration", an object type...
   static Value Type(std::string_view name);
   static Value Duration(int64_t nanos);
@@ -187,10 +201,23 @@ struct MapRep : HeapValue {
   std::vector<std::pair<Value, Value>> entries;
   std::unique_ptr<absl::flat_hash_map<size_t, std::vector<uint32_t>>> index;  // key hash -> entries
 
+  // The value read for `key` when the map has a default (missing), else
+  // nullptr when absent.
+  std::unique_ptr<Value> missing;
+
   const Value* Find(const Value& key) const;
   const Value* FindExact(const Value& key) const;
   // Find for a string key, without building a Value.
   const Value* FindString(std::string_view key) const;
+  // Find and FindString, falling back to `missing` (attribute lookups).
+  const Value* Lookup(const Value& key) const {
+    const Value* v = Find(key);
+    return v != nullptr ? v : missing.get();
+  }
+  const Value* LookupString(std::string_view key) const {
+    const Value* v = FindString(key);
+    return v != nullptr ? v : missing.get();
+  }
   size_t size() const { return entries.size(); }
 };
 

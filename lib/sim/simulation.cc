@@ -1,5 +1,7 @@
 #include "sim/simulation.h"
 
+#include "schedkit/api/v1/resource_claim.h"
+#include "sim/claim_controller.h"
 #include "sim/pv_controller.h"
 #include "sim/workload_pods.h"
 
@@ -169,6 +171,15 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   }
   // Claims too: a volume is bound to a claim's uid.
   for (api::v1::PersistentVolumeClaim* claim : cluster.MutableAll<api::v1::PersistentVolumeClaim>()) {
+    if (claim->metadata().uid().empty()) {
+      claim->mutable_metadata()->set_uid(
+          schedkit::StrCat("uid-", claim->metadata().namespace_(), "-", claim->metadata().name()));
+    }
+  }
+  // Resource claims: those the claim controller makes from templates, and a
+  // uid for each (the scheduler tracks allocations in flight by claim uid).
+  CreateClaimsFromTemplates(cluster);
+  for (api::v1::ResourceClaim* claim : cluster.MutableAll<api::v1::ResourceClaim>()) {
     if (claim->metadata().uid().empty()) {
       claim->mutable_metadata()->set_uid(
           schedkit::StrCat("uid-", claim->metadata().namespace_(), "-", claim->metadata().name()));

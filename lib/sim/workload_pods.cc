@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "schedkit/base/str_cat.h"
+#include "sim/generate_name.h"
 
 namespace schedkit::sim {
 namespace {
@@ -44,23 +45,6 @@ api::v1::Pod FromTemplate(const api::v1::PodTemplateSpec& t, const api::v1::Obje
   return pod;
 }
 
-// generateName's five characters (its alphabet has no vowels), from a hash
-// of the owner and the replica's number.
-std::string Suffix(std::string_view owner, int n) {
-  static constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
-  uint64_t h = 1469598103934665603ULL;  // FNV-1a
-  for (char c : schedkit::StrCat(owner, "#", n)) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ULL;
-  }
-  std::string out;
-  for (int i = 0; i < 5; ++i) {
-    out.push_back(kAlphabet[h % kAlphabet.size()]);
-    h /= kAlphabet.size();
-  }
-  return out;
-}
-
 std::string DefaultClass(const api::ObjectSet& cluster) {
   for (const auto& sc : cluster.Of<api::v1::StorageClass>()) {
     const auto& a = sc.metadata().annotations();
@@ -80,7 +64,7 @@ void AddReplicas(const Set& set, std::string_view api_version, std::string_view 
   int have = 0;
   for (const auto& pod : cluster.Of<api::v1::Pod>()) have += ControlledBy(pod, kind, set.metadata()) ? 1 : 0;
   for (int n = 0; have < want; ++n) {
-    const std::string name = schedkit::StrCat(set.metadata().name(), "-", Suffix(set.metadata().name(), n));
+    const std::string name = schedkit::StrCat(set.metadata().name(), "-", GenerateNameSuffix(set.metadata().name(), n));
     if (!names.insert(Key(set.metadata().namespace_(), name)).second) continue;
     cluster.Add(FromTemplate(spec.template_(), set.metadata(), api_version, kind, name));
     ++have;

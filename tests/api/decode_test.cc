@@ -1219,6 +1219,27 @@ TEST_CASE("Bad inputs are rejected with messages that locate the problem", "[dec
     const std::string msg = LoadError("bad/unclosed_quote.yaml");
     CHECK_THAT(msg, Contains("unclosed_quote.yaml"));
   }
+  SECTION("YAML that is not UTF-8 (found by resource_decode_fuzz: such text decoded, then crashed the encoder)") {
+    const std::string msg = LoadError("bad/invalid_utf8.yaml");
+    CHECK_THAT(msg, Contains("invalid_utf8.yaml: line 122 column 14: invalid UTF-8"));
+  }
+  SECTION("a node starting with ',' (found by resource_decode_fuzz: yaml-cpp 0.7 loops forever on it)") {
+    const std::string msg = LoadError("bad/leading_comma.yaml");
+    CHECK_THAT(msg, Contains("leading_comma.yaml: line 2: malformed YAML: ',' cannot start a node"));
+    for (const char* text : {",", "- a\n,", "---\n, x", "# c\n  ,", "a: 1\n---\n, x"}) {
+      absl::StatusOr<api::DecodedCluster> d = api::Decode(text, "comma.yaml");
+      INFO(text);
+      REQUIRE_FALSE(d.ok());
+      CHECK_THAT(std::string(d.status().message()), Contains("',' cannot start a node"));
+    }
+    // Where ',' is fine: inside flow collections and block scalars.
+    CHECK(api::Decode("apiVersion: v1\nkind: Namespace\nmetadata: {name: a,\n  labels: {x: y}\n  , annotations: {}}\n",
+                      "ok.yaml")
+              .ok());
+    CHECK(api::Decode("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  annotations:\n    note: |\n      , not a node\n",
+                      "ok.yaml")
+              .ok());
+  }
   SECTION("top-level JSON array of numbers") {
     const std::string msg = LoadError("bad/top_level_numbers.json");
     CHECK_THAT(msg, Contains("top_level_numbers.json"));

@@ -50,6 +50,7 @@ inline std::string ValueText(const Value& v) {
       return out + "}";
     }
     case ValueKind::kObject: return "object:" + std::string(TypeName(v));
+    case ValueKind::kAny: break;
   }
   return "?";
 }
