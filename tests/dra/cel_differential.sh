@@ -3,11 +3,11 @@
 # from celoracle (tests/cel/oracle) with seed SEED, upstream's verdicts, and
 # schedkit's through SelectorCache/Matches (the hidden [.fresh] test case of
 # schedkit_dra_tests). Prints agree / disagree / needs-checker counts.
-#   tests/dra/cel_differential.sh SEED N [BUILD_DIR]   (default /tmp/build-celk8s)
+#   tests/dra/cel_differential.sh SEED N [BUILD_DIR]   (default build)
 set -eu
 seed=${1:?seed}
 n=${2:?count}
-build=${3:-/tmp/build-celk8s}
+build=${3:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
