@@ -58,6 +58,7 @@ Framework::Framework(FrameworkOptions options) : impl_(std::make_unique<Impl>(*t
     static const api::EmptyObjectLister kNoObjects;
     o.objects = &kNoObjects;
   }
+  if (o.shared_state == nullptr) o.shared_state = std::make_shared<SharedState>();
 }
 
 Framework::~Framework() = default;
@@ -328,6 +329,7 @@ Parallelizer& Framework::parallelizer() const { return *impl_->parallelizer; }
 std::string_view Framework::profile_name() const { return impl_->profile_name; }
 MetricsRecorder& Framework::metrics() const { return *impl_->metrics; }
 const api::ObjectLister& Framework::objects() const { return *impl_->options.objects; }
+SharedState* Framework::shared_state() const { return impl_->options.shared_state.get(); }
 PodNominator* Framework::nominator() const { return impl_->options.nominator; }
 PodActivator* Framework::activator() const { return impl_->options.activator; }
 ClusterClient* Framework::client() const { return impl_->options.client; }

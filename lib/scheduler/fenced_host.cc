@@ -22,6 +22,12 @@ absl::StatusOr<api::AnyObject> FencedHost::UpdateObject(const api::Kind& kind,
   return host_.UpdateObject(kind, object);
 }
 
+absl::StatusOr<api::AnyObject> FencedHost::UpdateObjectStatus(const api::Kind& kind,
+                                                              const google::protobuf::Message& object) {
+  if (!leader_.IsLeader()) return NotLeader();
+  return host_.UpdateObjectStatus(kind, object);
+}
+
 void FencedHost::OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) {
   if (leader_.IsLeader()) host_.OnFailedScheduling(pod, failure);
 }

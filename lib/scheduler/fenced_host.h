@@ -21,6 +21,8 @@ class FencedHost : public Host {
   absl::Status Evict(const api::v1::Pod& victim, const api::v1::Pod& preemptor, std::string_view node) override;
   absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind,
                                               const google::protobuf::Message& object) override;
+  absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
+                                                    const google::protobuf::Message& object) override;
   // Dropped when this replica is not the leader.
   void OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) override;
   void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override;

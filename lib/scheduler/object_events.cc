@@ -62,14 +62,30 @@ absl::Status Scheduler::Delete(const api::Kind& kind, std::string_view namespace
   return absl::OkStatus();
 }
 
-absl::StatusOr<api::AnyObject> Scheduler::Impl::UpdateObject(const api::Kind& kind,
-                                                             const google::protobuf::Message& object) {
-  auto stored = CallHostOr<api::AnyObject>([&] { return host->UpdateObject(kind, object); });
+namespace {
+
+// What a host's write returned, checked: an object of `kind`.
+absl::StatusOr<api::AnyObject> StoredOfKind(const api::Kind& kind, absl::StatusOr<api::AnyObject> stored,
+                                            std::string_view call) {
   if (!stored.ok()) return stored.status();
   if (*stored == nullptr || !kind.Holds(**stored)) {
-    return absl::InternalError(schedkit::StrCat("the host's UpdateObject returned no ", kind.kind(), " object"));
+    return absl::InternalError(schedkit::StrCat("the host's ", call, " returned no ", kind.kind(), " object"));
   }
   return stored;
+}
+
+}  // namespace
+
+absl::StatusOr<api::AnyObject> Scheduler::Impl::UpdateObject(const api::Kind& kind,
+                                                             const google::protobuf::Message& object) {
+  return StoredOfKind(kind, CallHostOr<api::AnyObject>([&] { return host->UpdateObject(kind, object); }),
+                      "UpdateObject");
+}
+
+absl::StatusOr<api::AnyObject> Scheduler::Impl::UpdateObjectStatus(const api::Kind& kind,
+                                                                   const google::protobuf::Message& object) {
+  return StoredOfKind(kind, CallHostOr<api::AnyObject>([&] { return host->UpdateObjectStatus(kind, object); }),
+                      "UpdateObjectStatus");
 }
 
 }  // namespace schedkit::scheduler

@@ -95,8 +95,11 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
   qo.pod_initial_backoff = absl::Seconds(config.pod_initial_backoff_seconds);
   qo.pod_max_backoff = absl::Seconds(config.pod_max_backoff_seconds);
   qo.framework_for_pod = [p = &im](const PodInfo& pod) { return p->FrameworkForPod(pod); };
+  // One for all profiles, as upstream builds its DRA manager once.
+  auto shared_state = std::make_shared<framework::SharedState>();
   for (const framework::Profile& profile : config.profiles) {
     framework::FrameworkOptions fo;
+    fo.shared_state = shared_state;
     fo.parallelizer = im.parallelizer;
     fo.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
     fo.clock = im.clock;

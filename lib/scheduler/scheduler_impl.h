@@ -97,6 +97,8 @@ struct Scheduler::Impl : public framework::ClusterClient {
   // (object_events.cc)
   absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind,
                                               const google::protobuf::Message& object) override;
+  absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
+                                                    const google::protobuf::Message& object) override;
 
   // ---- the cycles (schedule_one.cc)
   // Pops the next pod and schedules it; false when none was ready.

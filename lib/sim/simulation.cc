@@ -18,6 +18,7 @@
 #include "schedkit/api/v1/priority_class.h"
 #include "schedkit/base/str_cat.h"
 #include "schedkit/framework/clock.h"
+#include "sim/claim_store.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/scheduler/scheduler.h"
 
@@ -54,6 +55,7 @@ class SimHost : public scheduler::Host {
  public:
   scheduler::Scheduler* sched = nullptr;
   PvController* volumes = nullptr;
+  ClaimStore* claims = nullptr;
 
   absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -89,7 +91,18 @@ class SimHost : public scheduler::Host {
       const auto& claim = static_cast<const api::v1::PersistentVolumeClaim&>(object);
       return Report(volumes->ClaimWritten(claim), claim);
     }
+    if (&kind == &api::KindOf<api::v1::ResourceClaim>()) {
+      return ReportClaim(claims->Update(static_cast<const api::v1::ResourceClaim&>(object)));
+    }
     return scheduler::Host::UpdateObject(kind, object);
+  }
+  // DynamicResources' status writes: stored, then reported as a watch would.
+  absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
+                                                    const google::protobuf::Message& object) override {
+    if (&kind == &api::KindOf<api::v1::ResourceClaim>()) {
+      return ReportClaim(claims->UpdateStatus(static_cast<const api::v1::ResourceClaim&>(object)));
+    }
+    return scheduler::Host::UpdateObjectStatus(kind, object);
   }
 
   void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override {
@@ -124,6 +137,11 @@ class SimHost : public scheduler::Host {
   }
 
  private:
+  absl::StatusOr<api::AnyObject> ReportClaim(absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> stored) {
+    if (!stored.ok()) return stored.status();
+    if (absl::Status s = sched->Upsert(*stored); !s.ok()) return s;
+    return api::AnyObject(*std::move(stored));
+  }
   template <typename T>
   absl::StatusOr<api::AnyObject> Report(const std::vector<PvController::Write>& writes, const T& written) {
     for (const PvController::Write& w : writes) {
@@ -192,6 +210,8 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   SimHost host;
   PvController volumes(cluster, new_claims);
   host.volumes = &volumes;
+  ClaimStore claims(cluster);
+  host.claims = &claims;
   scheduler::SchedulerOptions so;
   so.clock = &clock;
   so.executor = &executor;

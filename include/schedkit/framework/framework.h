@@ -59,6 +59,9 @@ struct FrameworkOptions {
   // The cluster objects plugins read (Handle::objects); default: none.
   const api::ObjectLister* objects = nullptr;
   EventRecorder* events = nullptr;
+  // What plugins share across the profiles of one scheduler
+  // (Handle::shared_state); default: a state of this framework's own.
+  std::shared_ptr<SharedState> shared_state;
   // Reuse the outcomes of plugins that are per node (Plugin::OutcomesArePerNode)
   // for the next pod with the same signature on unchanged nodes, and, where
   // every score plugin is per node and normalizes by maximum
@@ -223,6 +226,7 @@ class Framework final : public Handle, public PluginRunner, public WaitingPods {
   WaitingPods& waiting_pods() const override { return const_cast<Framework&>(*this); }
   const PluginRunner& plugin_runner() const override { return *this; }
   bool RunsFilter(std::string_view plugin) const override;
+  SharedState* shared_state() const override;
   // --- WaitingPods ---
   void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) override;
   bool HasWaitingPod(std::string_view uid) const override;

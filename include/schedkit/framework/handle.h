@@ -41,6 +41,7 @@
 #include "schedkit/framework/parallelizer.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/pod_info.h"
+#include "schedkit/framework/shared_state.h"
 #include "schedkit/framework/snapshot.h"
 #include "schedkit/framework/status.h"
 
@@ -165,9 +166,31 @@ class ClusterClient {
     (void)object;
     return absl::UnimplementedError(schedkit::StrCat("this cluster client does not update ", kind.kind(), " objects"));
   }
+  // Writes `object`'s status (of `kind`) to the cluster, as upstream's
+  // UpdateStatus PUTs the status subresource: DynamicResources' PreBind
+  // records a claim's allocation and reservedFor so, and its PostFilter and
+  // Unreserve take them back. Conditional on `object`'s resourceVersion when
+  // it has one: Aborted (409 Conflict) when the stored object is newer, so
+  // the caller reads it again and retries. Forwarded to
+  // Host::UpdateObjectStatus as UpdateObject is; the default refuses.
+  virtual absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
+                                                            const google::protobuf::Message& object) {
+    (void)object;
+    return absl::UnimplementedError(
+        schedkit::StrCat("this cluster client does not update the status of ", kind.kind(), " objects"));
+  }
   template <typename T>
   absl::StatusOr<std::shared_ptr<const T>> Update(const T& object) {
-    absl::StatusOr<api::AnyObject> stored = UpdateObject(api::KindOf<T>(), object);
+    return Typed<T>(UpdateObject(api::KindOf<T>(), object));
+  }
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<const T>> UpdateStatus(const T& object) {
+    return Typed<T>(UpdateObjectStatus(api::KindOf<T>(), object));
+  }
+
+ private:
+  template <typename T>
+  static absl::StatusOr<std::shared_ptr<const T>> Typed(absl::StatusOr<api::AnyObject> stored) {
     if (!stored.ok()) return stored.status();
     return std::static_pointer_cast<const T>(*std::move(stored));
   }
@@ -282,6 +305,11 @@ class Handle {
   // upstream's, it then finds nothing recorded for a node its Filter never
   // ran on. Never changes once the plugins are built; any thread.
   virtual bool RunsFilter(std::string_view /*plugin*/) const { return true; }
+  // Objects shared by the plugins of every profile of one scheduler
+  // (FrameworkOptions::shared_state); a framework given none keeps its own,
+  // shared by its plugins only. nullptr (the default, for handles that keep
+  // none) means nothing is shared: a plugin makes its own. Never changes.
+  virtual SharedState* shared_state() const { return nullptr; }
 };
 
 }  // namespace schedkit::framework

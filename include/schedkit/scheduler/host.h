@@ -128,6 +128,21 @@ class Host {
     (void)object;
     return absl::UnimplementedError(schedkit::StrCat("this host does not update ", kind.kind(), " objects"));
   }
+  // Status writes from plugins (ClusterClient::UpdateObjectStatus), as
+  // upstream's plugins PUT a status subresource: DynamicResources writes a
+  // ResourceClaim's status.allocation and status.reservedFor in PreBind (its
+  // finalizer comes first, through UpdateObject), and clears them when it
+  // deallocates (PostFilter) or unreserves. Conditional on the object's
+  // resourceVersion when set: return Aborted when the stored object is
+  // newer (the plugin reads it again and retries), NotFound when it is
+  // gone. Return the object as stored; then report it as any change (the
+  // plugin keeps the stored copy meanwhile). Called on a binding thread, and
+  // on the scheduling thread from PostFilter; the default refuses.
+  virtual absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
+                                                            const google::protobuf::Message& object) {
+    (void)object;
+    return absl::UnimplementedError(schedkit::StrCat("this host does not update the status of ", kind.kind(), " objects"));
+  }
 };
 
 // Where binding cycles run. The default runs them on a small thread pool;

@@ -67,6 +67,8 @@ class FakeHandle : public framework::Handle, public framework::PluginRunner, pub
   framework::EventRecorder* events() const override { return nullptr; }
   framework::WaitingPods& waiting_pods() const override { return const_cast<FakeHandle&>(*this); }
   const framework::PluginRunner& plugin_runner() const override { return *this; }
+  // One for the handle's plugins, as a scheduler's profiles share one.
+  framework::SharedState* shared_state() const override { return shared_state_.get(); }
   void IterateOverWaitingPods(const std::function<void(framework::WaitingPod&)>&) override {}
   bool HasWaitingPod(std::string_view) const override { return false; }
   bool AllowWaitingPod(std::string_view, Symbol) override { return false; }
@@ -92,6 +94,7 @@ class FakeHandle : public framework::Handle, public framework::PluginRunner, pub
   framework::PodNominator* nominator_ = nullptr;
   framework::PodActivator* activator_ = nullptr;
   framework::ClusterClient* client_ = nullptr;
+  std::unique_ptr<framework::SharedState> shared_state_ = std::make_unique<framework::SharedState>();
 };
 
 }  // namespace schedkit::testing

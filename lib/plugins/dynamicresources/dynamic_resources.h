@@ -1,44 +1,42 @@
-// DynamicResources: allocates and reserves the ResourceClaims (DRA devices)
-// a pod references, and tries deallocating claims when no node fits
-// (upstream pkg/scheduler/framework/plugins/dynamicresources, v1.37, where
-// DynamicResourceAllocation is GA and always on).
+// DynamicResources: allocates devices to the ResourceClaims a pod references
+// and reserves the claims for it (upstream pkg/scheduler/framework/plugins/
+// dynamicresources, v1.37, where DynamicResourceAllocation is GA and always
+// on).
 //
 //   auto plugin = NewDynamicResources(framework::PluginArgs(R"({"filterTimeout": "10s"})"), handle);
 //
-// Model limits: schedkit's cluster has no ResourceClaims, ResourceSlices or
-// DeviceClasses, and its Pod message has no spec.resourceClaims /
-// status.resourceClaimStatuses yet (ResourceClaimsOf returns none). v1.37's
-// DRAExtendedResource (beta, on) gives a pod without claims a special
-// extended-resource claim only when a DeviceClass names the resource, and
-// there are none; the plugin therefore does exactly what upstream does for a
-// pod without claims:
-//  - PreEnqueue: Success.
-//  - PreFilter: records an empty state, returns Skip (Filter is not called).
-//  - PostFilter: Unschedulable without a reason (v1.35 said "no new claims
-//    to deallocate", which FitError texts carried before DefaultPreemption's;
-//    v1.36 dropped it). Without the state (an earlier PreFilter rejected the pod, so this PreFilter never
-//    ran) it is Error "not found", upstream's CycleState miss.
-//  - Score (no PreScore, so it runs on every feasible node): 0, or Error
-//    "not found" without state; NormalizeScore: upstream's
-//    DefaultNormalizeScore(100, reverse=false).
-//  - Reserve, PreBind: Success (Error "not found" without state);
-//    Unreserve: nothing; PreBindPreFlight: Skip.
-//  - SignPod: signs every pod, adding nothing (upstream declines pods with
-//    claims, which the model has none of).
-// Once the Pod carries resource claims, CheckPodResourceClaims gives
-// upstream's verdict against an empty claim cache: each claim either needs
-// no object, or fails PreEnqueue/PreFilter with UnschedulableAndUnresolvable
-// and upstream's text (`could not find ResourceClaim "<ns>/<claim>"`,
-// `pod "<ns>/<pod>": ResourceClaim not created yet`, ...).
+// Its way through a cycle, as upstream's:
+//  - PreEnqueue / PreFilter: every claim the pod names exists, is not being
+//    deleted and, when made from a template, is the pod's own; otherwise
+//    UnschedulableAndUnresolvable with upstream's text. A claim allocated but
+//    reserved for too many others is "resourceclaim in use"; one whose
+//    allocation is in flight for another pod waits. Each request's device
+//    class must exist. PreFilter then builds one allocator for the pod from
+//    every slice (DeviceTaintRules applied) and the devices other claims
+//    hold, and records the claims in the cycle state. No claims: Skip.
+//  - Filter (per node, concurrently): an allocated claim must be reachable
+//    from the node (its allocation's node selector) and, with binding
+//    conditions, neither failed nor past the binding timeout; the claims to
+//    allocate must fit, searched under the filter timeout (Error when it
+//    runs out). The allocation found is kept per node for Score and Reserve.
+//  - PostFilter: deallocates one claim no node could reach, when no other
+//    pod holds it, so the next attempt can pick other devices.
+//  - Score: for firstAvailable requests, 8 - i for the i-th subrequest
+//    allocated on the node; normalized to 0..100.
+//  - Reserve marks the node's allocations in flight; Unreserve drops them
+//    and takes the pod out of reservedFor; PreBind writes the finalizer,
+//    then status.allocation and reservedFor (retrying conflicts), and waits
+//    for binding conditions up to the binding timeout.
+//  - SignPod declines pods with claims, as upstream.
 //
-// Extension points as upstream: PreEnqueue, PreFilter, Filter, PostFilter,
-// Score (+NormalizeScore), Reserve, PreBind, EnqueueExtensions. Registered
-// events: Node/Add|UpdateNodeLabel|UpdateNodeAllocatable and
-// Pod/UpdatePodGeneratedResourceClaim (hint IsSchedulableAfterPodChange).
-// Upstream's ResourceClaim/Add|Update (hinted), DeviceClass/Add|Update and
-// ResourceSlice/Add|Update have no EventResource in schedkit.
+// Left out for now: DRAExtendedResource's claims for extended resources
+// backed by a DeviceClass (a pod without claims is treated as having none),
+// and the alpha gates (workload claims, node-allocatable resources,
+// optional node operations), which the plugin refuses when set.
 //
-// Thread-safety: Filter and Score only read the cycle state.
+// Thread-safety: Filter and Score run concurrently on worker threads; they
+// share the cycle's record under its mutex. The claim tracker is shared by
+// every profile of a scheduler.
 #ifndef SCHEDKIT_LIB_PLUGINS_DYNAMICRESOURCES_DYNAMIC_RESOURCES_H_
 #define SCHEDKIT_LIB_PLUGINS_DYNAMICRESOURCES_DYNAMIC_RESOURCES_H_
 
@@ -52,10 +50,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "dra/allocator.h"
+#include "dra/cel_device.h"
+#include "plugins/dynamicresources/claim_tracker.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/diagnosis.h"
 #include "schedkit/framework/events.h"
 #include "schedkit/framework/handle.h"
-#include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/plugin.h"
 #include "schedkit/framework/registry.h"
 
@@ -75,38 +76,12 @@ struct DynamicResourcesArgs {
 const framework::ArgsSpec<DynamicResourcesArgs>& DynamicResourcesArgsSpec();
 absl::StatusOr<DynamicResourcesArgs> ParseDynamicResourcesArgs(const framework::PluginArgs& args);
 
-// A pod's spec.resourceClaims[] entry (core/v1 PodResourceClaim).
-struct PodResourceClaim {
-  std::string name;
-  std::optional<std::string> resource_claim_name;
-  std::optional<std::string> resource_claim_template_name;
-};
+// The allocator's features for these gates (upstream's AllocatorFeatures).
+dra::Features DraFeatures(const framework::FeatureGates& gates);
 
-// A pod's status.resourceClaimStatuses[] entry.
-struct PodResourceClaimStatus {
-  std::string name;
-  std::optional<std::string> resource_claim_name;
-};
-
-struct PodResourceClaims {
-  std::vector<PodResourceClaim> claims;
-  std::vector<PodResourceClaimStatus> statuses;
-  bool empty() const { return claims.empty(); }
-};
-
-// The pod's claim references. Always empty today: schedkit's Pod message
-// does not carry spec.resourceClaims or status.resourceClaimStatuses.
-PodResourceClaims ResourceClaimsOf(const api::v1::Pod& pod);
-
-// Upstream's foreachPodResourceClaim against an empty ResourceClaim cache:
-// the text of the first failure, or nullopt when no entry names a claim
-// object (a template whose status records no claim is skipped, as upstream).
-std::optional<std::string> CheckPodResourceClaims(std::string_view pod_namespace, std::string_view pod_name,
-                                                  const PodResourceClaims& claims);
-
-// What PreEnqueue and PreFilter return for `pod` with these claims:
-// Success, or UnschedulableAndUnresolvable with CheckPodResourceClaims' text.
-framework::Status PodResourceClaimsStatus(const framework::PodInfo& pod, const PodResourceClaims& claims);
+namespace dynamicresources {
+struct Cycle;
+}
 
 class DynamicResources final : public framework::PreEnqueuePlugin,
                                public framework::PreFilterPlugin,
@@ -119,15 +94,15 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                                public framework::EnqueueExtensions,
                                public framework::SignPlugin {
  public:
-  explicit DynamicResources(const DynamicResourcesArgs& args)
-      : filter_timeout_(args.filter_timeout.value_or(absl::ZeroDuration())) {}
+  DynamicResources(const DynamicResourcesArgs& args, const dra::Features& features, framework::Handle& handle,
+                   std::shared_ptr<dynamicresources::ClaimTracker> tracker);
 
   std::string_view Name() const override;
-  // Adds the fields of the pod its filtering and scoring read (upstream's SignPod).
+  // Declines pods with claims ("pods with dra resource claims are not
+  // signable"); others sign with nothing added.
   framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
-  // Per node while the model has no claim objects: Filter passes and Score
-  // is 0 on every node. Allocating real claims (ResourceSlices, other pods'
-  // allocations) would end that.
+  // Per node for the pods it signs (those without claims: Filter passes,
+  // Score is 0).
   bool OutcomesArePerNode() const override { return true; }
 
   framework::Status PreEnqueue(const framework::PodInfo& pod) override;
@@ -147,42 +122,51 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                                    std::span<const framework::NodeInfo* const> nodes,
                                    std::span<int64_t> scores) const override;
   std::optional<framework::MaximumNormalization> NormalizesByMaximum() const override { return kNormalization; }
-  framework::Status Reserve(framework::CycleState& state, const framework::PodInfo& pod,
-                            Symbol node) override;
+  framework::Status Reserve(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) override;
   void Unreserve(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) override;
-  framework::Status PreBind(framework::CycleState& state, const framework::PodInfo& pod,
-                            Symbol node) override;
-  // Upstream's PreBindPreFlight: Skip when the pod has no claims (always,
-  // here); Error "not found" without state.
+  framework::Status PreBind(framework::CycleState& state, const framework::PodInfo& pod, Symbol node) override;
+  // Skip when the pod has no claims; Error "not found" without state.
   framework::Status PreBindPreFlight(const framework::CycleState& state, const framework::PodInfo& pod,
                                      Symbol node) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
 
-  // Pod/UpdatePodGeneratedResourceClaim hint: QueueSkip for another pod (by
-  // UID) or while some claim of the updated pod is still missing; Queue
-  // otherwise; an error when the event carries no updated pod.
-  static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodChange(
-      const framework::PodInfo& pod, const framework::EventObjects& event);
-  // The same with the updated pod's claim references given explicitly.
-  static absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodChange(
-      const framework::PodInfo& pod, const framework::EventObjects& event,
-      const PodResourceClaims& modified_claims);
+  // The hints, as upstream's: a claim event queues the pod when it creates
+  // or changes the status of a claim the pod uses, or deallocates any
+  // claim; a pod update queues it once all its claims exist.
+  absl::StatusOr<framework::QueueingHint> IsSchedulableAfterClaimChange(const framework::PodInfo& pod,
+                                                                         const framework::EventObjects& event) const;
+  absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodChange(const framework::PodInfo& pod,
+                                                                       const framework::EventObjects& event) const;
 
   absl::Duration filter_timeout() const { return filter_timeout_; }
+  absl::Duration binding_timeout() const { return binding_timeout_; }
+  // Search steps of every allocator this plugin built (upstream's
+  // NumAllocateOneInvocations), for tests and benchmarks.
+  int64_t num_allocate_one_invocations() const { return num_allocate_one_invocations_.load(); }
 
  private:
   static constexpr framework::MaximumNormalization kNormalization{framework::kMaxNodeScore, /*reverse=*/false};
-  absl::Duration filter_timeout_;
-};
 
-// The per-cycle state, under "DynamicResources" (upstream's stateKey).
-// Upstream keeps the pod's claims, the allocator and per-node allocations;
-// with no claim objects the claim store is always empty.
-struct DynamicResourcesState : framework::StateData {
-  int num_claims = 0;
-  std::unique_ptr<framework::StateData> Clone() const override {
-    return std::make_unique<DynamicResourcesState>(*this);
-  }
+  // The claims of `pod`, in spec order, or upstream's error text.
+  absl::StatusOr<std::vector<std::shared_ptr<const api::v1::ResourceClaim>>> PodClaims(
+      const api::v1::Pod& pod) const;
+  framework::Status ValidateDeviceClass(std::string_view class_name, std::string_view request) const;
+  // PreBind's work for one claim; returns the claim as stored.
+  absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> BindClaim(dynamicresources::Cycle& cycle, int index,
+                                                                          const framework::PodInfo& pod) const;
+  // Waits for the binding conditions of the pod's claims (PreBind).
+  framework::Status WaitForBindingConditions(dynamicresources::Cycle& cycle, const framework::PodInfo& pod,
+                                             Symbol node) const;
+  bool BindingConditionsEnabled() const { return features_.device_binding_and_status; }
+
+  absl::Duration filter_timeout_;
+  absl::Duration binding_timeout_;
+  dra::Features features_;
+  framework::Handle& handle_;
+  std::shared_ptr<dynamicresources::ClaimTracker> tracker_;
+  // The most recent ten selectors, across cycles, as upstream's cache.
+  mutable dra::SelectorCache selectors_{10};
+  mutable std::atomic<int64_t> num_allocate_one_invocations_{0};
 };
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewDynamicResources(const framework::PluginArgs& args,

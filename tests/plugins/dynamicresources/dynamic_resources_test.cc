@@ -1,279 +1,669 @@
-// Ports of upstream v1.35.8 pkg/scheduler/framework/plugins/dynamicresources
-// dynamicresources_test.go, for what applies to schedkit's model (no
-// ResourceClaims, ResourceSlices or DeviceClasses; the Pod message carries no
-// resource claims, so claim references are passed explicitly where a case
-// needs them):
-//  - TestPlugin: "empty", "empty-with-extended-resources-enabled" (with
-//    DRAExtendedResource at its v1.35 default, off; upstream's expectations
-//    are the same with it on, as no DeviceClass maps an extended resource),
-//    "missing-claim" (PreEnqueue verdict for its claim references) — 3 of 73.
-//    The others need claim, class or slice objects, the allocator, API
-//    reactors or non-default gates; "DRA-disabled" cannot apply (the gate is
-//    GA and locked in v1.35).
-//  - Test_isSchedulableAfterPodChange: "backoff-wrong-new-object",
-//    "missing-claim", "wrong-pod" (3 of 5; "wrong-pod"'s pending claim is
-//    never consulted because the UIDs differ). "complete" and "incomplete"
-//    need the pending claim object.
-//  - TestNormalizeScore: all 7 cases.
-//  - Test_isSchedulableAfterClaimChange, TestAllocatorSelection,
-//    Test_computesScore and extendeddynamicresources_test.go: none; they need
-//    ResourceClaim objects, the structured allocator or DRAExtendedResource.
+// Ports of upstream v1.37.2 pkg/scheduler/framework/plugins/dynamicresources
+// dynamicresources_test.go, as facts: each case names upstream's, with its
+// fixtures (node "worker", driver "some-driver", device class
+// "my-resource-class", pod "my-pod" uid 1234, claim "my-pod-my-resource" with
+// request "req-1") written as YAML, and upstream's expected statuses and
+// writes. Ported from TestPlugin: empty, missing-claim, deleted-claim,
+// wrong-claim, claim-reference, with-resources, exhausted-resources-in-
+// informer-cache, exhausted-resources-in-flight-claim, tainted-device-
+// enabled, claim-parameters-CEL-runtime-error, missing-class,
+// claim-with-request-with-unknown-device-class, wrong-topology,
+// good-topology, reserved-okay, timeout, bound-claim-with-failed-binding,
+// single-claim-prioritized-list-scoring; from TestIsSchedulableAfterClaimChange
+// and TestIsSchedulableAfterTargetPodUpdate their main rows; TestNormalizeScore.
+// Left for later: the extended-resource cases (DRAExtendedResource's claims
+// are not modelled yet), the pod-group and node-allocatable cases (alpha
+// gates), and the API-reactor cases for finalizer removal races.
 #include "plugins/dynamicresources/dynamic_resources.h"
 
 #include <catch2/catch.hpp>
 
-#include "schedkit/framework/feature_gates.h"
-#include <climits>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "schedkit/api/decode.h"
+#include "schedkit/api/v1/kinds.h"
+#include "schedkit/base/str_cat.h"
+#include "schedkit/framework/feature_gates.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
+#include "schedkit/testing/noop_cluster_client.h"
 #include "testing/normalizes_by_maximum.h"
 
 namespace schedkit::plugins {
 namespace {
 
+using api::v1::ResourceClaim;
 using framework::Code;
 using framework::Status;
-using testing::MakeNode;
-using testing::MakePod;
 
-const std::string kPodName = "my-pod";
-const std::string kPodUID = "1234";
-const std::string kResourceName = "my-resource";
-const std::string kClaimName = kPodName + "-" + kResourceName;
-const std::string kNamespace = "default";
+constexpr char kBase[] = R"(
+apiVersion: v1
+kind: Node
+metadata: {name: worker, labels: {kubernetes.io/hostname: worker}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: my-pod, namespace: default, uid: "1234"}
+spec:
+  containers: [{name: c}]
+  resourceClaims: [{name: my-resource, resourceClaimName: my-pod-my-resource}]
+)";
 
-std::unique_ptr<DynamicResources> NewPlugin(testing::FakeHandle& h, std::string args = "") {
-  auto plugin = NewDynamicResources(framework::PluginArgs(std::move(args)), h);
-  REQUIRE(plugin.ok());
-  auto* dr = dynamic_cast<DynamicResources*>(plugin->get());
-  REQUIRE(dr != nullptr);
-  plugin->release();
-  return std::unique_ptr<DynamicResources>(dr);
-}
+constexpr char kClass[] = R"(
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: my-resource-class}
+)";
 
-// upstream's podWithClaimTemplate: spec.resourceClaims = [{my-resource, template my-pod-my-resource}].
-PodResourceClaims ClaimTemplate() { return {{{kResourceName, std::nullopt, kClaimName}}, {}}; }
-// upstream's podWithClaimTemplateInStatus: the same plus a status naming the claim.
-PodResourceClaims ClaimTemplateInStatus() {
-  PodResourceClaims c = ClaimTemplate();
-  c.statuses.push_back({kResourceName, kClaimName});
-  return c;
-}
+constexpr char kWorkerSlice[] = R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: worker-some-driver}
+spec:
+  driver: some-driver
+  nodeName: worker
+  pool: {name: worker, generation: 1, resourceSliceCount: 1}
+  devices: [{name: instance-1}]
+)";
 
-TEST_CASE("TestPlugin", "[dynamicresources]") {
-  const auto worker = MakeNode().Name("worker").Obj();
-  for (const std::string name : {"empty", "empty-with-extended-resources-enabled"}) {
-    SECTION(name) {
-      testing::FakeHandle h;
-      h.SetCluster({worker}, {});
-      auto p = NewPlugin(h);
-      auto pod = MakePod().Name("foo").Namespace("default").Info();
-      framework::CycleState state;
+// upstream's pendingClaim: the claim, owned by the pod, not allocated.
+constexpr char kPendingClaim[] = R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: my-pod-my-resource
+  namespace: default
+  uid: claim-uid
+  resourceVersion: "1"
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: my-pod, uid: "1234", controller: true}]
+spec:
+  devices:
+    requests: [{name: req-1, exactly: {deviceClassName: my-resource-class}}]
+)";
 
-      CHECK(p->PreEnqueue(*pod) == Status());
-      auto pre = p->PreFilter(state, *pod, h.snapshot().nodes());
-      CHECK(pre.result.AllNodes());
-      CHECK(pre.status == Status::Skip());
-      // Upstream's table then runs Filter on every node (Skip is not a
-      // rejection), and with one feasible node goes straight to Reserve.
-      std::vector<const framework::NodeInfo*> feasible;
-      for (const framework::NodeInfo* n : h.snapshot().nodes()) {
-        Status s = p->Filter(state, *pod, *n);
-        CHECK(s == Status());
-        if (s.IsSuccess()) feasible.push_back(n);
-      }
-      REQUIRE(feasible.size() == 1);
-      const Symbol selected = feasible[0]->name();
-      CHECK(p->Reserve(state, *pod, selected) == Status());
-      CHECK(p->PreBindPreFlight(state, *pod, selected) == Status::Skip());
-      CHECK(p->PreBind(state, *pod, selected) == Status());
+// upstream's allocationResult: instance-1 of worker, reachable from worker.
+constexpr char kAllocation[] = R"(
+status:
+  allocation:
+    devices:
+      results: [{request: req-1, driver: some-driver, pool: worker, device: instance-1}]
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields: [{key: metadata.name, operator: In, values: [worker]}]
+)";
+
+constexpr char kOtherAllocatedClaim[] = R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: not-my-claim, namespace: default, uid: other-uid, resourceVersion: "1"}
+spec:
+  devices:
+    requests: [{name: req-1, exactly: {deviceClassName: my-resource-class}}]
+status:
+  allocation:
+    devices:
+      results: [{request: req-1, driver: some-driver, pool: worker, device: instance-1}]
+)";
+
+// The API server behind the plugin's claim writes: conflicts on a stale
+// resourceVersion, bumps it on every write, and keeps the handle's store
+// up to date as the scheduler's informer would.
+class ClaimApi : public testing::NoopClusterClient {
+ public:
+  explicit ClaimApi(api::ObjectStore& store) : store_(store) {}
+  absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind, const google::protobuf::Message& o) override {
+    return Write(kind, o, /*status=*/false);
+  }
+  absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
+                                                    const google::protobuf::Message& o) override {
+    return Write(kind, o, /*status=*/true);
+  }
+  std::vector<std::string> writes;  // "update <name>" / "status <name>"
+
+ private:
+  absl::StatusOr<api::AnyObject> Write(const api::Kind& kind, const google::protobuf::Message& o, bool status) {
+    REQUIRE(&kind == &api::KindOf<ResourceClaim>());
+    const auto& claim = static_cast<const ResourceClaim&>(o);
+    writes.push_back(schedkit::StrCat(status ? "status " : "update ", claim.metadata().name()));
+    auto held = store_.Get<ResourceClaim>(claim.metadata().namespace_(), claim.metadata().name());
+    if (held == nullptr) return absl::NotFoundError("not found");
+    if (!claim.metadata().resource_version().empty() &&
+        claim.metadata().resource_version() != held->metadata().resource_version()) {
+      return absl::AbortedError("the object has been modified");
     }
+    auto stored = std::make_shared<ResourceClaim>(*held);
+    if (status) {
+      *stored->mutable_status() = claim.status();
+    } else {
+      *stored->mutable_metadata() = claim.metadata();
+    }
+    stored->mutable_metadata()->set_resource_version(
+        schedkit::StrCat(std::stoi(held->metadata().resource_version()) + 1));
+    REQUIRE(store_.Upsert(std::shared_ptr<const ResourceClaim>(stored)).ok());
+    return api::AnyObject(stored);
   }
+  api::ObjectStore& store_;
+};
+
+// One case's world: the YAML documents, a handle holding them, the plugin.
+struct World {
+  testing::FakeHandle h;
+  ClaimApi api{h.store()};
+  std::unique_ptr<DynamicResources> plugin;
+  framework::PodInfoPtr pod;
+
+  explicit World(const std::vector<std::string>& docs, std::string args = "") {
+    std::string text;
+    for (const std::string& d : docs) text += d + "\n---\n";
+    absl::StatusOr<api::DecodedCluster> decoded = api::Decode(text, "case.yaml");
+    REQUIRE(decoded.ok());
+    std::vector<api::v1::Node> nodes;
+    for (const auto& n : decoded->objects.Of<api::v1::Node>()) nodes.push_back(n);
+    h.SetCluster(nodes, {});
+    for (const api::Kind* kind : decoded->objects.kinds()) {
+      if (kind == &api::KindOf<api::v1::Node>()) continue;
+      if (kind == &api::KindOf<api::v1::Pod>()) continue;
+      for (const api::AnyObject& o : decoded->objects.List(*kind)) REQUIRE(h.store().Upsert(*kind, o).ok());
+    }
+    for (const auto& p : decoded->objects.Of<api::v1::Pod>()) pod = *framework::PodInfo::Create(p);
+    h.set_client(&api);
+    auto made = NewDynamicResources(framework::PluginArgs(std::move(args)), h);
+    REQUIRE(made.ok());
+    plugin.reset(dynamic_cast<DynamicResources*>(made->release()));
+    REQUIRE(plugin != nullptr);
+  }
+
+  std::shared_ptr<const ResourceClaim> Claim(const std::string& name = "my-pod-my-resource") {
+    return h.store().Get<ResourceClaim>("default", name);
+  }
+
+  // Filter on every node, by name.
+  std::map<std::string, Status> FilterAll(framework::CycleState& state) {
+    std::map<std::string, Status> out;
+    for (const framework::NodeInfo* n : h.snapshot().nodes()) {
+      out[std::string(n->name().str())] = plugin->Filter(state, *pod, *n);
+    }
+    return out;
+  }
+};
+
+std::string With(const char* claim, const char* extra) { return std::string(claim) + extra; }
+
+Status Unresolvable(std::string text) { return Status::WithText(Code::kUnschedulableAndUnresolvable, std::move(text)); }
+
+TEST_CASE("TestPlugin: claims missing, deleted or not the pod's", "[dynamicresources]") {
   SECTION("missing-claim") {
-    auto pod = MakePod().Name(kPodName).Namespace(kNamespace).UID(kPodUID).Info();
-    Status s = PodResourceClaimsStatus(*pod, ClaimTemplate());
-    CHECK(s.code() == Code::kUnschedulableAndUnresolvable);
-    CHECK(s.Message() == R"(pod "default/my-pod": ResourceClaim not created yet)");
+    World w({kBase, R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: my-pod, namespace: default, uid: "1234"}
+spec:
+  containers: [{name: c}]
+  resourceClaims: [{name: my-resource, resourceClaimTemplateName: my-pod-my-resource}]
+)"});
+    CHECK(w.plugin->PreEnqueue(*w.pod) == Unresolvable(R"(pod "default/my-pod": ResourceClaim not created yet)"));
+  }
+  const std::string template_in_status = R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: my-pod, namespace: default, uid: "1234"}
+spec:
+  containers: [{name: c}]
+  resourceClaims: [{name: my-resource, resourceClaimTemplateName: my-pod-my-resource}]
+status:
+  resourceClaimStatuses: [{name: my-resource, resourceClaimName: my-pod-my-resource}]
+)";
+  SECTION("deleted-claim") {
+    std::string claim = With(kPendingClaim, kAllocation);
+    claim.replace(claim.find("  uid: claim-uid"), 16, "  uid: claim-uid\n  deletionTimestamp: \"2026-01-01T00:00:00Z\"");
+    World w({kBase, template_in_status, claim});
+    CHECK(w.plugin->PreEnqueue(*w.pod) == Unresolvable(R"(resourceclaim "my-pod-my-resource" is being deleted)"));
+  }
+  SECTION("wrong-claim") {
+    std::string claim = With(kPendingClaim, kAllocation);
+    claim.replace(claim.find("uid: \"1234\""), 11, "uid: \"1234123\"");
+    World w({kBase, template_in_status, claim});
+    CHECK(w.plugin->PreEnqueue(*w.pod) ==
+          Unresolvable("ResourceClaim default/my-pod-my-resource was not created for Pod default/my-pod (Pod is not owner)"));
+  }
+  SECTION("no claim object at all") {
+    World w({kBase});
+    CHECK(w.plugin->PreEnqueue(*w.pod) == Unresolvable(R"(could not find ResourceClaim "default/my-pod-my-resource")"));
   }
 }
 
-TEST_CASE("Test_isSchedulableAfterPodChange", "[dynamicresources]") {
-  const auto pod_with_claim_template = MakePod().Name(kPodName).Namespace(kNamespace).UID(kPodUID).Info();
-  const auto in_status = MakePod().Name(kPodName).Namespace(kNamespace).UID(kPodUID).Obj();
+TEST_CASE("TestPlugin: with-resources (allocate, reserve, write)", "[dynamicresources]") {
+  World w({kBase, kClass, kWorkerSlice, kPendingClaim});
+  framework::CycleState state;
+  CHECK(w.plugin->PreEnqueue(*w.pod) == Status());
+  CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+  CHECK(w.FilterAll(state)["worker"] == Status());
+  const Symbol worker = Symbol::Intern("worker");
+  int64_t score = -1;
+  CHECK(w.plugin->Score(state, *w.pod, *w.h.snapshot().Get(worker), score) == Status());
+  CHECK(score == 0);
+  CHECK(w.plugin->Reserve(state, *w.pod, worker) == Status());
+  CHECK(w.plugin->PreBindPreFlight(state, *w.pod, worker) == Status());
+  CHECK(w.plugin->PreBind(state, *w.pod, worker) == Status());
+  // The finalizer first, then the allocation and the reservation.
+  CHECK(w.api.writes == std::vector<std::string>{"update my-pod-my-resource", "status my-pod-my-resource"});
+  auto claim = w.Claim();
+  REQUIRE(claim != nullptr);
+  REQUIRE(claim->metadata().finalizers_size() == 1);
+  CHECK(claim->metadata().finalizers(0) == "resource.kubernetes.io/delete-protection");
+  const auto& result = claim->status().allocation().devices().results();
+  REQUIRE(result.size() == 1);
+  CHECK(result[0].request() == "req-1");
+  CHECK(result[0].driver() == "some-driver");
+  CHECK(result[0].pool() == "worker");
+  CHECK(result[0].device() == "instance-1");
+  const auto& term = claim->status().allocation().node_selector().node_selector_terms(0);
+  CHECK(term.match_fields(0).key() == "metadata.name");
+  CHECK(term.match_fields(0).values(0) == "worker");
+  // addAllocationTimestamp: set by PreBind with binding conditions on.
+  CHECK_FALSE(claim->status().allocation().allocation_timestamp().empty());
+  REQUIRE(claim->status().reserved_for_size() == 1);
+  CHECK(claim->status().reserved_for(0).resource() == "pods");
+  CHECK(claim->status().reserved_for(0).name() == "my-pod");
+  CHECK(claim->status().reserved_for(0).uid() == "1234");
 
-  SECTION("backoff-wrong-new-object") {
-    framework::EventObjects e;  // no updated pod
-    CHECK_FALSE(
-        DynamicResources::IsSchedulableAfterPodChange(*pod_with_claim_template, e, ClaimTemplate()).ok());
-    CHECK_FALSE(DynamicResources::IsSchedulableAfterPodChange(*pod_with_claim_template, e).ok());
+  SECTION("a second pod finds the device taken (exhausted-resources-in-informer-cache)") {
+    framework::CycleState again;
+    CHECK(w.plugin->PreFilter(again, *w.pod, w.h.snapshot().nodes()).status == Status());
+    // The claim is now allocated and reserved for this pod: nothing to allocate.
+    CHECK(w.FilterAll(again)["worker"] == Status());
   }
-  SECTION("missing-claim") {
-    framework::EventObjects e;
-    e.SetNew(&in_status);
-    auto got =
-        DynamicResources::IsSchedulableAfterPodChange(*pod_with_claim_template, e, ClaimTemplateInStatus());
-    REQUIRE(got.ok());
-    CHECK(*got == framework::QueueingHint::kSkip);
+}
+
+TEST_CASE("TestPlugin: exhausted devices", "[dynamicresources]") {
+  SECTION("exhausted-resources-in-informer-cache") {
+    World w({kBase, kClass, kWorkerSlice, kPendingClaim, kOtherAllocatedClaim});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Unresolvable("cannot allocate all claims"));
+    auto post = w.plugin->PostFilter(state, *w.pod, {});
+    CHECK(post.status.code() == Code::kUnschedulable);
+    CHECK(post.status.num_reasons() == 0);
   }
-  SECTION("wrong-pod") {
-    auto other = MakePod().Name(kPodName + "2").Namespace(kNamespace).UID(kPodUID + "2").Info();
-    framework::EventObjects e;
-    e.SetNew(&in_status);
-    auto got = DynamicResources::IsSchedulableAfterPodChange(*other, e, ClaimTemplateInStatus());
-    REQUIRE(got.ok());
-    CHECK(*got == framework::QueueingHint::kSkip);
+  SECTION("exhausted-resources-in-flight-claim") {
+    std::string other = kOtherAllocatedClaim;
+    other = other.substr(0, other.find("status:"));
+    World w({kBase, kClass, kWorkerSlice, kPendingClaim, other});
+    // Another pod's Reserve allocated not-my-claim to instance-1.
+    auto tracker = dynamicresources::ClaimTracker::Shared(w.h);
+    REQUIRE(tracker.ok());
+    auto allocated = std::make_shared<ResourceClaim>(*w.Claim("not-my-claim"));
+    auto* r = allocated->mutable_status()->mutable_allocation()->mutable_devices()->add_results();
+    r->set_request("req-1");
+    r->set_driver("some-driver");
+    r->set_pool("worker");
+    r->set_device("instance-1");
+    REQUIRE((*tracker)->SignalPendingAllocation("other-uid", allocated).ok());
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Unresolvable("cannot allocate all claims"));
   }
+  SECTION("tainted-device-enabled") {
+    std::string slice = kWorkerSlice;
+    slice.replace(slice.find("[{name: instance-1}]"), 20,
+                  "[{name: instance-1, taints: [{key: example.com/taint, effect: NoSchedule}]}]");
+    World w({kBase, kClass, slice, kPendingClaim});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Unresolvable("cannot allocate all claims"));
+  }
+  SECTION("a DeviceTaintRule taints the device the same way") {
+    World w({kBase, kClass, kWorkerSlice, kPendingClaim, R"(
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: taint-instance-1}
+spec:
+  deviceSelector: {driver: some-driver, pool: worker, device: instance-1}
+  taint: {key: example.com/taint, effect: NoSchedule}
+)"});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Unresolvable("cannot allocate all claims"));
+  }
+}
+
+TEST_CASE("TestPlugin: classes and CEL", "[dynamicresources]") {
+  SECTION("missing-class") {
+    World w({kBase, kWorkerSlice, kPendingClaim});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status ==
+          Unresolvable("request req-1: device class my-resource-class does not exist"));
+    auto post = w.plugin->PostFilter(state, *w.pod, {});
+    CHECK(post.status.code() == Code::kUnschedulable);
+  }
+  SECTION("claim-with-request-with-unknown-device-class") {
+    std::string claim = kPendingClaim;
+    claim.replace(claim.find("deviceClassName: my-resource-class"), 34, "deviceClassName: does-not-exist");
+    World w({kBase, kClass, kWorkerSlice, claim});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status ==
+          Unresolvable("request req-1: device class does-not-exist does not exist"));
+  }
+  SECTION("claim-parameters-CEL-runtime-error") {
+    std::string claim = kPendingClaim;
+    claim.replace(claim.find("{deviceClassName: my-resource-class}"), 36,
+                  R"({deviceClassName: my-resource-class, selectors: [{cel: {expression: 'device.attributes["some-driver"].healthy'}}]})");
+    World w({kBase, kClass, kWorkerSlice, claim});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] ==
+          Status::Error("claim default/my-pod-my-resource: selector #0 on device some-driver/worker/instance-1: CEL "
+                        "runtime error: no such key: healthy. consider using CEL optional chaining (.? followed by "
+                        "orValue()) or guarding the check with has() for optional fields"));
+  }
+}
+
+TEST_CASE("TestPlugin: allocated claims", "[dynamicresources]") {
+  const Symbol worker = Symbol::Intern("worker");
+  SECTION("claim-reference: PreBind reserves the allocated claim") {
+    World w({kBase, kClass, kWorkerSlice, With(kPendingClaim, kAllocation)});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Status());
+    CHECK(w.plugin->Reserve(state, *w.pod, worker) == Status());
+    CHECK(w.plugin->PreBind(state, *w.pod, worker) == Status());
+    CHECK(w.api.writes == std::vector<std::string>{"status my-pod-my-resource"});
+    REQUIRE(w.Claim()->status().reserved_for_size() == 1);
+    CHECK(w.Claim()->status().reserved_for(0).uid() == "1234");
+    CHECK_FALSE(w.Claim()->status().allocation().allocation_timestamp().empty());
+  }
+  SECTION("reserved-okay: nothing to write") {
+    World w({kBase, kClass, kWorkerSlice,
+             With(kPendingClaim, kAllocation) + "  reservedFor: [{resource: pods, name: my-pod, uid: \"1234\"}]\n"});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Status());
+    CHECK(w.plugin->Reserve(state, *w.pod, worker) == Status());
+    CHECK(w.plugin->PreBind(state, *w.pod, worker) == Status());
+    CHECK(w.api.writes.empty());
+  }
+  SECTION("wrong-topology: deallocated by PostFilter") {
+    std::string claim = std::string(kPendingClaim) + R"(
+status:
+  allocation:
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchExpressions: [{key: no-such-label, operator: In, values: [no-such-value]}]
+)";
+    World w({kBase, claim});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Unresolvable("resourceclaim not available on the node"));
+    auto post = w.plugin->PostFilter(state, *w.pod, {});
+    CHECK(post.status == Status::WithText(Code::kUnschedulable, "deallocation of ResourceClaim completed"));
+    CHECK_FALSE(w.Claim()->status().has_allocation());
+  }
+  SECTION("good-topology") {
+    std::string claim = std::string(kPendingClaim) + R"(
+status:
+  allocation:
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [worker]}]
+)";
+    World w({kBase, claim});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Status());
+  }
+  SECTION("bound-claim-with-failed-binding") {
+    std::string claim = std::string(kPendingClaim) + R"(
+status:
+  allocation:
+    devices:
+      results:
+      - {request: req-1, driver: some-driver, pool: worker, device: instance-1,
+         bindingConditions: [condition], bindingFailureConditions: [failed]}
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields: [{key: metadata.name, operator: In, values: [worker]}]
+  devices:
+  - driver: some-driver
+    pool: worker
+    device: instance-1
+    conditions:
+    - {type: condition, status: "False", reason: r, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
+    - {type: failed, status: "True", reason: r, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
+)";
+    World w({kBase, kWorkerSlice, claim});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+    CHECK(w.FilterAll(state)["worker"] == Unresolvable("resourceclaim not available on the node"));
+    auto post = w.plugin->PostFilter(state, *w.pod, {});
+    CHECK(post.status == Status::WithText(Code::kUnschedulable, "deallocation of ResourceClaim completed"));
+    CHECK_FALSE(w.Claim()->status().has_allocation());
+    CHECK(w.Claim()->status().devices().empty());
+  }
+  SECTION("an allocation in flight for another pod makes this one wait") {
+    World w({kBase, kClass, kWorkerSlice, kPendingClaim});
+    auto tracker = dynamicresources::ClaimTracker::Shared(w.h);
+    REQUIRE(tracker.ok());
+    auto allocated = std::make_shared<ResourceClaim>(*w.Claim());
+    allocated->mutable_status()->mutable_allocation();
+    REQUIRE((*tracker)->SignalPendingAllocation("claim-uid", allocated).ok());
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status ==
+          Unresolvable("resource claim default/my-pod-my-resource is in the process of being allocated"));
+  }
+}
+
+TEST_CASE("TestPlugin: timeout", "[dynamicresources]") {
+  std::string slice = kWorkerSlice;
+  slice.replace(slice.find("[{name: instance-1}]"), 20,
+                "[{name: instance-1}, {name: instance-2}, {name: instance-3}, {name: instance-4}]");
+  std::string claim = kPendingClaim;
+  const std::string request = "{name: req-1, exactly: {deviceClassName: my-resource-class}}";
+  std::string five;
+  for (int i = 1; i <= 5; ++i) {
+    five += schedkit::StrCat(i > 1 ? ", " : "", "{name: req-", i, ", exactly: {deviceClassName: my-resource-class}}");
+  }
+  claim.replace(claim.find(request), request.size(), five);
+  World w({kBase, kClass, slice, claim}, R"({"filterTimeout": "1ns"})");
+  framework::CycleState state;
+  CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+  CHECK(w.FilterAll(state)["worker"] == Status::Error("node worker: timed out trying to allocate devices"));
+}
+
+TEST_CASE("TestPlugin: single-claim-prioritized-list-scoring", "[dynamicresources]") {
+  std::string claim = kPendingClaim;
+  const std::string request = "[{name: req-1, exactly: {deviceClassName: my-resource-class}}]";
+  claim.replace(claim.find(request), request.size(), R"(
+    - name: req-1
+      firstAvailable:
+      - {name: subreq-1, deviceClassName: my-resource-class, selectors: [{cel: {expression: 'device.attributes["some-driver"].healthy'}}]}
+      - {name: subreq-2, deviceClassName: my-resource-class, count: 1})");
+  const std::string node2 = R"(
+apiVersion: v1
+kind: Node
+metadata: {name: worker-2, labels: {kubernetes.io/hostname: worker-2}}
+)";
+  auto slice = [](const char* node, const char* healthy) {
+    return schedkit::StrCat(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: )", node, R"(-some-driver}
+spec:
+  driver: some-driver
+  nodeName: )", node, R"(
+  pool: {name: )", node, R"(, generation: 1, resourceSliceCount: 1}
+  devices: [{name: instance-1, attributes: {healthy: {bool: )", healthy, "}}}]\n");
+  };
+  World w({kBase, node2, kClass, slice("worker", "true"), slice("worker-2", "false"), claim});
+  framework::CycleState state;
+  CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+  auto filtered = w.FilterAll(state);
+  CHECK(filtered["worker"] == Status());
+  CHECK(filtered["worker-2"] == Status());
+  std::vector<const framework::NodeInfo*> nodes = {w.h.snapshot().Get(Symbol::Intern("worker")),
+                                                  w.h.snapshot().Get(Symbol::Intern("worker-2"))};
+  std::vector<int64_t> scores(2);
+  CHECK(w.plugin->ScoreNodes(state, *w.pod, nodes, scores) == Status());
+  CHECK(scores == std::vector<int64_t>{8, 7});
+  CHECK(w.plugin->NormalizeScore(state, *w.pod, nodes, scores) == Status());
+  CHECK(scores == std::vector<int64_t>{100, 87});
+  CHECK(w.plugin->Reserve(state, *w.pod, Symbol::Intern("worker")) == Status());
+  CHECK(w.plugin->PreBind(state, *w.pod, Symbol::Intern("worker")) == Status());
+  REQUIRE(w.Claim()->status().allocation().devices().results_size() == 1);
+  CHECK(w.Claim()->status().allocation().devices().results(0).request() == "req-1/subreq-1");
+}
+
+TEST_CASE("TestPlugin: Unreserve drops the allocation in flight", "[dynamicresources]") {
+  World w({kBase, kClass, kWorkerSlice, kPendingClaim});
+  const Symbol worker = Symbol::Intern("worker");
+  framework::CycleState state;
+  CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
+  CHECK(w.FilterAll(state)["worker"] == Status());
+  CHECK(w.plugin->Reserve(state, *w.pod, worker) == Status());
+  auto tracker = dynamicresources::ClaimTracker::Shared(w.h);
+  REQUIRE(tracker.ok());
+  CHECK((*tracker)->PendingAllocation("claim-uid") != nullptr);
+  // The next pod's allocator counts instance-1 as taken.
+  CHECK((*tracker)->GatherAllocatedState(true).allocated_devices.size() == 1);
+  w.plugin->Unreserve(state, *w.pod, worker);
+  CHECK((*tracker)->PendingAllocation("claim-uid") == nullptr);
+  CHECK((*tracker)->GatherAllocatedState(true).allocated_devices.empty());
+  CHECK(w.api.writes.empty());
+}
+
+TEST_CASE("TestPlugin: empty", "[dynamicresources]") {
+  World w({R"(
+apiVersion: v1
+kind: Node
+metadata: {name: worker}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: foo, namespace: default}
+spec: {containers: [{name: c}]}
+)"});
+  framework::CycleState state;
+  CHECK(w.plugin->PreEnqueue(*w.pod) == Status());
+  CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status::Skip());
+  auto post = w.plugin->PostFilter(state, *w.pod, {});
+  CHECK(post.status.code() == Code::kUnschedulable);
+  CHECK(post.status.num_reasons() == 0);
+  CHECK(w.plugin->PreBindPreFlight(state, *w.pod, Symbol::Intern("worker")) == Status::Skip());
+  framework::BatchSignatureBuilder signature;
+  CHECK(w.plugin->SignPod(*w.pod, signature) == Status());
+}
+
+TEST_CASE("DynamicResources SignPod declines pods with claims", "[dynamicresources]") {
+  World w({kBase});
+  framework::BatchSignatureBuilder signature;
+  CHECK(w.plugin->SignPod(*w.pod, signature) ==
+        Status::WithText(Code::kUnschedulable, "pods with dra resource claims are not signable"));
+}
+
+TEST_CASE("DynamicResources without state (an earlier PreFilter rejected the pod)", "[dynamicresources]") {
+  World w({kBase});
+  framework::CycleState state;
+  const Status not_found(Code::kError, Symbol::Intern("not found"));
+  CHECK(w.plugin->PostFilter(state, *w.pod, {}).status == not_found);
+  CHECK(w.plugin->Reserve(state, *w.pod, Symbol::Intern("worker")) == not_found);
+  CHECK(w.plugin->PreBind(state, *w.pod, Symbol::Intern("worker")) == not_found);
+  CHECK(w.plugin->PreBindPreFlight(state, *w.pod, Symbol::Intern("worker")) == not_found);
+}
+
+TEST_CASE("TestIsSchedulableAfterClaimChange", "[dynamicresources]") {
+  World w({kBase, kClass, kPendingClaim});
+  auto pending = w.Claim();
+  ResourceClaim allocated = *pending;
+  allocated.mutable_status()->mutable_allocation();
+  ResourceClaim other = *pending;
+  other.mutable_metadata()->set_name("not-my-claim");
+  other.mutable_metadata()->set_uid("other-uid");
+  ResourceClaim other_allocated = other;
+  other_allocated.mutable_status()->mutable_allocation();
+  auto hint = [&](const ResourceClaim* old_claim, const ResourceClaim* new_claim) {
+    return *w.plugin->IsSchedulableAfterClaimChange(*w.pod, framework::EventObjects::Of(old_claim, new_claim));
+  };
+  using framework::QueueingHint;
+  CHECK(hint(nullptr, pending.get()) == QueueingHint::kQueue);                  // claim-created
+  CHECK(hint(nullptr, &other) == QueueingHint::kSkip);                          // unrelated-claim
+  CHECK(hint(pending.get(), pending.get()) == QueueingHint::kSkip);             // no status change
+  CHECK(hint(pending.get(), &allocated) == QueueingHint::kQueue);               // status changed
+  CHECK(hint(&other_allocated, &other) == QueueingHint::kQueue);                // structured-claim-deallocate
+  CHECK(hint(&other_allocated, nullptr) == QueueingHint::kQueue);               // deleted with an allocation
+  CHECK(hint(&other, nullptr) == QueueingHint::kSkip);                          // deleted without one
+  ResourceClaim finalizer_added = *pending;
+  finalizer_added.mutable_metadata()->add_finalizers("foo");
+  CHECK(hint(pending.get(), &finalizer_added) == QueueingHint::kSkip);
+}
+
+TEST_CASE("TestIsSchedulableAfterTargetPodUpdate", "[dynamicresources]") {
+  World w({kBase, kClass, kPendingClaim});
+  api::v1::Pod without_status = w.pod->pod();
+  without_status.mutable_spec()->clear_resource_claims();
+  auto* entry = without_status.mutable_spec()->add_resource_claims();
+  entry->set_name("my-resource");
+  entry->set_resource_claim_template_name("my-pod-my-resource");
+  framework::EventObjects e;
+  e.SetNew(&without_status);
+  CHECK(*w.plugin->IsSchedulableAfterPodChange(*w.pod, e) == framework::QueueingHint::kSkip);  // incomplete
+  api::v1::Pod with_status = without_status;
+  auto* status = with_status.mutable_status()->add_resource_claim_statuses();
+  status->set_name("my-resource");
+  status->set_resource_claim_name("my-pod-my-resource");
+  e.SetNew(&with_status);
+  CHECK(*w.plugin->IsSchedulableAfterPodChange(*w.pod, e) == framework::QueueingHint::kQueue);  // complete
+  CHECK_FALSE(w.plugin->IsSchedulableAfterPodChange(*w.pod, framework::EventObjects()).ok());
 }
 
 TEST_CASE("TestNormalizeScore", "[dynamicresources]") {
   testing::FakeHandle h;
-  auto p = NewPlugin(h);
+  auto made = NewDynamicResources(framework::PluginArgs(), h);
+  REQUIRE(made.ok());
+  auto* p = dynamic_cast<DynamicResources*>(made->get());
   struct Case {
-    std::string name;
-    std::vector<int64_t> scores, expected;
+    std::vector<int64_t> in, want;
   };
-  const int64_t max32 = INT32_MAX;
-  const std::vector<Case> cases = {
-      {"empty", {}, {}},
-      {"single-score", {42}, {100}},
-      {"all-same", {8, 8}, {100, 100}},
-      {"all-same-very-large", {max32, max32}, {100, 100}},
-      {"max-and-min-values", {max32, 0}, {100, 0}},
-      {"mid-value", {99, 98, 97}, {100, 98, 97}},
-      {"large-spread-lost-precision", {max32, max32 - 1, 1, 0}, {100, 99, 0, 0}},
-  };
-  framework::CycleState state;
-  auto pod = MakePod().Info();
-  for (const Case& c : cases) {
-    SECTION(c.name) {
-      std::vector<int64_t> scores = c.scores;
-      const framework::ScoreExtensions* ext = p->GetScoreExtensions();
-      REQUIRE(ext != nullptr);
-      CHECK(ext->NormalizeScore(state, *pod, {}, scores).IsSuccess());
-      CHECK(scores == c.expected);
-      testing::CheckNormalizesByMaximum(*ext, c.scores, scores);
-    }
-  }
-}
-
-// --- schedkit-specific: the statuses that reach FitError messages ---
-
-TEST_CASE("DynamicResources PostFilter", "[dynamicresources]") {
-  testing::FakeHandle h;
-  h.SetCluster({MakeNode().Name("n1").Obj()}, {});
-  auto p = NewPlugin(h);
-  CHECK(p->Name() == "DynamicResources");
-  auto pod = MakePod().Name("p").Info();
-  framework::NodeToStatus filtered;
-
-  SECTION("after its PreFilter: no claims to deallocate, and no reason (v1.37)") {
+  for (const Case& c : std::vector<Case>{{{10, 20, 30}, {33, 66, 100}},
+                                         {{0, 0, 0}, {0, 0, 0}},
+                                         {{100, 50, 0}, {100, 50, 0}},
+                                         {{8, 7}, {100, 87}},
+                                         {{1}, {100}}}) {
+    std::vector<int64_t> scores = c.in;
     framework::CycleState state;
-    REQUIRE(p->PreFilter(state, *pod, h.snapshot().nodes()).status.IsSkip());
-    auto r = p->PostFilter(state, *pod, filtered);
-    CHECK(r.status.code() == Code::kUnschedulable);
-    CHECK(r.status.Reasons().empty());
-    CHECK(r.nominating_info.mode == framework::NominatingInfo::Mode::kNoop);
-    // A cloned state (preemption's dry runs) carries it too.
-    auto cloned = p->PostFilter(*state.Clone(), *pod, filtered);
-    CHECK(cloned.status.code() == Code::kUnschedulable);
-    CHECK(cloned.status.Message().empty());
-  }
-  SECTION("its PreFilter never ran (an earlier PreFilter rejected the pod)") {
-    framework::CycleState state;
-    auto r = p->PostFilter(state, *pod, filtered);
-    CHECK(r.status.code() == Code::kError);
-    CHECK(r.status.Message() == "not found");
-  }
-}
-
-TEST_CASE("DynamicResources Score and the other points without state", "[dynamicresources]") {
-  testing::FakeHandle h;
-  h.SetCluster({MakeNode().Name("n1").Obj(), MakeNode().Name("n2").Obj()}, {});
-  auto p = NewPlugin(h);
-  auto pod = MakePod().Name("p").Info();
-  const Symbol n1 = Symbol::Intern("n1");
-
-  framework::CycleState with_state;
-  REQUIRE(p->PreFilter(with_state, *pod, h.snapshot().nodes()).status.IsSkip());
-  std::vector<int64_t> scores;
-  for (const framework::NodeInfo* n : h.snapshot().nodes()) {
-    int64_t score = -1;
-    CHECK(p->Score(with_state, *pod, *n, score).IsSuccess());
-    scores.push_back(score);
-  }
-  CHECK(scores == std::vector<int64_t>{0, 0});
-  std::vector<int64_t> batch = {-1, -1};  // the framework's call over a run of nodes
-  CHECK(p->ScoreNodes(with_state, *pod, h.snapshot().nodes(), batch).IsSuccess());
-  CHECK(batch == scores);
-  CHECK(p->NormalizeScore(with_state, *pod, h.snapshot().nodes(), scores).IsSuccess());
-  CHECK(scores == std::vector<int64_t>{0, 0});
-  p->Unreserve(with_state, *pod, n1);
-
-  framework::CycleState empty;
-  int64_t score = -1;
-  CHECK(p->Score(empty, *pod, *h.snapshot().nodes()[0], score).Message() == "not found");
-  CHECK(score == 0);
-  CHECK(p->ScoreNodes(empty, *pod, h.snapshot().nodes(), batch).Message() == "not found");
-  CHECK(p->Filter(empty, *pod, *h.snapshot().nodes()[0]).Message() == "not found");
-  CHECK(p->Reserve(empty, *pod, n1).Message() == "not found");
-  CHECK(p->PreBind(empty, *pod, n1).Message() == "not found");
-  CHECK(p->PreBindPreFlight(empty, *pod, n1).code() == Code::kError);
-  p->Unreserve(empty, *pod, n1);
-}
-
-TEST_CASE("DynamicResources claim references against an empty claim cache", "[dynamicresources]") {
-  auto pod = MakePod().Name(kPodName).Namespace(kNamespace).UID(kPodUID).Info();
-  SECTION("named claim") {
-    PodResourceClaims c{{{kResourceName, kClaimName, std::nullopt}}, {}};
-    CHECK(PodResourceClaimsStatus(*pod, c) ==
-          Status::WithText(Code::kUnschedulableAndUnresolvable,
-                           R"(could not find ResourceClaim "default/my-pod-my-resource")"));
-  }
-  SECTION("template with its claim recorded") {
-    CHECK(PodResourceClaimsStatus(*pod, ClaimTemplateInStatus()).Message() ==
-          R"(could not find ResourceClaim "default/my-pod-my-resource")");
-  }
-  SECTION("template whose claim was intentionally not created") {
-    PodResourceClaims c = ClaimTemplate();
-    c.statuses.push_back({kResourceName, std::nullopt});
-    CHECK(PodResourceClaimsStatus(*pod, c).IsSuccess());
-    CHECK_FALSE(CheckPodResourceClaims(kNamespace, kPodName, c).has_value());
-  }
-  SECTION("neither field set") {
-    PodResourceClaims c{{{kResourceName, std::nullopt, std::nullopt}}, {}};
-    CHECK(PodResourceClaimsStatus(*pod, c).Message() ==
-          R"(pod "default/my-pod", spec.resourceClaim "my-resource": none of the supported fields are set)");
-  }
-  SECTION("today's pods carry none") {
-    CHECK(ResourceClaimsOf(pod->pod()).empty());
-    testing::FakeHandle h;
-    auto p = NewPlugin(h);
-    const auto updated = pod->pod();
-    framework::EventObjects e;
-    e.SetNew(&updated);
-    CHECK(*DynamicResources::IsSchedulableAfterPodChange(*pod, e) == framework::QueueingHint::kQueue);
+    CHECK(p->NormalizeScore(state, *testing::MakePod().Name("p").Info(), {}, scores) == Status());
+    CHECK(scores == c.want);
   }
 }
 
 TEST_CASE("DynamicResources events", "[dynamicresources]") {
   testing::FakeHandle h;
-  auto p = NewPlugin(h);
-  auto events = p->EventsToRegister();
-  REQUIRE(events.size() == 2);
+  auto made = NewDynamicResources(framework::PluginArgs(), h);
+  REQUIRE(made.ok());
+  auto events = dynamic_cast<DynamicResources*>(made->get())->EventsToRegister();
+  REQUIRE(events.size() == 5);
   CHECK(events[0].event.resource == framework::EventResource::Node());
-  CHECK(events[0].event.action == (framework::kActionAdd | framework::kActionUpdateNodeLabel |
-                                   framework::kActionUpdateNodeAllocatable));
-  CHECK_FALSE(static_cast<bool>(events[0].hint));
-  CHECK(events[1].event.resource == framework::EventResource::TargetPod());
-  CHECK(events[1].event.action == framework::kActionUpdatePodGeneratedResourceClaim);
-  REQUIRE(static_cast<bool>(events[1].hint));
-  auto pod = MakePod().Name("p").Info();
-  const auto same = pod->pod();
-  CHECK(*events[1].hint(*pod, framework::EventObjects::Added(same)) ==
-        framework::QueueingHint::kQueue);
+  CHECK(events[1].event.resource == framework::EventResource::Of<api::v1::ResourceClaim>());
+  CHECK(events[1].event.action ==
+        (framework::kActionAdd | framework::kActionUpdate | framework::kActionDelete));
+  CHECK(static_cast<bool>(events[1].hint));
+  CHECK(events[2].event.resource == framework::EventResource::TargetPod());
+  CHECK(events[3].event.resource == framework::EventResource::Of<api::v1::DeviceClass>());
+  CHECK(events[4].event.resource == framework::EventResource::Of<api::v1::ResourceSlice>());
+}
+
+TEST_CASE("DynamicResources refuses alpha DRA gates it does not model", "[dynamicresources]") {
+  testing::FakeHandle h;
+  framework::FeatureGates gates;
+  REQUIRE(gates.Set("DRAListTypeAttributes=true").ok());
+  framework::PluginArgs args;
+  args.set_gates(&gates);
+  auto made = NewDynamicResources(args, h);
+  REQUIRE_FALSE(made.ok());
+  CHECK(std::string(made.status().message()) ==
+        "DynamicResources: feature gate DRAListTypeAttributes selects upstream's experimental DRA allocator, not "
+        "modelled yet");
 }
 
 TEST_CASE("DynamicResources args follow the gates (SetDefaults_ and ValidateDynamicResourcesArgs)",
@@ -285,70 +675,39 @@ TEST_CASE("DynamicResources args follow the gates (SetDefaults_ and ValidateDyna
     args.set_gates(&g);
     return ParseDynamicResourcesArgs(args);
   };
-  // Without DRASchedulerFilterTimeout: no timeout by default, and none may be given.
   auto off = parse("{}", "DRASchedulerFilterTimeout=false");
   REQUIRE(off.ok());
   CHECK_FALSE(off->filter_timeout.has_value());
   CHECK(parse(R"({"filterTimeout": "5s"})", "DRASchedulerFilterTimeout=false").status().message() ==
         "DynamicResources args: filterTimeout: Forbidden: DRASchedulingFilterTimeout feature gate is disabled");
-  // With binding conditions: a 600s default and a 1s floor.
   auto on = parse("{}", "DRADeviceBindingConditions=true");
   REQUIRE(on.ok());
   CHECK(on->binding_timeout == absl::Seconds(600));
   CHECK(parse(R"({"bindingTimeout": "500ms"})", "DRADeviceBindingConditions=true").status().message() ==
         R"(DynamicResources args: bindingTimeout: Invalid value: "500ms": must be at least 1 second)");
-  CHECK(parse(R"({"bindingTimeout": "2s"})", "DRADeviceBindingConditions=true")->binding_timeout ==
-        absl::Seconds(2));
 }
 
 TEST_CASE("DynamicResources args", "[dynamicresources]") {
   testing::FakeHandle h;
-  SECTION("defaults") { CHECK(NewPlugin(h)->filter_timeout() == absl::Seconds(10)); }
-  SECTION("filterTimeout") {
-    CHECK(NewPlugin(h, R"({"filterTimeout": "1m30s"})")->filter_timeout() == absl::Seconds(90));
-    CHECK(NewPlugin(h, R"({"filterTimeout": "0s"})")->filter_timeout() == absl::ZeroDuration());
-    CHECK(NewPlugin(h, R"({"filterTimeout": "250ms", "bindingTimeout": null})")->filter_timeout() ==
-          absl::Milliseconds(250));
+  auto plugin = [&](const char* json) {
+    auto made = NewDynamicResources(framework::PluginArgs(json), h);
+    REQUIRE(made.ok());
+    return std::unique_ptr<DynamicResources>(dynamic_cast<DynamicResources*>(made->release()));
+  };
+  CHECK(plugin("")->filter_timeout() == absl::Seconds(10));
+  CHECK(plugin(R"({"filterTimeout": "1m30s"})")->filter_timeout() == absl::Seconds(90));
+  CHECK(plugin(R"({"filterTimeout": "0s"})")->filter_timeout() == absl::ZeroDuration());
+  CHECK(plugin("")->binding_timeout() == absl::Minutes(10));
+  auto negative = NewDynamicResources(framework::PluginArgs(R"({"filterTimeout": "-1s"})"), h);
+  REQUIRE_FALSE(negative.ok());
+  CHECK(std::string(negative.status().message()) ==
+        R"(DynamicResources args: filterTimeout: Invalid value: "-1s": must be zero or positive)");
+  for (const char* bad : {R"({"filterTimeout": "10"})", R"({"filterTimeout": 10})", R"({"filterTimeout": ""})"}) {
+    CHECK_FALSE(NewDynamicResources(framework::PluginArgs(bad), h).ok());
   }
-  SECTION("negative filterTimeout") {
-    auto a = NewDynamicResources(framework::PluginArgs(R"({"filterTimeout": "-1s"})"), h);
-    REQUIRE_FALSE(a.ok());
-    CHECK(a.status().code() == absl::StatusCode::kInvalidArgument);
-    CHECK(std::string(a.status().message()) ==
-          R"(DynamicResources args: filterTimeout: Invalid value: "-1s": must be zero or positive)");
-  }
-  SECTION("malformed durations") {
-    for (const char* bad : {R"({"filterTimeout": "10"})", R"({"filterTimeout": "inf"})",
-                            R"({"filterTimeout": 10})", R"({"filterTimeout": ""})"}) {
-      auto a = NewDynamicResources(framework::PluginArgs(bad), h);
-      CHECK_FALSE(a.ok());
-      CHECK_THAT(std::string(a.status().message()), Catch::Contains("filterTimeout"));
-    }
-  }
-  SECTION("bindingTimeout: 10m by default with v1.37's gates, at least 1s") {
-    auto d = ParseDynamicResourcesArgs(framework::PluginArgs());
-    REQUIRE(d.ok());
-    CHECK(d->binding_timeout == absl::Minutes(10));
-    CHECK(NewDynamicResources(framework::PluginArgs(R"({"bindingTimeout": "30s"})"), h).ok());
-    auto a = NewDynamicResources(framework::PluginArgs(R"({"bindingTimeout": "500ms"})"), h);
-    CHECK_FALSE(a.ok());
-  }
-  SECTION("bindingTimeout is forbidden with DRADeviceBindingConditions off") {
-    framework::FeatureGates off;
-    REQUIRE(off.Set("DRADeviceBindingConditions=false").ok());
-    framework::PluginArgs args(R"({"bindingTimeout": "10m"})");
-    args.set_gates(&off);
-    auto a = NewDynamicResources(args, h);
-    REQUIRE_FALSE(a.ok());
-    CHECK(std::string(a.status().message()) ==
-          "DynamicResources args: bindingTimeout: Forbidden: DRADeviceBindingConditions or "
-          "DRAResourceClaimDeviceStatus feature gate is disabled");
-  }
-  SECTION("unknown field") {
-    auto a = NewDynamicResources(framework::PluginArgs(R"({"filterTimeoutSeconds": 5})"), h);
-    REQUIRE_FALSE(a.ok());
-    CHECK(std::string(a.status().message()) == "DynamicResources args: filterTimeoutSeconds: unknown field");
-  }
+  auto unknown = NewDynamicResources(framework::PluginArgs(R"({"filterTimeoutSeconds": 5})"), h);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(std::string(unknown.status().message()) == "DynamicResources args: filterTimeoutSeconds: unknown field");
 }
 
 }  // namespace
