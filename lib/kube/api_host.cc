@@ -7,6 +7,7 @@
 #include "kube/status_patch.h"
 #include "nlohmann/json.hpp"
 #include "schedkit/api/v1/persistent_volume.h"
+#include "schedkit/api/v1/resource_claim.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/base/str_cat.h"
 
@@ -140,7 +141,33 @@ absl::StatusOr<api::AnyObject> ApiHost::UpdateObject(const api::Kind& kind,
     patch["spec"]["claimRef"] =
         pv.spec().has_claim_ref() ? api::internal::MessageToJson(pv.spec().claim_ref()) : json(nullptr);
   }
+  // DynamicResources adds its finalizer to a ResourceClaim so.
+  if (&kind == &api::KindOf<api::v1::ResourceClaim>()) {
+    patch["metadata"]["finalizers"] = std::vector<std::string>(meta.finalizers().begin(), meta.finalizers().end());
+  }
   auto reply = client_.Do("PATCH", kind.ObjectPath(meta.namespace_(), meta.name()), patch.dump(), kMergePatch);
+  return StoredObject(kind, reply);
+}
+
+absl::StatusOr<api::AnyObject> ApiHost::UpdateObjectStatus(const api::Kind& kind,
+                                                           const google::protobuf::Message& object) {
+  if (&kind != &api::KindOf<api::v1::ResourceClaim>()) return scheduler::Host::UpdateObjectStatus(kind, object);
+  // A merge patch of the whole status the plugin wrote, conditional on the
+  // version it read (as upstream's UpdateStatus PUT is): every field is
+  // named, null when cleared, since a merge patch leaves out what it omits.
+  const auto& claim = static_cast<const api::v1::ResourceClaim&>(object);
+  const api::v1::ObjectMeta& meta = claim.metadata();
+  const api::v1::ResourceClaimStatus& status = claim.status();
+  json body = json::object();
+  body["allocation"] = status.has_allocation() ? api::internal::MessageToJson(status.allocation()) : json(nullptr);
+  body["reservedFor"] = json::array();
+  for (const auto& ref : status.reserved_for()) body["reservedFor"].push_back(api::internal::MessageToJson(ref));
+  body["devices"] = json::array();
+  for (const auto& d : status.devices()) body["devices"].push_back(api::internal::MessageToJson(d));
+  json patch = {{"metadata", {{"resourceVersion", meta.resource_version()}}}, {"status", std::move(body)}};
+  if (meta.resource_version().empty()) patch.erase("metadata");
+  auto reply = client_.Do("PATCH", schedkit::StrCat(kind.ObjectPath(meta.namespace_(), meta.name()), "/status"),
+                          patch.dump(), kMergePatch);
   return StoredObject(kind, reply);
 }
 

@@ -43,9 +43,15 @@ class ApiHost : public scheduler::Host {
                      std::string_view node) override;
   void OnEvent(const scheduler::PodEvent& event) override;
   // A merge patch of the object's annotations (and a PersistentVolume's
-  // claimRef), conditional on its resourceVersion; the stored object back.
+  // claimRef, a ResourceClaim's finalizers), conditional on its
+  // resourceVersion; the stored object back.
   absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind,
                                               const google::protobuf::Message& object) override;
+  // ResourceClaims' status (DynamicResources): a merge patch of
+  // status.allocation, reservedFor and devices, conditional on the
+  // resourceVersion; a 409 is Aborted, so the plugin retries.
+  absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
+                                                    const google::protobuf::Message& object) override;
 
   // Requests made, by kind (for tests and metrics).
   int64_t binds() const { return binds_.load(); }

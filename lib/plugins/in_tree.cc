@@ -24,6 +24,7 @@
 #include "plugins/volumebinding/volume_binding.h"
 #include "plugins/volumerestrictions/volume_restrictions.h"
 #include "plugins/volumezone/volume_zone.h"
+#include "plugins/dynamicresources/validate_selectors.h"
 #include "schedkit/plugins/names.h"
 
 namespace schedkit::plugins {
@@ -68,6 +69,7 @@ framework::Registry NewInTreeRegistry() {
     // The names above are distinct; a failure here is a programming error.
     if (!registry.Add(std::string(e.name), e.factory, e.args).ok()) std::abort();
   }
+  registry.AddObjectsCheck(ValidateDeviceSelectors);
   return registry;
 }
 

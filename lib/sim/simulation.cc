@@ -321,6 +321,21 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   }
   (*sched)->Stop();
   result.claims = volumes.Bindings();
+  for (const auto& [key, claim] : claims.All()) {
+    ResourceClaimResult& c = result.resource_claims.emplace_back();
+    c.namespace_name = claim->metadata().namespace_();
+    c.name = claim->metadata().name();
+    if (claim->status().has_allocation()) {
+      c.allocation.emplace();
+      for (const auto& d : claim->status().allocation().devices().results()) {
+        c.allocation->push_back({d.request(), d.driver(), d.pool(), d.device()});
+      }
+    }
+    for (const auto& ref : claim->status().reserved_for()) c.reserved_for.push_back(ref.name());
+  }
+  std::sort(result.resource_claims.begin(), result.resource_claims.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.namespace_name, a.name) < std::tie(b.namespace_name, b.name);
+  });
   result.per_node_outcome_mismatch = std::move(mismatch);
   return result;
 }

@@ -76,9 +76,27 @@ struct PodResult {
   std::optional<framework::CycleTrace> trace;  // last cycle, with --explain
 };
 
+// A ResourceClaim at the end of the run: the devices it got, and the pods
+// it is reserved for.
+struct ResourceClaimResult {
+  struct Device {
+    std::string request;  // "<request>" or "<request>/<subrequest>"
+    std::string driver;
+    std::string pool;
+    std::string device;
+  };
+  std::string namespace_name;
+  std::string name;
+  std::optional<std::vector<Device>> allocation;  // unset: not allocated
+  std::vector<std::string> reserved_for;          // pod names, in reservedFor order
+};
+
 struct Result {
   std::vector<PodResult> pods;  // pending pods, input order
   std::vector<ClaimBinding> claims;  // claims the run bound, by namespace and name
+  // Every ResourceClaim (those in the input and those made from templates),
+  // by namespace and name.
+  std::vector<ResourceClaimResult> resource_claims;
   std::vector<NodeUsage> nodes;
   int num_nodes = 0;
   double seconds = 0;

@@ -69,6 +69,7 @@ namespace {
 
 using schedkit::sim::PodResult;
 using schedkit::sim::Result;
+using schedkit::sim::ResourceClaimResult;
 
 // Set once, by SimulatorMain, before anything reads it.
 schedkit::command_line::Program& Program() {
@@ -152,6 +153,18 @@ void PrintJson(const Result& r, bool explain, const std::map<std::string, int>& 
     if (c.node) j["node"] = *c.node;
     out["claims"].push_back(std::move(j));
   }
+  out["resourceClaims"] = nlohmann::ordered_json::array();
+  for (const ResourceClaimResult& c : r.resource_claims) {
+    nlohmann::ordered_json j = {{"namespace", c.namespace_name}, {"name", c.name}, {"allocation", nullptr}};
+    if (c.allocation) {
+      j["allocation"] = nlohmann::ordered_json::array();
+      for (const auto& d : *c.allocation) {
+        j["allocation"].push_back({{"request", d.request}, {"driver", d.driver}, {"pool", d.pool}, {"device", d.device}});
+      }
+    }
+    j["reservedFor"] = c.reserved_for;
+    out["resourceClaims"].push_back(std::move(j));
+  }
   const Summary s = Summarize(r);
   out["summary"] = {{"nodes", r.num_nodes},          {"pendingPods", r.pods.size()}, {"scheduled", s.scheduled},
                     {"unschedulable", s.unschedulable}, {"preempted", s.preempted},   {"seconds", r.seconds},
@@ -180,6 +193,27 @@ std::string Percent(int64_t used, int64_t total) {
   return schedkit::StrCat(used * 100 / total, "%");
 }
 
+// Claim → devices (driver/pool/device, one line each) → pods it is reserved for.
+void PrintResourceClaims(const std::vector<ResourceClaimResult>& claims) {
+  size_t width = 20;
+  for (const auto& c : claims) width = std::max(width, c.namespace_name.size() + c.name.size() + 1);
+  std::printf("\n%-*s  %-40s  %s\n", static_cast<int>(width), "RESOURCE CLAIM", "DEVICES", "RESERVED FOR");
+  for (const auto& c : claims) {
+    std::vector<std::string> devices;
+    if (c.allocation) {
+      for (const auto& d : *c.allocation) devices.push_back(schedkit::StrCat(d.driver, "/", d.pool, "/", d.device));
+    }
+    if (devices.empty()) devices.push_back(c.allocation ? "(allocated, no devices)" : "<not allocated>");
+    std::string reserved;
+    for (const auto& p : c.reserved_for) schedkit::StrAppend(&reserved, reserved.empty() ? "" : ", ", p);
+    for (size_t i = 0; i < devices.size(); ++i) {
+      std::printf("%-*s  %-40s  %s\n", static_cast<int>(width),
+                  i == 0 ? (c.namespace_name + "/" + c.name).c_str() : "", devices[i].c_str(),
+                  i == 0 ? reserved.c_str() : "");
+    }
+  }
+}
+
 void PrintTable(const Result& r, uint64_t seed) {
   size_t width = 20;
   for (const auto& p : r.pods) width = std::max(width, p.namespace_name.size() + p.name.size() + 1);
@@ -202,6 +236,7 @@ void PrintTable(const Result& r, uint64_t seed) {
                   c.volume.c_str(), c.node ? c.node->c_str() : "-");
     }
   }
+  if (!r.resource_claims.empty()) PrintResourceClaims(r.resource_claims);
   const Summary s = Summarize(r);
   std::printf(
       "\n%zu pending pods on %d nodes: %d scheduled, %d unschedulable, %d preempted in %.3f s (%.0f pods/s, seed "
@@ -237,6 +272,10 @@ int Run(int argc, char** argv, const schedkit::framework::Registry& registry) {
     auto loaded = schedkit::api::LoadPaths(clusters);
     if (!loaded.ok()) Fail(2, std::string(loaded.status().message()));
     cluster = *std::move(loaded);
+    // What the API server refuses that only a plugin can tell (CEL selectors).
+    if (absl::Status s = registry.CheckObjects(cluster); !s.ok()) {
+      Fail(2, std::string(s.message()));
+    }
   }
   WarnSkipped(cluster.skipped_kinds);
   if (const std::string missing = schedkit::api::DescribeMissingObjects(cluster.objects); !missing.empty()) {

@@ -295,5 +295,66 @@ TEST_CASE("schedkit-kube schedules and preempts through the API, with events and
   CHECK(*code == 0);
 }
 
+TEST_CASE("schedkit-kube allocates a pod's ResourceClaim through the API", "[e2e][kube-main][dra]") {
+  REQUIRE_FALSE(SchedkitKubeBinary().empty());
+  auto admin = Admin();
+  const std::string ns = "e2e-kube-dra";
+  CreateNamespace(*admin, ns);
+  // The test API server runs no DRA driver or claim controller: the test
+  // publishes the devices and creates the claim itself.
+  Create(*admin, "/api/v1/nodes", NodeJson("kube-dra-1", "4", "kube-dra"));
+  Create(*admin, "/apis/resource.k8s.io/v1/deviceclasses", json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "e2e-dra.example.com"},
+    "spec": {"selectors": [{"cel": {"expression": "device.driver == 'dra.e2e.example.com'"}}]}})"));
+  Create(*admin, "/apis/resource.k8s.io/v1/resourceslices", json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "kube-dra-1-gpus"},
+    "spec": {"driver": "dra.e2e.example.com", "nodeName": "kube-dra-1",
+             "pool": {"name": "kube-dra-1", "generation": 1, "resourceSliceCount": 1},
+             "devices": [{"name": "gpu-0", "attributes": {"pcieRoot": {"string": "pci0"}}},
+                         {"name": "gpu-1", "attributes": {"pcieRoot": {"string": "pci1"}}},
+                         {"name": "gpu-2", "attributes": {"pcieRoot": {"string": "pci1"}}}]}})"));
+  const std::string claims = schedkit::StrCat("/apis/resource.k8s.io/v1/namespaces/", ns, "/resourceclaims");
+  Create(*admin, claims, json::parse(schedkit::StrCat(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "two-gpus", "namespace": ")", ns,
+                                                     R"("},
+    "spec": {"devices": {"requests": [{"name": "gpus", "exactly": {"deviceClassName": "e2e-dra.example.com", "count": 2}}],
+                         "constraints": [{"requests": ["gpus"], "matchAttribute": "dra.e2e.example.com/pcieRoot"}]}}})")));
+  json pod = PodJson(ns, "trainer", "100m", 0, "kube-dra");
+  pod["spec"]["resourceClaims"] = json::array({{{"name", "gpus"}, {"resourceClaimName", "two-gpus"}}});
+  pod["spec"]["containers"][0]["resources"]["claims"] = json::array({{{"name", "gpus"}}});
+  const std::string pods = schedkit::StrCat("/api/v1/namespaces/", ns, "/pods");
+  Create(*admin, pods, pod);
+
+  auto child = ChildProcess::Start({SchedkitKubeBinary(), "--kubeconfig", Server().scheduler_kubeconfig(),
+                                    "--leader-elect=false", "--secure-port=0", "-v=4"},
+                                   Server().dir() + "-kube-dra.log");
+  REQUIRE(child.ok());
+  INFO((*child)->Output());
+  REQUIRE(Eventually(absl::Seconds(60),
+                     [&] { return Get(*admin, pods + "/trainer")["spec"].value("nodeName", "") == "kube-dra-1"; }));
+  // The claim as the API server holds it: allocated to the two devices of
+  // one PCIe root, reserved for the pod, protected by the finalizer.
+  const json claim = Get(*admin, claims + "/two-gpus");
+  const json& results = claim["status"]["allocation"]["devices"]["results"];
+  REQUIRE(results.size() == 2);
+  CHECK(results[0]["device"] == "gpu-1");
+  CHECK(results[1]["device"] == "gpu-2");
+  CHECK(results[0]["driver"] == "dra.e2e.example.com");
+  CHECK(results[0]["pool"] == "kube-dra-1");
+  CHECK(claim["status"]["allocation"]["nodeSelector"]["nodeSelectorTerms"][0]["matchFields"][0]["values"][0] ==
+        "kube-dra-1");
+  REQUIRE(claim["status"]["reservedFor"].size() == 1);
+  CHECK(claim["status"]["reservedFor"][0]["resource"] == "pods");
+  CHECK(claim["status"]["reservedFor"][0]["name"] == "trainer");
+  CHECK(claim["status"]["reservedFor"][0]["uid"] == Get(*admin, pods + "/trainer")["metadata"]["uid"]);
+  CHECK(claim["metadata"]["finalizers"] == json::array({"resource.kubernetes.io/delete-protection"}));
+
+  (*child)->Signal(SIGTERM);
+  REQUIRE((*child)->Wait(absl::Seconds(30)).has_value());
+  // Out of the way of later cases: the pod, then the claim (its finalizer
+  // is a kubelet's to remove once the pod is gone; no kubelet runs here).
+  CHECK(admin->Do("DELETE", pods + "/trainer").ok());
+}
+
 }  // namespace
 }  // namespace schedkit::e2e

@@ -227,6 +227,15 @@ TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
   const std::vector<Case> cases = {
       {"--cluster " + TestData("bad/quantity.yaml"), {"quantity.yaml", "Pod default/p", "spec.containers[0].resources.requests.cpu", "1.5.5"}},
       {"--cluster " + TestData("bad/malformed.yaml"), {"malformed.yaml", "line"}},
+      // What the API server refuses in the DRA kinds: a selector that does
+      // not compile (the in-tree registry's objects check), a malformed counter.
+      {"--cluster " + TestData("bad/dra_selector.yaml"),
+       {"dra_selector.yaml: document 1 (ResourceClaim default/gpu): "
+        "spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: \"device.foo == 1\": "
+        "compilation failed: ERROR: <input>:1:7: undefined field 'foo'"}},
+      {"--cluster " + TestData("bad/dra_counter.yaml"),
+       {"dra_counter.yaml: document 1 (ResourceSlice node-1-counters)", "spec.sharedCounters[0].counters[memory].value",
+        "80Gx"}},
       {"--cluster " + TestData("bad/template_quantity.yaml"),
        {"template_quantity.yaml", "ReplicaSet default/web", "spec.template.spec.containers[0].resources.requests.cpu",
         "2..5"}},
@@ -266,13 +275,36 @@ TEST_CASE("bad input exits 2 with one line naming the culprit", "[sim]") {
 TEST_CASE("the bundled demo runs, schedules and preempts", "[sim]") {
   auto j = Json(Sim("--output json --tie-break name"));
   CHECK(j["summary"]["nodes"] == 20);
-  CHECK(j["summary"]["pendingPods"] == 103);
+  CHECK(j["summary"]["pendingPods"] == 108);
   // The StatefulSet's replicas are made from its template, and their claims provisioned where they run.
   REQUIRE(j["claims"].size() == 3);
   for (int i = 0; i < 3; ++i) {
     CHECK(j["claims"][i]["node"] == PodNamed(j, "orders-db-" + std::to_string(i))["node"]);
   }
   CHECK(j["summary"]["scheduled"].get<int>() >= 95);
+  // The GPU pool (DRA): three fine-tuning pods get two GPUs of one PCIe
+  // root each, from their claim templates, and two inference pods share one
+  // claim. Pods of one template are alike but their claims are not: each
+  // pod's cycle allocates afresh (no outcome is reused).
+  std::map<std::string, std::string> node_of_claim;
+  for (const auto& c : j["resourceClaims"]) {
+    INFO(c.dump());
+    REQUIRE(c["allocation"].is_array());
+    const std::string node = c["allocation"][0]["pool"];
+    for (const auto& d : c["allocation"]) CHECK(d["pool"] == node);
+    if (c["allocation"].size() == 2) {
+      // Same root: gpu-0/gpu-1 or gpu-2/gpu-3.
+      CHECK(c["allocation"][0]["device"].get<std::string>().back() / 2 ==
+            c["allocation"][1]["device"].get<std::string>().back() / 2);
+    }
+    for (const auto& pod : c["reservedFor"]) CHECK(PodNamed(j, pod)["node"] == node);
+    node_of_claim[c["name"]] = node;
+  }
+  CHECK(j["resourceClaims"].size() == 4);
+  CHECK(node_of_claim.contains("inference-gpu"));
+  for (const std::string pod : {"finetune-0", "finetune-1", "finetune-2", "inference-0", "inference-1"}) {
+    CHECK(PodNamed(j, pod)["status"] == "Scheduled");
+  }
   CHECK(PodNamed(j, "giant")["status"] == "Unschedulable");
   int victims = 0;
   for (const auto& p : j["pods"]) victims += static_cast<int>(p["victims"].size());

@@ -24,6 +24,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "schedkit/api/builtin_kinds.h"
+#include "schedkit/api/decode.h"
 #include "schedkit/api/kind.h"
 #include "schedkit/framework/handle.h"
 #include "schedkit/framework/plugin.h"
@@ -63,10 +64,27 @@ class Registry {
   // BuiltinKinds() and the kinds added, in that order.
   const api::KindSet& kinds() const { return kinds_; }
 
+  // A check of decoded objects beyond each kind's own validation, for what
+  // the API server refuses and only a plugin can tell (DynamicResources
+  // compiles device selectors): a host that reads objects from files runs
+  // the checks after decoding (schedkit-sim exits 2 with the first error).
+  // A check returns one line naming the file, the object and the field
+  // (DecodedCluster::sources gives the file), or OK.
+  using ObjectsCheck = std::function<absl::Status(const api::DecodedCluster& cluster)>;
+  void AddObjectsCheck(ObjectsCheck check) { checks_.push_back(std::move(check)); }
+  // The checks in the order added; the first error.
+  absl::Status CheckObjects(const api::DecodedCluster& cluster) const {
+    for (const ObjectsCheck& check : checks_) {
+      if (absl::Status s = check(cluster); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
  private:
   std::map<std::string, PluginFactory, std::less<>> factories_;
   std::map<std::string, ArgsDefaulter, std::less<>> args_;
   api::KindSet kinds_ = api::BuiltinKinds();
+  std::vector<ObjectsCheck> checks_;
 };
 
 }  // namespace schedkit::framework

@@ -101,9 +101,14 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   // Declines pods with claims ("pods with dra resource claims are not
   // signable"); others sign with nothing added.
   framework::Status SignPod(const framework::PodInfo& pod, framework::BatchSignatureBuilder& signature) const override;
-  // Per node for the pods it signs (those without claims: Filter passes,
-  // Score is 0).
-  bool OutcomesArePerNode() const override { return true; }
+  // Not per node for a pod with claims: whether a node fits depends on
+  // what every other claim holds, and Reserve needs the allocation Filter
+  // found on the chosen node. A pod without claims skips Filter and scores
+  // 0 everywhere, which is per node.
+  bool OutcomesArePerNode() const override { return false; }
+  bool OutcomesArePerNodeFor(const framework::PodInfo& pod) const override {
+    return pod.pod().spec().resource_claims().empty();
+  }
 
   framework::Status PreEnqueue(const framework::PodInfo& pod) override;
   PreFilterPlugin::Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,

@@ -15,6 +15,10 @@ package main
 // objects that never change during a run; the real PV and PVC informers
 // (read by the volume binder's caches and the volume plugins' listers) get
 // the storage writes through the fake API server's watch, on their own.
+// ResourceClaim writes take another path (dra.go): a synchronous claim
+// informer, whose handlers (the claim assume cache, then the scheduler's
+// ResourceClaim handler) run inside the write, as the assume cache's own
+// events do upstream.
 
 import (
 	"context"

@@ -17,12 +17,14 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	resourcedefaults "k8s.io/kubernetes/pkg/apis/resource/v1"
 )
 
 // cluster is everything read from the --cluster inputs, in input order.
@@ -45,8 +47,16 @@ type cluster struct {
 	csiDrivers     []*storagev1.CSIDriver
 	capacities     []*storagev1.CSIStorageCapacity
 	attachments    []*storagev1.VolumeAttachment
-	skippedByKind  map[string]int
-	sourceOfObject map[string]string // "Kind ns/name" -> file, for messages
+	// Dynamic Resource Allocation (resource.k8s.io/v1). resourceClaims
+	// holds the input's claims, then those the emulated resource-claim
+	// controller made (claimcontroller.go).
+	deviceClasses    []*resourceapi.DeviceClass
+	resourceClaims   []*resourceapi.ResourceClaim
+	claimTemplates   []*resourceapi.ResourceClaimTemplate
+	resourceSlices   []*resourceapi.ResourceSlice
+	deviceTaintRules []*resourceapi.DeviceTaintRule
+	skippedByKind    map[string]int
+	sourceOfObject   map[string]string // "Kind ns/name" -> file, for messages
 }
 
 // inputError marks bad input (exit code 2).
@@ -185,7 +195,8 @@ func (c *cluster) decodeDocument(raw []byte, where string) error {
 	case "Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace",
 		"Service", "ReplicationController", "ReplicaSet", "StatefulSet",
 		"PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
-		"CSIStorageCapacity", "VolumeAttachment":
+		"CSIStorageCapacity", "VolumeAttachment",
+		"DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule":
 	default:
 		c.skippedByKind[h.Kind]++
 		return nil
@@ -227,8 +238,18 @@ func (c *cluster) decodeDocument(raw []byte, where string) error {
 		c.capacities = append(c.capacities, o)
 	case *storagev1.VolumeAttachment:
 		c.attachments = append(c.attachments, o)
+	case *resourceapi.DeviceClass:
+		c.deviceClasses = append(c.deviceClasses, o)
+	case *resourceapi.ResourceClaim:
+		c.resourceClaims = append(c.resourceClaims, o)
+	case *resourceapi.ResourceClaimTemplate:
+		c.claimTemplates = append(c.claimTemplates, o)
+	case *resourceapi.ResourceSlice:
+		c.resourceSlices = append(c.resourceSlices, o)
+	case *resourceapi.DeviceTaintRule:
+		c.deviceTaintRules = append(c.deviceTaintRules, o)
 	default:
-		return badInput("%s: unsupported apiVersion %q for kind %s (want v1, apps/v1, policy/v1, scheduling.k8s.io/v1 or storage.k8s.io/v1)", where, gvk.GroupVersion().String(), gvk.Kind)
+		return badInput("%s: unsupported apiVersion %q for kind %s (want v1, apps/v1, policy/v1, scheduling.k8s.io/v1, storage.k8s.io/v1 or resource.k8s.io/v1)", where, gvk.GroupVersion().String(), gvk.Kind)
 	}
 	return nil
 }
@@ -238,6 +259,10 @@ func (c *cluster) decodeDocument(raw []byte, where string) error {
 // lacks is accepted, as the API server accepts it)
 // and fills in what the API server would have: namespace "default" for
 // namespaced objects without one, a UID, and schedulerName "default-scheduler".
+// Then it makes the ResourceClaims kube-controller-manager's resource-claim
+// controller would make from templates, and gives every ResourceClaim
+// without one a UID — in the order schedkit-sim's Simulate does it (pod
+// UIDs first: a generated claim's owner reference carries its pod's).
 func (c *cluster) validate() error {
 	nodes := map[string]bool{}
 	for _, n := range c.nodes {
@@ -267,7 +292,8 @@ func (c *cluster) validate() error {
 		}
 		pods[key] = true
 		if p.UID == "" {
-			p.UID = types.UID("pod-" + key)
+			// schedkit-sim's: generated claims name their pod by this uid.
+			p.UID = types.UID("uid-" + key)
 		}
 		if other, dup := uids[p.UID]; dup {
 			return badInput("Pods %s and %s have the same metadata.uid %q", other, key, p.UID)
@@ -293,6 +319,8 @@ func (c *cluster) validate() error {
 	defaultNamespaces(c.statefulSets)
 	defaultNamespaces(c.pvcs)
 	defaultNamespaces(c.capacities)
+	defaultNamespaces(c.resourceClaims)
+	defaultNamespaces(c.claimTemplates)
 	// The defaults the API server gives the StorageClass fields the volume
 	// plugins read.
 	for _, sc := range c.storageClasses {
@@ -313,6 +341,34 @@ func (c *cluster) validate() error {
 	for _, ns := range c.namespaces {
 		if ns.Name == "" {
 			return badInput("Namespace without metadata.name")
+		}
+	}
+	// The DRA kinds get the API server's defaults (upstream's defaulters:
+	// a request's allocationMode ExactCount and count 1, a toleration's
+	// operator Equal, a taint's timeAdded), which the allocator reads.
+	for _, rc := range c.resourceClaims {
+		if rc.Name == "" {
+			return badInput("ResourceClaim without metadata.name")
+		}
+		resourcedefaults.SetObjectDefaults_ResourceClaim(rc)
+	}
+	for _, t := range c.claimTemplates {
+		if t.Name == "" {
+			return badInput("ResourceClaimTemplate without metadata.name")
+		}
+		resourcedefaults.SetObjectDefaults_ResourceClaimTemplate(t)
+	}
+	for _, s := range c.resourceSlices {
+		resourcedefaults.SetObjectDefaults_ResourceSlice(s)
+	}
+	for _, r := range c.deviceTaintRules {
+		resourcedefaults.SetObjectDefaults_DeviceTaintRule(r)
+	}
+	c.createClaimsFromTemplates()
+	// The scheduler tracks allocations in flight by claim uid.
+	for _, rc := range c.resourceClaims {
+		if rc.UID == "" {
+			rc.UID = types.UID("uid-" + rc.Namespace + "-" + rc.Name)
 		}
 	}
 	return nil

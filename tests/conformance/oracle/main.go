@@ -170,8 +170,11 @@ func oneLine(err error) string {
 type Output struct {
 	Pods []PodResult `json:"pods"`
 	// Claims unbound in the input and bound during the run (pvcontroller.go).
-	Claims  []ClaimResult `json:"claims"`
-	Summary Summary       `json:"summary"`
+	Claims []ClaimResult `json:"claims"`
+	// Every ResourceClaim at the end of the run (dra.go): the input's and
+	// those the emulated resource-claim controller made (claimcontroller.go).
+	ResourceClaims []ResourceClaimResult `json:"resourceClaims"`
+	Summary        Summary               `json:"summary"`
 }
 
 type PodResult struct {
@@ -281,7 +284,7 @@ func strPtr(s string) *string {
 }
 
 func (w *world) output(seconds float64) *Output {
-	out := &Output{Pods: []PodResult{}, Claims: w.boundClaims()}
+	out := &Output{Pods: []PodResult{}, Claims: w.boundClaims(), ResourceClaims: w.resourceClaimResults()}
 	out.Summary.Nodes = len(w.nodes)
 	for _, ps := range w.pods {
 		if !ps.pending {

@@ -214,3 +214,60 @@ func TestWFFCScenario(t *testing.T) {
 		t.Errorf("claims\n  %v\nwant\n  %v", claims, want)
 	}
 }
+
+// testdata/dra (see README.md there): claims made from a template by the
+// emulated resource-claim controller, allocated under a matchAttribute
+// constraint by DynamicResources and written back through the claim
+// reactor; the third pod finds no pair of devices left.
+func TestDRAScenario(t *testing.T) {
+	out, _ := runJSON(t, "--cluster", "testdata/dra", "--tie-break", "name", "--explain")
+	for _, tc := range []struct{ pod, node string }{{"train-0", "n1"}, {"train-1", "n2"}} {
+		if p := podByName(t, out, tc.pod); p.Status != "Scheduled" || deref(p.Node) != tc.node {
+			t.Errorf("%s = %s on %s (%s), want Scheduled on %s", tc.pod, p.Status, deref(p.Node), p.Message, tc.node)
+		}
+	}
+	const msg = "0/2 nodes are available: 2 cannot allocate all claims. " +
+		"preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+	if p := podByName(t, out, "train-2"); p.Status != "Unschedulable" || p.Node != nil || p.Message != msg {
+		t.Errorf("train-2 = %s on %s, message\n  %q\nwant Unschedulable,\n  %q", p.Status, deref(p.Node), p.Message, msg)
+	}
+	if f := (*podByName(t, out, "train-1").Filter)["n1"]; f.Code != "UnschedulableAndUnresolvable" || f.Plugin != "DynamicResources" ||
+		strings.Join(f.Reasons, ";") != "cannot allocate all claims" {
+		t.Errorf("train-1 on n1: filter %+v, want DynamicResources UnschedulableAndUnresolvable %q", f, "cannot allocate all claims")
+	}
+	var got []string
+	for _, c := range out.ResourceClaims {
+		alloc := "null"
+		if c.Allocation != nil {
+			var devs []string
+			for _, d := range c.Allocation {
+				devs = append(devs, d.Request+":"+d.Driver+"/"+d.Pool+"/"+d.Device)
+			}
+			alloc = "[" + strings.Join(devs, ",") + "]"
+		}
+		if c.ReservedFor == nil {
+			t.Errorf("claim %s/%s: reservedFor is null, want a list", c.Namespace, c.Name)
+		}
+		got = append(got, c.Namespace+"/"+c.Name+" "+alloc+" reservedFor="+strings.Join(c.ReservedFor, ","))
+	}
+	want := []string{
+		"default/train-0-gpus-8p6dd [gpus:gpu.example.com/n1/gpu-0,gpus:gpu.example.com/n1/gpu-1] reservedFor=train-0",
+		"default/train-1-gpus-gx8x4 [gpus:gpu.example.com/n2/gpu-1,gpus:gpu.example.com/n2/gpu-2] reservedFor=train-1",
+		"default/train-2-gpus-dnjd8 null reservedFor=",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("resourceClaims\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+// Without claims, resourceClaims is an empty list, not null.
+func TestResourceClaimsAlwaysListed(t *testing.T) {
+	_, raw := runJSON(t, "--cluster", "testdata/requeue", "--tie-break", "name")
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(m["resourceClaims"])); got != "[]" {
+		t.Errorf("resourceClaims = %s, want []", got)
+	}
+}

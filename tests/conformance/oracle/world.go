@@ -18,6 +18,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/util/feature"
@@ -118,6 +119,11 @@ type world struct {
 	// input (the "claims" output reports those bound during the run).
 	lastRV        atomic.Int64
 	unboundClaims []types.NamespacedName
+
+	// The ResourceClaim informer the claim reactor delivers writes to, and
+	// the sync checks of the DRA event handlers' registrations (dra.go).
+	claimInformer *syncClaimInformer
+	draSynced     []func() bool
 
 	// --timeline (timeline.go): the batches, and the pending pods not yet
 	// created, by namespace/name.
@@ -233,6 +239,27 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	for _, o := range c.attachments {
 		objs = append(objs, o.DeepCopy())
 	}
+	// Dynamic Resource Allocation. Claims carry resourceVersions, as PVs
+	// do: the claim assume cache compares them (dra.go).
+	for _, o := range c.deviceClasses {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.resourceSlices {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.deviceTaintRules {
+		objs = append(objs, o.DeepCopy())
+	}
+	for _, o := range c.claimTemplates {
+		objs = append(objs, o.DeepCopy())
+	}
+	var claims []*resourceapi.ResourceClaim
+	for _, o := range c.resourceClaims {
+		o = o.DeepCopy()
+		o.ResourceVersion = w.nextResourceVersion()
+		objs = append(objs, o)
+		claims = append(claims, o)
+	}
 	if throughput {
 		// NewClientset's tracker rebuilds a REST mapper for managed fields on
 		// every write, which costs more than the scheduling it serves; the
@@ -245,6 +272,7 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 	w.cs.PrependReactor("*", "pods", w.podWriteReactor)
 	w.cs.PrependReactor("update", "persistentvolumes", w.storageWriteReactor)
 	w.cs.PrependReactor("update", "persistentvolumeclaims", w.storageWriteReactor)
+	w.cs.PrependReactor("*", "resourceclaims", w.claimWriteReactor)
 	// The scheduler's informer factory (scheduler.NewInformerFactory) with
 	// the synchronous pod informer in place of newPodInformer.
 	w.informer = informers.NewSharedInformerFactory(w.cs, 0)
@@ -258,16 +286,29 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 			return nil, err
 		}
 	}
+	// ... and the synchronous claim informer (dra.go), holding the claims
+	// before the assume cache registers with it.
+	w.claimInformer = newSyncClaimInformer()
+	w.informer.InformerFor(&resourceapi.ResourceClaim{}, func(kubernetes.Interface, time.Duration) toolscache.SharedIndexInformer { return w.claimInformer })
+	for _, o := range claims {
+		if err := w.claimInformer.GetStore().Add(o.DeepCopy()); err != nil {
+			return nil, err
+		}
+	}
 
 	// The scheduler cache (assumed pods never expire, as in kube-scheduler).
 	w.cache = internalcache.New(ctx, nil, feature.DefaultFeatureGate.Enabled(features.GenericWorkload), feature.DefaultFeatureGate.Enabled(features.CompositePodGroup))
 	w.snapshot = internalcache.NewEmptySnapshot()
 
 	// Providers that scheduler.New wires up.
-	var draManager fwk.SharedDRAManager
+	var (
+		draManager   fwk.SharedDRAManager
+		claimCache   *assumecache.AssumeCache
+		sliceTracker *resourceslicetracker.Tracker
+	)
 	if feature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
 		claimInformer := w.informer.Resource().V1().ResourceClaims().Informer()
-		claimCache := assumecache.NewAssumeCache(w.logger, claimInformer, "ResourceClaim", "", nil)
+		claimCache = assumecache.NewAssumeCache(w.logger, claimInformer, "ResourceClaim", "", nil)
 		opts := resourceslicetracker.Options{
 			EnableDeviceTaintRules:   feature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
 			EnableConsumableCapacity: feature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
@@ -281,6 +322,10 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 		if err != nil {
 			return nil, fmt.Errorf("starting the resource slice tracker: %w", err)
 		}
+		sliceTracker = tracker
+		// The tracker itself must have seen every slice (and taint rule)
+		// before the first cycle lists them.
+		w.draSynced = append(w.draSynced, tracker.HasSynced)
 		draManager = dynamicresources.NewDRAManager(ctx, claimCache, tracker, w.informer)
 	}
 	csiManager := nodevolumelimits.NewCSIManager(w.informer.Storage().V1().CSINodes().Lister())
@@ -377,6 +422,15 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 		pf.fw.SetPodNominator(w.queue)
 		pf.fw.SetPodActivator(w.queue)
 	}
+	// The DRA kinds' informer handlers (addAllEventHandlers registers them
+	// before the informers start, too).
+	if draManager != nil {
+		synced, err := w.addDRAEventHandlers(claimCache, sliceTracker, draManager)
+		if err != nil {
+			return nil, fmt.Errorf("adding the DRA event handlers: %w", err)
+		}
+		w.draSynced = append(w.draSynced, synced...)
+	}
 
 	// Listers the oracle and upstream code read.
 	w.informer.Core().V1().Namespaces().Lister()
@@ -404,7 +458,9 @@ func newWorld(ctx context.Context, cfg *config.KubeSchedulerConfiguration, c *cl
 
 // waitForInformers waits until every started informer has synced, checking
 // often (the factory's WaitForCacheSync polls every 100 ms; called with a
-// closed channel it only checks once).
+// closed channel it only checks once), and until the DRA handlers and the
+// slice tracker have processed the initial objects (an informer is synced
+// once its store holds them, before its handlers have seen them).
 func (w *world) waitForInformers() error {
 	closed := make(chan struct{})
 	close(closed)
@@ -413,6 +469,9 @@ func (w *world) waitForInformers() error {
 		all := true
 		for _, ok := range w.informer.WaitForCacheSync(closed) {
 			all = all && ok
+		}
+		for _, synced := range w.draSynced {
+			all = all && synced()
 		}
 		if all {
 			return nil
