@@ -475,7 +475,10 @@ Status Framework::Impl::FindNodesThatPassFilters(const CycleState& state, const 
             break;
           }
         } else if (im.node_status[pos].IsError()) {
-          processed = pos + 1;
+          // Upstream counts the nodes that passed or were rejected; the
+          // node whose filter failed is neither, so the next cycle starts
+          // there again.
+          processed = pos;
           return im.node_status[pos];
         }
       }

@@ -269,7 +269,10 @@ void Scheduler::Impl::ScheduleQueued(QueuedPodInfo qpi) {
       ReportFailure(qpi, out.status, out.fit_error->Message(), &out.fit_error->diagnosis, nominating, report);
       metrics->ObserveScheduleAttempt("unschedulable", fw->profile_name(), absl::Now() - start);
     } else {
-      ReportFailure(qpi, out.status, out.status.Message(), nullptr, {}, report);
+      // Upstream's clearNominatedNode: an error drops the pod's nomination.
+      framework::NominatingInfo clear;
+      if (!pod->nominated_node_name().empty()) clear.mode = framework::NominatingInfo::Mode::kOverride;
+      ReportFailure(qpi, out.status, out.status.Message(), nullptr, clear, report);
       metrics->ObserveScheduleAttempt("error", fw->profile_name(), absl::Now() - start);
     }
     Notify(report);

@@ -301,7 +301,14 @@ func (b *batchSources) signable(p *v1.Pod) bool {
 func (b *batchSources) strip(p *v1.Pod) *v1.Pod {
 	s := p.DeepCopy()
 	s.Spec.TopologySpreadConstraints = nil
+	// Without its resource claims, its containers name none either (the
+	// API server refuses a container claim the pod does not have).
 	s.Spec.ResourceClaims = nil
+	for _, cs := range [][]v1.Container{s.Spec.Containers, s.Spec.InitContainers} {
+		for i := range cs {
+			cs[i].Resources.Claims = nil
+		}
+	}
 	if a := s.Spec.Affinity; a != nil {
 		a.PodAffinity, a.PodAntiAffinity = nil, nil
 		if a.NodeAffinity == nil {

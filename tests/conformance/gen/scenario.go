@@ -85,7 +85,7 @@ type features struct {
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
 	workloads, disks, storage, binding, config                                 bool
-	v137, gates, batch, resize                                                 bool
+	v137, gates, batch, resize, dra                                            bool
 }
 
 type gen struct {
@@ -108,6 +108,8 @@ type gen struct {
 	storage []any
 	// The WaitForFirstConsumer objects of the "binding" feature (binding.go).
 	binding []any
+	// The objects of the "dra" feature (dra.go).
+	dra []any
 
 	free     map[string]v1.ResourceList // node -> allocatable minus running requests
 	podCount map[string]int
@@ -240,6 +242,16 @@ func Generate(seed uint64, index int) *Scenario {
 		resized = g.genResize()
 	}
 
+	// Dynamic Resource Allocation draws from an eleventh stream (dra.go),
+	// before the batch runs, which must see which pods have claims: a pod
+	// with claims never heads a run (DynamicResources does not sign it).
+	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+11))
+	g.f.dra = g.chance(0.35)
+	var draN draCounts
+	if g.f.dra {
+		draN = g.genDRA()
+	}
+
 	// Runs of identical pending pods, and a configuration under which
 	// upstream's OpportunisticBatching signs them, draw from a ninth stream,
 	// after everything else (batch.go): the runs copy pods as every other
@@ -269,6 +281,7 @@ func Generate(seed uint64, index int) *Scenario {
 	add("08-workloads.json", g.workloads)
 	add("09-storage.json", g.storage)
 	add("10-binding.json", g.binding)
+	add(draFile, g.dra)
 
 	var on []string
 	for name, v := range map[string]bool{
@@ -279,7 +292,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
 		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage, "binding": g.f.binding,
 		"config": g.f.config, "v137": g.f.v137, "gates": g.f.gates, "batch": g.f.batch,
-		"resize": g.f.resize,
+		"resize": g.f.resize, "dra": g.f.dra,
 	} {
 		if v {
 			on = append(on, name)
@@ -298,6 +311,9 @@ func Generate(seed uint64, index int) *Scenario {
 	}
 	if g.f.resize {
 		summaryStorage += fmt.Sprintf(", %d pods with pod-level requests, %d resized", resized.podLevel, resized.resized)
+	}
+	if g.f.dra {
+		summaryStorage += fmt.Sprintf(", %d DRA objects, %d pods with resource claims", draN.objects, draN.pods)
 	}
 	s.Summary = fmt.Sprintf("seed %d index %d: %d nodes in %d zone(s), %d running pods, %d pending pods, %d PDBs, %d PriorityClasses%s\nfeatures: %s\n",
 		seed, index, len(g.nodes), len(g.zones), len(g.running), len(g.pending), len(g.pdbs), len(g.classes), summaryStorage, strings.Join(on, " "))

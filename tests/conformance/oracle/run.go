@@ -174,6 +174,12 @@ func (w *world) schedulingCycle(ctx context.Context, pf *profileFW, state fwk.Cy
 		}
 		var fitError *framework.FitError
 		if !errors.As(err, &fitError) {
+			// A plugin's Error stopped the cycle: which nodes upstream's
+			// parallel filter had evaluated by then is not defined, so
+			// --explain reports none (as schedkit-sim does).
+			if tr != nil {
+				*tr = *newCycleTrace()
+			}
 			return "", podInfo, clearNominatedNode, fwk.AsStatus(err), nil
 		}
 		if !pf.fw.HasPostFilterPlugins() {

@@ -8,8 +8,11 @@
 // verdict (code, plugin, reasons) and, per node, every plugin's normalized
 // score and weight and the total (with --raw-scores also the raw score);
 // the "claims" list (the claims bound during the run: volume and selected
-// node of each; a missing list counts as a difference); the summary
-// counts. Not compared: "seconds", "podsPerSecond".
+// node of each; a missing list counts as a difference); the
+// "resourceClaims" list (every ResourceClaim at the end of the run: its
+// allocation, in order, and the pods it is reserved for, then the list's
+// order; a missing list counts as a difference); the summary counts. Not
+// compared: "seconds", "podsPerSecond".
 //
 // Prints nothing and exits 0 when they agree; otherwise prints one line per
 // difference ("<pod>: <field>: sim <value> | oracle <value>"), the most
@@ -26,9 +29,10 @@ import (
 )
 
 type output struct {
-	Pods    []pod          `json:"pods"`
-	Claims  *[]claim       `json:"claims"`
-	Summary map[string]any `json:"summary"`
+	Pods           []pod            `json:"pods"`
+	Claims         *[]claim         `json:"claims"`
+	ResourceClaims *[]resourceClaim `json:"resourceClaims"`
+	Summary        map[string]any   `json:"summary"`
 }
 
 // claim is one entry of "claims": a claim bound during the run.
@@ -37,6 +41,22 @@ type claim struct {
 	Name      string  `json:"name"`
 	Volume    string  `json:"volume"`
 	Node      *string `json:"node"`
+}
+
+// resourceClaim is one entry of "resourceClaims": a ResourceClaim (DRA) at
+// the end of the run.
+type resourceClaim struct {
+	Namespace   string             `json:"namespace"`
+	Name        string             `json:"name"`
+	Allocation  *[]allocatedDevice `json:"allocation"` // null: not allocated
+	ReservedFor []string           `json:"reservedFor"`
+}
+
+type allocatedDevice struct {
+	Request string `json:"request"`
+	Driver  string `json:"driver"`
+	Pool    string `json:"pool"`
+	Device  string `json:"device"`
 }
 
 type pod struct {
@@ -275,6 +295,63 @@ func (d *differ) claims(s, o *output) {
 	}
 }
 
+// resourceClaims compares the ResourceClaims at the end of the run, after
+// the PersistentVolumeClaims; every difference is major. An allocation is
+// its results in order ("request=driver/pool/device"); reservedFor is
+// compared in order, null and [] alike.
+func (d *differ) resourceClaims(s, o *output) {
+	if s.ResourceClaims == nil || o.ResourceClaims == nil {
+		if s.ResourceClaims != nil || o.ResourceClaims != nil {
+			d.add(true, "resourceClaims", "list", present(s.ResourceClaims != nil), present(o.ResourceClaims != nil))
+		}
+		return
+	}
+	type entry struct{ allocation, reservedFor string }
+	index := func(cs []resourceClaim) map[string]entry {
+		m := map[string]entry{}
+		for _, c := range cs {
+			e := entry{allocation: "null", reservedFor: "[" + strings.Join(c.ReservedFor, ",") + "]"}
+			if c.Allocation != nil {
+				var rs []string
+				for _, r := range *c.Allocation {
+					rs = append(rs, fmt.Sprintf("%s=%s/%s/%s", r.Request, r.Driver, r.Pool, r.Device))
+				}
+				e.allocation = "[" + strings.Join(rs, ",") + "]"
+			}
+			m[c.Namespace+"/"+c.Name] = e
+		}
+		return m
+	}
+	sm, om := index(*s.ResourceClaims), index(*o.ResourceClaims)
+	for _, k := range union(sm, om) {
+		se, sok := sm[k]
+		oe, ook := om[k]
+		where := "resourceClaim " + k
+		if !sok || !ook {
+			d.add(true, where, "claim", present(sok), present(ook))
+			continue
+		}
+		if se.allocation != oe.allocation {
+			d.add(true, where, "allocation", se.allocation, oe.allocation)
+		}
+		if se.reservedFor != oe.reservedFor {
+			d.add(true, where, "reservedFor", se.reservedFor, oe.reservedFor)
+		}
+	}
+	// Same claims: the order (namespace, then name) and duplicates are
+	// still part of the contract.
+	order := func(cs []resourceClaim) string {
+		var ks []string
+		for _, c := range cs {
+			ks = append(ks, c.Namespace+"/"+c.Name)
+		}
+		return strings.Join(ks, ",")
+	}
+	if so, oo := order(*s.ResourceClaims), order(*o.ResourceClaims); so != oo && len(union(sm, om)) == len(sm) && len(sm) == len(om) {
+		d.add(true, "resourceClaims", "order", so, oo)
+	}
+}
+
 func (d *differ) summary(s, o *output) {
 	for _, f := range []string{"nodes", "pendingPods", "scheduled", "unschedulable", "preempted"} {
 		if fmt.Sprint(s.Summary[f]) != fmt.Sprint(o.Summary[f]) {
@@ -300,11 +377,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "schedkit-compare: oracle: %v\n", err)
 		os.Exit(2)
 	}
-	d := &differ{rawScores: *raw}
-	d.pods(s, o)
-	d.claims(s, o)
-	d.summary(s, o)
-	all := append(d.major, d.minor...)
+	all := compare(s, o, *raw)
 	if len(all) == 0 {
 		return
 	}
@@ -312,4 +385,15 @@ func main() {
 		fmt.Println(l)
 	}
 	os.Exit(1)
+}
+
+// compare lists the differences, the major ones (pods, then claims, then
+// resource claims, then the summary) first.
+func compare(s, o *output, rawScores bool) []string {
+	d := &differ{rawScores: rawScores}
+	d.pods(s, o)
+	d.claims(s, o)
+	d.resourceClaims(s, o)
+	d.summary(s, o)
+	return append(d.major, d.minor...)
 }
