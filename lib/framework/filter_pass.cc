@@ -363,16 +363,29 @@ class FilterPass {
   // or its verdict as the memo keeps it.
   void RunNominatedPass(int pos, std::span<const NodeInfo* const> run, std::span<Status> statuses,
                         const RunScratch& scratch) {
+    // A node before the run's first error is still filtered, as upstream's
+    // scan in order would: an error of the chain at a later node must not
+    // hide an earlier node's verdict (or error).
+    size_t first_error = run.size();
     for (size_t k = 0; k < run.size(); ++k) {
+      if (!scratch.one_by_one[k] && !im_.node_passed[pos + k] && statuses[k].IsError()) {
+        first_error = k;
+        break;
+      }
+    }
+    for (size_t k = 0; k < run.size() && k < first_error; ++k) {
       if (!scratch.one_by_one[k]) continue;
-      if (errored_.load(std::memory_order_relaxed)) return;
       Status s = memo_keeps_nominated_ ? KeptNominatedPass(*run[k], scratch.position[k], *scratch.lists[k])
                                        : fw_.RunFilterPluginsWithNominatedPods(state_, pod_, *run[k]);
       if (s.IsSuccess()) {
         im_.node_passed[pos + k] = 1;
       } else {
-        if (s.IsError()) errored_.store(true, std::memory_order_relaxed);
+        const bool error = s.IsError();
         statuses[k] = std::move(s);
+        if (error) {
+          errored_.store(true, std::memory_order_relaxed);
+          return;
+        }
       }
     }
   }

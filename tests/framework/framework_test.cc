@@ -1213,6 +1213,30 @@ TEST_CASE("the start index rotates and early stop finds just enough nodes", "[fr
   CHECK(out2.fit_error->Message() == "0/300 nodes are available: 300 no.");
 }
 
+// Upstream scans the nodes in order from the start index: the first node
+// whose filter fails with an Error ends the cycle, and the nodes before it
+// (passed or rejected) are what the start index moves by, so the next cycle
+// starts at the failing node again.
+TEST_CASE("a filter Error names the first failing node and leaves the start index on it", "[framework]") {
+  World w(10);
+  Behaviour b;
+  b.filter["n2"] = Status::WithReasons(Code::kUnschedulable, {"no"});
+  b.filter["n5"] = Status::Error("n5 is broken");
+  b.filter["n7"] = Status::Error("n7 is broken");
+  w.AddPlugin("B", b);
+  auto f = w.Build(4);
+  for (int start : {0, 6}) {
+    SelectionState sel;
+    sel.next_start_node_index = start;
+    CycleState state;
+    auto out = f->SchedulePod(state, MakePod().Name("p").Info(), w.snapshot, sel);
+    REQUIRE(out.status.IsError());
+    CHECK(out.status.Message() == (start == 0 ? "running \"B\" filter plugin: n5 is broken"
+                                              : "running \"B\" filter plugin: n7 is broken"));
+    CHECK(sel.next_start_node_index == (start == 0 ? 5 : 7));
+  }
+}
+
 TEST_CASE("Reserve failure and Unreserve in reverse order", "[framework]") {
   World w(1);
   w.AddPlugin("A", {});
