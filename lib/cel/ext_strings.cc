@@ -26,31 +26,6 @@ std::u32string Runes(std::string_view s) {
   return out;
 }
 
-void AppendRune(std::string& out, char32_t c) {
-  if (c >= 0xD800 && c <= 0xDFFF) c = 0xFFFD;
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
-std::string Utf8(std::u32string_view runes) {
-  std::string out;
-  for (char32_t c : runes) AppendRune(out, c);
-  return out;
-}
-
 Value OutOfRange(int64_t i) { return Err("index out of range: " + std::to_string(i)); }
 
 Value CharAt(Args a) {
@@ -58,7 +33,7 @@ Value CharAt(Args a) {
   int64_t i = a[1].int_value();
   if (i < 0 || i > static_cast<int64_t>(r.size())) return OutOfRange(i);
   if (i == static_cast<int64_t>(r.size())) return Value::String("");
-  return Value::String(Utf8(r.substr(static_cast<size_t>(i), 1)));
+  return Value::String(EncodeUtf8(r.substr(static_cast<size_t>(i), 1)));
 }
 
 bool MatchAt(const std::u32string& r, const std::u32string& sub, size_t i) {
@@ -202,7 +177,7 @@ Value Substring(Args a) {
   std::u32string r = Runes(a[0].string_value());
   int64_t start = a[1].int_value();
   if (start < 0 || start > static_cast<int64_t>(r.size())) return OutOfRange(start);
-  return Value::String(Utf8(r.substr(static_cast<size_t>(start))));
+  return Value::String(EncodeUtf8(r.substr(static_cast<size_t>(start))));
 }
 Value SubstringRange(Args a) {
   std::u32string r = Runes(a[0].string_value());
@@ -213,7 +188,7 @@ Value SubstringRange(Args a) {
   }
   if (start < 0 || start > l) return OutOfRange(start);
   if (end < 0 || end > l) return OutOfRange(end);
-  return Value::String(Utf8(r.substr(static_cast<size_t>(start), static_cast<size_t>(end - start))));
+  return Value::String(EncodeUtf8(r.substr(static_cast<size_t>(start), static_cast<size_t>(end - start))));
 }
 
 // unicode.IsSpace.
@@ -283,7 +258,7 @@ Value Quote(Args a) {
       case '\v': out += "\\v"; break;
       case '\\': out += "\\\\"; break;
       case '"': out += "\\\""; break;
-      default: AppendRune(out, c);
+      default: AppendUtf8(c, out);
     }
   }
   return Value::String(out + "\"");
