@@ -320,6 +320,10 @@ bool IsExtendedResourceName(std::string_view name) {
   return !name.starts_with("requests.");
 }
 
+bool IsDraExtendedResourceName(std::string_view name) {
+  return IsExtendedResourceName(name) || name.starts_with("deviceclass.resource.kubernetes.io/");
+}
+
 bool IsScalarResourceName(std::string_view name) {
   return IsExtendedResourceName(name) || IsHugePageResourceName(name) ||
          (name.find("kubernetes.io/") != std::string_view::npos) || name.starts_with("attachable-volumes-");

@@ -149,8 +149,33 @@ absl::StatusOr<api::AnyObject> ApiHost::UpdateObject(const api::Kind& kind,
   return StoredObject(kind, reply);
 }
 
+absl::StatusOr<api::AnyObject> ApiHost::CreateObject(const api::Kind& kind, const google::protobuf::Message& object) {
+  // DynamicResources' claim for a pod's extended resources: POSTed as it
+  // is; the API server gives the name (generateName), uid and version.
+  const api::v1::ObjectMeta& meta = kind.Meta(object);
+  std::string collection = kind.ObjectPath(meta.namespace_(), "");
+  collection.pop_back();  // the object path of no name ends in '/'
+  auto reply = client_.Do("POST", collection, api::internal::EncodeObjectJson(kind, object).dump());
+  return StoredObject(kind, reply);
+}
+
+absl::Status ApiHost::DeleteObject(const api::Kind& kind, std::string_view namespace_name, std::string_view name) {
+  return client_.Do("DELETE", kind.ObjectPath(namespace_name, name), "").status();
+}
+
 absl::StatusOr<api::AnyObject> ApiHost::UpdateObjectStatus(const api::Kind& kind,
                                                            const google::protobuf::Message& object) {
+  if (&kind == &api::KindOf<api::v1::Pod>()) {
+    // DynamicResources names the claim of the pod's extended resources:
+    // that field alone, as upstream's PatchPodStatus sends the difference.
+    const auto& pod = static_cast<const api::v1::Pod&>(object);
+    const json patch = {
+        {"status",
+         {{"extendedResourceClaimStatus",
+           api::internal::MessageToJson(pod.status().extended_resource_claim_status())}}}};
+    SCHEDKIT_RETURN_IF_ERROR(PatchStatus(pod, patch.dump()));
+    return api::AnyObject(std::make_shared<const api::v1::Pod>(pod));
+  }
   if (&kind != &api::KindOf<api::v1::ResourceClaim>()) return scheduler::Host::UpdateObjectStatus(kind, object);
   // A merge patch of the whole status the plugin wrote, conditional on the
   // version it read (as upstream's UpdateStatus PUT is): every field is

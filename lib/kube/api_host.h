@@ -47,9 +47,14 @@ class ApiHost : public scheduler::Host {
   // resourceVersion; the stored object back.
   absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind,
                                               const google::protobuf::Message& object) override;
+  // A POST of the object (DynamicResources' claim for a pod's extended
+  // resources); the stored object back. A DELETE of one.
+  absl::StatusOr<api::AnyObject> CreateObject(const api::Kind& kind, const google::protobuf::Message& object) override;
+  absl::Status DeleteObject(const api::Kind& kind, std::string_view namespace_name, std::string_view name) override;
   // ResourceClaims' status (DynamicResources): a merge patch of
   // status.allocation, reservedFor and devices, conditional on the
-  // resourceVersion; a 409 is Aborted, so the plugin retries.
+  // resourceVersion; a 409 is Aborted, so the plugin retries. A pod's
+  // status.extendedResourceClaimStatus: a patch of that field.
   absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
                                                     const google::protobuf::Message& object) override;
 

@@ -28,6 +28,18 @@ absl::StatusOr<api::AnyObject> FencedHost::UpdateObjectStatus(const api::Kind& k
   return host_.UpdateObjectStatus(kind, object);
 }
 
+absl::StatusOr<api::AnyObject> FencedHost::CreateObject(const api::Kind& kind,
+                                                        const google::protobuf::Message& object) {
+  if (!leader_.IsLeader()) return NotLeader();
+  return host_.CreateObject(kind, object);
+}
+
+absl::Status FencedHost::DeleteObject(const api::Kind& kind, std::string_view namespace_name,
+                                      std::string_view name) {
+  if (!leader_.IsLeader()) return NotLeader();
+  return host_.DeleteObject(kind, namespace_name, name);
+}
+
 void FencedHost::OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) {
   if (leader_.IsLeader()) host_.OnFailedScheduling(pod, failure);
 }

@@ -23,6 +23,8 @@ class FencedHost : public Host {
                                               const google::protobuf::Message& object) override;
   absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
                                                     const google::protobuf::Message& object) override;
+  absl::StatusOr<api::AnyObject> CreateObject(const api::Kind& kind, const google::protobuf::Message& object) override;
+  absl::Status DeleteObject(const api::Kind& kind, std::string_view namespace_name, std::string_view name) override;
   // Dropped when this replica is not the leader.
   void OnFailedScheduling(const api::v1::Pod& pod, const SchedulingFailure& failure) override;
   void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override;

@@ -88,4 +88,15 @@ absl::StatusOr<api::AnyObject> Scheduler::Impl::UpdateObjectStatus(const api::Ki
                       "UpdateObjectStatus");
 }
 
+absl::StatusOr<api::AnyObject> Scheduler::Impl::CreateObject(const api::Kind& kind,
+                                                             const google::protobuf::Message& object) {
+  return StoredOfKind(kind, CallHostOr<api::AnyObject>([&] { return host->CreateObject(kind, object); }),
+                      "CreateObject");
+}
+
+absl::Status Scheduler::Impl::DeleteObject(const api::Kind& kind, std::string_view namespace_name,
+                                           std::string_view name) {
+  return CallHost([&] { return host->DeleteObject(kind, namespace_name, name); });
+}
+
 }  // namespace schedkit::scheduler

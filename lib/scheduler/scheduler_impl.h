@@ -99,6 +99,8 @@ struct Scheduler::Impl : public framework::ClusterClient {
                                               const google::protobuf::Message& object) override;
   absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
                                                     const google::protobuf::Message& object) override;
+  absl::StatusOr<api::AnyObject> CreateObject(const api::Kind& kind, const google::protobuf::Message& object) override;
+  absl::Status DeleteObject(const api::Kind& kind, std::string_view namespace_name, std::string_view name) override;
 
   // ---- the cycles (schedule_one.cc)
   // Pops the next pod and schedules it; false when none was ready.

@@ -5,7 +5,10 @@
 // resourceVersion it was made on and fails with a conflict (Aborted) when
 // the claim has moved on; an update keeps the stored status and a status
 // update keeps the stored metadata and spec; each stored write gets the next
-// resourceVersion.
+// resourceVersion. DynamicResources also creates the claim for a pod's
+// extended resources (metadata.generateName: the name gets five characters
+// as the API server gives them, generate_name.h) and deletes it again when
+// its binding fails; a claim with finalizers is only marked deleted.
 //
 //   ClaimStore claims(cluster);                          // every ResourceClaim
 //   absl::StatusOr<std::shared_ptr<const ResourceClaim>> stored = claims.UpdateStatus(claim);
@@ -19,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
@@ -34,8 +38,19 @@ class ClaimStore {
   // Holds `cluster`'s claims, giving resourceVersion "1" to those without one.
   explicit ClaimStore(api::ObjectSet& cluster);
 
+  // An update of a deleted claim that removes its last finalizer removes it
+  // (the result has deletionTimestamp set and no finalizers).
   absl::StatusOr<std::shared_ptr<const Claim>> Update(const Claim& claim);
   absl::StatusOr<std::shared_ptr<const Claim>> UpdateStatus(const Claim& claim);
+  // Stores a new claim (status dropped, resourceVersion "1", uid
+  // "uid-<namespace>-<name>"); AlreadyExists when the name is taken.
+  absl::StatusOr<std::shared_ptr<const Claim>> Create(const Claim& claim);
+  // Removes the claim, or with finalizers marks it deleted (`deletion_time`
+  // as its deletionTimestamp) and returns it; NotFound when there is none.
+  struct Deleted {
+    std::shared_ptr<const Claim> marked;  // null when removed
+  };
+  absl::StatusOr<Deleted> Delete(std::string_view namespace_name, std::string_view name, std::string_view deletion_time);
 
   // Every claim as stored now, by "namespace/name".
   std::map<std::string, std::shared_ptr<const Claim>> All() const;

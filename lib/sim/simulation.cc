@@ -56,6 +56,7 @@ class SimHost : public scheduler::Host {
   scheduler::Scheduler* sched = nullptr;
   PvController* volumes = nullptr;
   ClaimStore* claims = nullptr;
+  const framework::Clock* clock = nullptr;
 
   absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -102,7 +103,37 @@ class SimHost : public scheduler::Host {
     if (&kind == &api::KindOf<api::v1::ResourceClaim>()) {
       return ReportClaim(claims->UpdateStatus(static_cast<const api::v1::ResourceClaim&>(object)));
     }
+    if (&kind == &api::KindOf<api::v1::Pod>()) {
+      // DynamicResources names the claim of the pod's extended resources.
+      const auto& pod = static_cast<const api::v1::Pod&>(object);
+      std::lock_guard<std::mutex> lock(mu_);
+      extended_claims_[Key(pod)] = pod.status().extended_resource_claim_status();
+      return api::AnyObject(std::make_shared<const api::v1::Pod>(pod));
+    }
     return scheduler::Host::UpdateObjectStatus(kind, object);
+  }
+  // DynamicResources' claims for pods' extended resources.
+  absl::StatusOr<api::AnyObject> CreateObject(const api::Kind& kind, const google::protobuf::Message& object) override {
+    if (&kind == &api::KindOf<api::v1::ResourceClaim>()) {
+      return ReportClaim(claims->Create(static_cast<const api::v1::ResourceClaim&>(object)));
+    }
+    return scheduler::Host::CreateObject(kind, object);
+  }
+  absl::Status DeleteObject(const api::Kind& kind, std::string_view namespace_name, std::string_view name) override {
+    if (&kind != &api::KindOf<api::v1::ResourceClaim>()) return scheduler::Host::DeleteObject(kind, namespace_name, name);
+    absl::StatusOr<ClaimStore::Deleted> deleted = claims->Delete(namespace_name, name, DeletionTime());
+    if (!deleted.ok()) return deleted.status();
+    if (deleted->marked != nullptr) return sched->Upsert(deleted->marked);
+    return sched->Delete<api::v1::ResourceClaim>(namespace_name, name);
+  }
+  std::string DeletionTime() const {
+    return absl::FormatTime(absl::RFC3339_sec, clock->Now(), absl::UTCTimeZone());
+  }
+  std::optional<api::v1::PodExtendedResourceClaimStatus> ExtendedClaimOf(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = extended_claims_.find(key);
+    if (it == extended_claims_.end()) return std::nullopt;
+    return it->second;
   }
 
   void OnNominatedNodeChanged(const api::v1::Pod& pod, std::string_view node) override {
@@ -139,6 +170,11 @@ class SimHost : public scheduler::Host {
  private:
   absl::StatusOr<api::AnyObject> ReportClaim(absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> stored) {
     if (!stored.ok()) return stored.status();
+    const api::v1::ObjectMeta& meta = (*stored)->metadata();
+    if (!meta.deletion_timestamp().empty() && meta.finalizers().empty()) {
+      if (absl::Status s = sched->Delete<api::v1::ResourceClaim>(meta.namespace_(), meta.name()); !s.ok()) return s;
+      return api::AnyObject(*std::move(stored));
+    }
     if (absl::Status s = sched->Upsert(*stored); !s.ok()) return s;
     return api::AnyObject(*std::move(stored));
   }
@@ -157,6 +193,7 @@ class SimHost : public scheduler::Host {
   absl::flat_hash_set<std::string> evicted_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::vector<std::string>> victims_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::string> nominated_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, api::v1::PodExtendedResourceClaimStatus> extended_claims_ ABSL_GUARDED_BY(mu_);
 };
 
 std::vector<NodeUsage> Usage(const scheduler::Scheduler& sched) {
@@ -212,6 +249,7 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   host.volumes = &volumes;
   ClaimStore claims(cluster);
   host.claims = &claims;
+  host.clock = &clock;
   scheduler::SchedulerOptions so;
   so.clock = &clock;
   so.executor = &executor;
@@ -313,6 +351,13 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
     }
     if (r.status != "Unschedulable") r.nominated_node = std::nullopt;
     r.victims = host.Victims(key);
+    if (std::optional<api::v1::PodExtendedResourceClaimStatus> ext = host.ExtendedClaimOf(key)) {
+      PodResult::ExtendedResourceClaim& out = r.extended_resource_claim.emplace();
+      out.name = ext->resource_claim_name();
+      for (const auto& m : ext->request_mappings()) {
+        out.request_mappings.push_back({m.container_name(), m.resource_name(), m.request_name()});
+      }
+    }
     if (options.explain) {
       auto it = traces.find(key);
       if (it != traces.end()) r.trace = it->second;

@@ -74,6 +74,18 @@ struct PodResult {
   std::vector<std::string> victims;  // "ns/name"
   int attempts = 0;
   std::optional<framework::CycleTrace> trace;  // last cycle, with --explain
+  // The claim DynamicResources made for the pod's extended resources backed
+  // by DRA (its status.extendedResourceClaimStatus), when there is one.
+  struct ExtendedResourceClaim {
+    struct Mapping {
+      std::string container;
+      std::string resource;
+      std::string request;
+    };
+    std::string name;
+    std::vector<Mapping> request_mappings;
+  };
+  std::optional<ExtendedResourceClaim> extended_resource_claim;
 };
 
 // A ResourceClaim at the end of the run: the devices it got, and the pods

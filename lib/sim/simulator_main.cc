@@ -99,6 +99,13 @@ nlohmann::ordered_json PodJson(const PodResult& p, bool explain) {
   if (p.status != "Scheduled") j["message"] = p.message;
   j["nominatedNode"] = p.nominated_node ? nlohmann::ordered_json(*p.nominated_node) : nlohmann::ordered_json(nullptr);
   j["victims"] = p.victims;
+  if (p.extended_resource_claim) {
+    nlohmann::ordered_json mappings = nlohmann::ordered_json::array();
+    for (const auto& m : p.extended_resource_claim->request_mappings) {
+      mappings.push_back({{"container", m.container}, {"resource", m.resource}, {"request", m.request}});
+    }
+    j["extendedResourceClaim"] = {{"name", p.extended_resource_claim->name}, {"requestMappings", std::move(mappings)}};
+  }
   if (explain) {
     nlohmann::ordered_json filter = nlohmann::ordered_json::object();
     nlohmann::ordered_json scores = nlohmann::ordered_json::object();

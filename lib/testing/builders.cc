@@ -111,7 +111,9 @@ PodBuilder& PodBuilder::InitReq(const ResourceMap& requests) {
 }
 PodBuilder& PodBuilder::SidecarReq(const ResourceMap& requests) {
   InitReq(requests);
-  pod_.mutable_spec()->mutable_init_containers()->rbegin()->set_restart_policy("Always");
+  api::v1::Container& c = *pod_.mutable_spec()->mutable_init_containers()->rbegin();
+  c.set_name(schedkit::StrCat("sidecar-con", pod_.spec().init_containers_size() - 1));
+  c.set_restart_policy("Always");
   return *this;
 }
 PodBuilder& PodBuilder::Overhead(const ResourceMap& o) { SetResources(pod_.mutable_spec()->mutable_overhead(), o); return *this; }

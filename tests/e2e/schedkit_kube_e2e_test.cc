@@ -324,6 +324,16 @@ TEST_CASE("schedkit-kube allocates a pod's ResourceClaim through the API", "[e2e
   pod["spec"]["containers"][0]["resources"]["claims"] = json::array({{{"name", "gpus"}}});
   const std::string pods = schedkit::StrCat("/api/v1/namespaces/", ns, "/pods");
   Create(*admin, pods, pod);
+  // DRAExtendedResource: a class standing for an extended resource no
+  // node offers in its allocatable, and a pod asking for one of it.
+  Create(*admin, "/apis/resource.k8s.io/v1/deviceclasses", json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "e2e-gpu.example.com"},
+    "spec": {"extendedResourceName": "example.com/e2e-gpu",
+             "selectors": [{"cel": {"expression": "device.driver == 'dra.e2e.example.com'"}}]}})"));
+  json worker = PodJson(ns, "worker", "100m", 0, "kube-dra");
+  worker["spec"]["containers"][0]["resources"]["requests"]["example.com/e2e-gpu"] = "1";
+  worker["spec"]["containers"][0]["resources"]["limits"]["example.com/e2e-gpu"] = "1";
+  Create(*admin, pods, worker);
 
   auto child = ChildProcess::Start({SchedkitKubeBinary(), "--kubeconfig", Server().scheduler_kubeconfig(),
                                     "--leader-elect=false", "--secure-port=0", "-v=4"},
@@ -349,11 +359,37 @@ TEST_CASE("schedkit-kube allocates a pod's ResourceClaim through the API", "[e2e
   CHECK(claim["status"]["reservedFor"][0]["uid"] == Get(*admin, pods + "/trainer")["metadata"]["uid"]);
   CHECK(claim["metadata"]["finalizers"] == json::array({"resource.kubernetes.io/delete-protection"}));
 
+  // The extended-resource pod: bound, its claim created by the scheduler
+  // (named from "<pod>-extended-resources-"), allocated the remaining
+  // device and named in the pod's status.
+  REQUIRE(Eventually(absl::Seconds(60),
+                     [&] { return Get(*admin, pods + "/worker")["spec"].value("nodeName", "") == "kube-dra-1"; }));
+  const json bound = Get(*admin, pods + "/worker");
+  const json& ext = bound["status"]["extendedResourceClaimStatus"];
+  const std::string ext_name = ext.value("resourceClaimName", "");
+  CHECK(ext_name.starts_with("worker-extended-resources-"));
+  REQUIRE(ext["requestMappings"].size() == 1);
+  CHECK(ext["requestMappings"][0]["containerName"] == bound["spec"]["containers"][0]["name"]);
+  CHECK(ext["requestMappings"][0]["resourceName"] == "example.com/e2e-gpu");
+  const std::string request = ext["requestMappings"][0].value("requestName", "");
+  CHECK(request.starts_with("container-0-request-"));
+  const json ext_claim = Get(*admin, claims + "/" + ext_name);
+  CHECK(ext_claim["metadata"]["annotations"]["resource.kubernetes.io/extended-resource-claim"] == "true");
+  CHECK(ext_claim["metadata"]["ownerReferences"][0]["uid"] == bound["metadata"]["uid"]);
+  const json& ext_results = ext_claim["status"]["allocation"]["devices"]["results"];
+  REQUIRE(ext_results.size() == 1);
+  CHECK(ext_results[0]["device"] == "gpu-0");
+  CHECK(ext_results[0]["request"] == request);
+  REQUIRE(ext_claim["status"]["reservedFor"].size() == 1);
+  CHECK(ext_claim["status"]["reservedFor"][0]["name"] == "worker");
+
   (*child)->Signal(SIGTERM);
   REQUIRE((*child)->Wait(absl::Seconds(30)).has_value());
-  // Out of the way of later cases: the pod, then the claim (its finalizer
-  // is a kubelet's to remove once the pod is gone; no kubelet runs here).
+  // Out of the way of later cases: the pods, then the claims (their
+  // finalizers are a kubelet's to remove once the pod is gone; no kubelet
+  // runs here).
   CHECK(admin->Do("DELETE", pods + "/trainer").ok());
+  CHECK(admin->Do("DELETE", pods + "/worker").ok());
 }
 
 }  // namespace

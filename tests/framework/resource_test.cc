@@ -161,7 +161,7 @@ TEST_CASE("resized pods: per-resource maximum of spec, allocated and actuated", 
   for (const Row& row : rows) {
     INFO(row.name);
     api::v1::Pod pod = row.sidecar ? MakePod().SidecarReq(row.spec).Obj() : MakePod().Req(row.spec).Obj();
-    SetContainerStatus(pod, row.sidecar, row.sidecar ? "init-con0" : "con0", row.allocated, row.actuated);
+    SetContainerStatus(pod, row.sidecar, row.sidecar ? "sidecar-con0" : "con0", row.allocated, row.actuated);
     if (row.infeasible) SetResizePending(pod, "Infeasible");
     PopulatePodLevelStatus(pod);
     PodRequests r = Compute(pod);

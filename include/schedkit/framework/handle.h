@@ -179,6 +179,34 @@ class ClusterClient {
     return absl::UnimplementedError(
         schedkit::StrCat("this cluster client does not update the status of ", kind.kind(), " objects"));
   }
+  // Creates `object` (of `kind`) in the cluster, as upstream's Create POSTs
+  // it: DynamicResources' PreBind creates the ResourceClaim that holds a
+  // pod's extended resources backed by DRA so. An empty metadata.name with
+  // metadata.generateName set gets a name from the host (the API server
+  // appends five characters). Returns the object as stored (name, uid,
+  // resourceVersion set); AlreadyExists when the name is taken. Forwarded to
+  // Host::CreateObject as UpdateObject is; the default refuses.
+  virtual absl::StatusOr<api::AnyObject> CreateObject(const api::Kind& kind, const google::protobuf::Message& object) {
+    (void)object;
+    return absl::UnimplementedError(schedkit::StrCat("this cluster client does not create ", kind.kind(), " objects"));
+  }
+  // Deletes the object of `kind` named `name` in `namespace_name` ("" for a
+  // cluster-scoped kind): DynamicResources deletes a pod's extended-resource
+  // claim that a failed binding left behind. NotFound when it is already
+  // gone. Forwarded to Host::DeleteObject; the default refuses.
+  virtual absl::Status DeleteObject(const api::Kind& kind, std::string_view namespace_name, std::string_view name) {
+    (void)namespace_name;
+    (void)name;
+    return absl::UnimplementedError(schedkit::StrCat("this cluster client does not delete ", kind.kind(), " objects"));
+  }
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<const T>> Create(const T& object) {
+    return Typed<T>(CreateObject(api::KindOf<T>(), object));
+  }
+  template <typename T>
+  absl::Status Delete(std::string_view namespace_name, std::string_view name) {
+    return DeleteObject(api::KindOf<T>(), namespace_name, name);
+  }
   template <typename T>
   absl::StatusOr<std::shared_ptr<const T>> Update(const T& object) {
     return Typed<T>(UpdateObject(api::KindOf<T>(), object));

@@ -64,6 +64,10 @@ struct Resource {
 bool IsExtendedResourceName(std::string_view name);
 bool IsHugePageResourceName(std::string_view name);
 bool IsScalarResourceName(std::string_view name);
+// Upstream's IsDRAExtendedResourceName: an extended resource name, or a
+// DeviceClass's implicit one, "deviceclass.resource.kubernetes.io/<class>"
+// (DRAExtendedResource: either may be served by DRA devices).
+bool IsDraExtendedResourceName(std::string_view name);
 
 struct PodRequests {
   // resource.PodRequests: containers summed, restartable init containers

@@ -143,6 +143,29 @@ class Host {
     (void)object;
     return absl::UnimplementedError(schedkit::StrCat("this host does not update the status of ", kind.kind(), " objects"));
   }
+  // Object creation from plugins (ClusterClient::CreateObject), as upstream's
+  // plugins POST objects: DynamicResources' PreBind creates the ResourceClaim
+  // for a pod's extended resources backed by DRA (metadata.generateName set,
+  // name empty: give it a name as the API server does), and the pod's
+  // status.extendedResourceClaimStatus then names it (UpdateObjectStatus of
+  // the Pod: a host may send just that field). Return the object as stored
+  // (name, uid and resourceVersion set); AlreadyExists when the name is
+  // taken. Report it later as any change. Called on a binding thread; the
+  // default refuses.
+  virtual absl::StatusOr<api::AnyObject> CreateObject(const api::Kind& kind, const google::protobuf::Message& object) {
+    (void)object;
+    return absl::UnimplementedError(schedkit::StrCat("this host does not create ", kind.kind(), " objects"));
+  }
+  // Object deletion from plugins (ClusterClient::DeleteObject): DynamicResources
+  // deletes an extended-resource claim that a failed binding left (its
+  // finalizer removed first, through UpdateObject). NotFound when it is
+  // gone. Called on a binding thread, and on the scheduling thread from
+  // PostFilter; the default refuses.
+  virtual absl::Status DeleteObject(const api::Kind& kind, std::string_view namespace_name, std::string_view name) {
+    (void)namespace_name;
+    (void)name;
+    return absl::UnimplementedError(schedkit::StrCat("this host does not delete ", kind.kind(), " objects"));
+  }
 };
 
 // Where binding cycles run. The default runs them on a small thread pool;

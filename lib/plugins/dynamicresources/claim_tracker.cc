@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/numbers.h"
+#include "plugins/dynamicresources/cycle.h"
 #include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins::dynamicresources {
@@ -104,6 +105,13 @@ absl::Status ClaimTracker::SignalPendingAllocation(std::string_view uid,
       ++it->second.sharers;
       return absl::OkStatus();
     }
+  }
+  // A pod's extended-resource claim made in memory is nobody else's and
+  // not stored yet: nothing to look up.
+  if (allocated->metadata().name() == kInMemoryClaimName) {
+    absl::MutexLock lock(&mu_);
+    in_flight_[std::string(uid)] = InFlight{std::move(allocated), 1};
+    return absl::OkStatus();
   }
   std::shared_ptr<const Claim> latest = Get(allocated->metadata().namespace_(), allocated->metadata().name());
   if (latest == nullptr) {

@@ -24,6 +24,7 @@ using dynamicresources::CycleOf;
 using dynamicresources::KObj;
 using dynamicresources::StateKey;
 using dynamicresources::StateNotFound;
+using dynamicresources::Unresolvable;
 using framework::Code;
 using framework::Status;
 
@@ -36,7 +37,7 @@ constexpr int64_t kFirstAvailableMaxSize = 8;
 
 
 
-Status Unresolvable(std::string text) { return Status::WithText(Code::kUnschedulableAndUnresolvable, std::move(text)); }
+
 
 
 
@@ -216,11 +217,17 @@ framework::PreFilterPlugin::Result DynamicResources::PreFilter(
 
   auto claims = PodClaims(pod.pod());
   if (!claims.ok()) return {{}, Unresolvable(std::string(claims.status().message()))};
+  cycle.num_user_claims = static_cast<int>(claims->size());
+  if (std::shared_ptr<const api::v1::ResourceClaim> extended = PreFilterExtendedResources(pod, cycle)) {
+    cycle.initial_extended_uid = extended->metadata().uid();
+    claims->push_back(std::move(extended));
+  }
   if (claims->empty()) return {{}, Status::Skip()};
 
   int to_allocate = 0;
   cycle.claims.reserve(claims->size());
   for (std::shared_ptr<const api::v1::ResourceClaim>& claim : *claims) {
+    const bool extended = cycle.claims.size() == static_cast<size_t>(cycle.num_user_claims);
     ClaimEntry& entry = cycle.claims.emplace_back();
     entry.claim = std::move(claim);
     const api::v1::ResourceClaim& c = *entry.claim;
@@ -241,6 +248,9 @@ framework::PreFilterPlugin::Result DynamicResources::PreFilter(
     if (tracker_->PendingAllocation(c.metadata().uid()) != nullptr) {
       return {{}, Unresolvable(schedkit::StrCat("resource claim ", KObj(c), " is in the process of being allocated"))};
     }
+    // The extended-resource claim has no requests yet (or, from an earlier
+    // cycle, Filter turns it down): no class to check.
+    if (extended) continue;
     // Every request's class must exist, however the claim is allocated.
     for (const api::v1::DeviceRequest& request : c.spec().devices().requests()) {
       if (request.has_exactly()) {
@@ -286,11 +296,16 @@ framework::PreFilterPlugin::Result DynamicResources::PreFilter(
   return {{}, Status()};
 }
 
-Status DynamicResources::Filter(const framework::CycleState& state, const framework::PodInfo& /*pod*/,
+Status DynamicResources::Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                                 const framework::NodeInfo& node) const {
   Cycle* cycle = CycleOf(state);
   if (cycle == nullptr) return StateNotFound();
   if (cycle->empty()) return Status();
+
+  dynamicresources::NodeAllocation found;
+  if (Status s = FilterExtendedResources(*cycle, pod, node, found); !s.IsSuccess()) return s;
+  // Only extended resources, all served by the node's allocatable.
+  if (found.extended_claim == nullptr && cycle->num_user_claims == 0) return Status();
 
   std::vector<int> unavailable;
   for (int i = 0; i < static_cast<int>(cycle->claims.size()); ++i) {
@@ -310,17 +325,20 @@ Status DynamicResources::Filter(const framework::CycleState& state, const framew
     }
   }
 
-  std::vector<api::v1::AllocationResult> allocations;
+  std::vector<api::v1::AllocationResult>& allocations = found.results;
   if (cycle->allocator != nullptr) {
     std::vector<const api::v1::ResourceClaim*> to_allocate;
     std::vector<api::v1::AllocationResult> pending;
-    for (const ClaimEntry& entry : cycle->claims) {
+    for (int i = 0; i < static_cast<int>(cycle->claims.size()); ++i) {
+      const ClaimEntry& entry = cycle->claims[i];
       if (entry.allocated()) continue;
       if (entry.allocation != nullptr) {
         pending.push_back(*entry.allocation);
         continue;
       }
-      to_allocate.push_back(entry.claim.get());
+      // The extended-resource claim as this node needs it.
+      const bool node_variant = cycle->is_extended(i) && found.extended_claim != nullptr;
+      to_allocate.push_back(node_variant ? found.extended_claim.get() : entry.claim.get());
     }
     dra::Interrupt interrupt;
     if (filter_timeout_ > absl::ZeroDuration()) {
@@ -355,7 +373,7 @@ Status DynamicResources::Filter(const framework::CycleState& state, const framew
     cycle->unavailable_claims.insert(unavailable.begin(), unavailable.end());
     return Unresolvable("resourceclaim not available on the node");
   }
-  cycle->node_allocations[node.name()] = std::move(allocations);
+  cycle->node_allocations[node.name()] = std::move(found);
   return Status();
 }
 
@@ -371,8 +389,16 @@ framework::PostFilterPlugin::Result DynamicResources::PostFilter(framework::Cycl
     absl::MutexLock lock(&cycle->mu);
     unavailable = cycle->unavailable_claims;
   }
+  const dynamicresources::ClaimEntry* extended = cycle->extended_claim();
+  // One an earlier attempt created: deleted below.
+  const bool stale_extended =
+      extended != nullptr && extended->claim->metadata().name() != dynamicresources::kInMemoryClaimName;
   // Upstream picks one at random (map order); the lowest index here.
   for (int index : unavailable) {
+    if (cycle->is_extended(index)) {
+      if (stale_extended) break;
+      continue;
+    }
     const api::v1::ResourceClaim& claim = *cycle->claims[index].claim;
     const auto& reserved = claim.status().reserved_for();
     if (reserved.empty() || (reserved.size() == 1 && reserved[0].uid() == pod.uid())) {
@@ -388,6 +414,10 @@ framework::PostFilterPlugin::Result DynamicResources::PostFilter(framework::Cycl
       return {{}, Status::WithText(Code::kUnschedulable, "deallocation of ResourceClaim completed")};
     }
   }
+  if (stale_extended) {
+    if (absl::Status s = DeleteClaim(*extended->claim); !s.ok()) return {{}, Status::Error(std::string(s.message()))};
+    return {{}, Status::WithText(Code::kUnschedulable, "deletion of ResourceClaim completed")};
+  }
   return {{}, Status::WithReasons(Code::kUnschedulable, {})};
 }
 
@@ -401,7 +431,7 @@ Status DynamicResources::Score(const framework::CycleState& state, const framewo
   absl::MutexLock lock(&cycle->mu);
   auto it = cycle->node_allocations.find(node.name());
   if (it == cycle->node_allocations.end()) return Status();
-  score = PrioritizedListScore(*cycle, it->second);
+  score = PrioritizedListScore(*cycle, it->second.results);
   return Status();
 }
 

@@ -29,10 +29,17 @@
 //    for binding conditions up to the binding timeout.
 //  - SignPod declines pods with claims, as upstream.
 //
-// Left out for now: DRAExtendedResource's claims for extended resources
-// backed by a DeviceClass (a pod without claims is treated as having none),
-// and the alpha gates (workload claims, node-allocatable resources,
-// optional node operations), which the plugin refuses when set.
+// DRAExtendedResource (GA): a pod asking for an extended resource a
+// DeviceClass stands for (dra/extended_resources.h) gets one more claim, its
+// extended-resource claim, made in memory at PreFilter (or the one an
+// earlier attempt created). Filter gives it, per node, a request per
+// container for the resources the node's allocatable lacks; PreBind creates
+// it (generateName "<pod>-extended-resources-"), writes its allocation and
+// names it in the pod's status.extendedResourceClaimStatus; Unreserve and
+// PostFilter delete one a failed attempt left.
+//
+// Left out for now: the alpha gates (workload claims, node-allocatable
+// resources, optional node operations), which the plugin refuses when set.
 //
 // Thread-safety: Filter and Score run concurrently on worker threads; they
 // share the cycle's record under its mutex. The claim tracker is shared by
@@ -81,6 +88,7 @@ dra::Features DraFeatures(const framework::FeatureGates& gates);
 
 namespace dynamicresources {
 struct Cycle;
+struct NodeAllocation;
 }
 
 class DynamicResources final : public framework::PreEnqueuePlugin,
@@ -106,9 +114,7 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   // found on the chosen node. A pod without claims skips Filter and scores
   // 0 everywhere, which is per node.
   bool OutcomesArePerNode() const override { return false; }
-  bool OutcomesArePerNodeFor(const framework::PodInfo& pod) const override {
-    return pod.pod().spec().resource_claims().empty();
-  }
+  bool OutcomesArePerNodeFor(const framework::PodInfo& pod) const override;
 
   framework::Status PreEnqueue(const framework::PodInfo& pod) override;
   PreFilterPlugin::Result PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
@@ -158,11 +164,37 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   framework::Status ValidateDeviceClass(std::string_view class_name, std::string_view request) const;
   // PreBind's work for one claim; returns the claim as stored.
   absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> BindClaim(dynamicresources::Cycle& cycle, int index,
-                                                                          const framework::PodInfo& pod) const;
+                                                                          const framework::PodInfo& pod,
+                                                                          Symbol node) const;
   // Waits for the binding conditions of the pod's claims (PreBind).
   framework::Status WaitForBindingConditions(dynamicresources::Cycle& cycle, const framework::PodInfo& pod,
                                              Symbol node) const;
   bool BindingConditionsEnabled() const { return features_.device_binding_and_status; }
+
+  // DRAExtendedResource (extended_claim.cc). PreFilter: records the pod's
+  // extended resources in `cycle` and returns its extended-resource claim,
+  // or null when no class stands for any of them.
+  std::shared_ptr<const api::v1::ResourceClaim> PreFilterExtendedResources(const framework::PodInfo& pod,
+                                                                           dynamicresources::Cycle& cycle) const;
+  // Filter: this node's variant of the claim and its mappings into `out`
+  // (none when nothing is left to DRA here), or upstream's rejection.
+  framework::Status FilterExtendedResources(const dynamicresources::Cycle& cycle, const framework::PodInfo& pod,
+                                            const framework::NodeInfo& node,
+                                            dynamicresources::NodeAllocation& out) const;
+  // PreBind: creates the node's variant of the claim; the claim as stored.
+  absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> CreateExtendedClaim(dynamicresources::Cycle& cycle,
+                                                                                    const framework::PodInfo& pod,
+                                                                                    Symbol node) const;
+  // PreBind: names the claim in the pod's status.extendedResourceClaimStatus.
+  absl::Status WriteExtendedClaimStatus(dynamicresources::Cycle& cycle, const framework::PodInfo& pod,
+                                        const api::v1::ResourceClaim& claim, Symbol node) const;
+  // Waits, bounded, until the scheduler holds the created claim, then
+  // lays what PreBind wrote over it.
+  void AssumeCreatedClaim(std::shared_ptr<const api::v1::ResourceClaim> claim) const;
+  // Removes the finalizer, then deletes the claim (NotFound is fine).
+  absl::Status DeleteClaim(const api::v1::ResourceClaim& claim) const;
+  // Unreserve's part for the extended-resource claim.
+  void UnreserveExtendedClaim(dynamicresources::Cycle& cycle) const;
 
   absl::Duration filter_timeout_;
   absl::Duration binding_timeout_;
@@ -172,6 +204,8 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   // The most recent ten selectors, across cycles, as upstream's cache.
   mutable dra::SelectorCache selectors_{10};
   mutable std::atomic<int64_t> num_allocate_one_invocations_{0};
+  // Makes the temporary uids of in-memory extended-resource claims unique.
+  mutable std::atomic<int64_t> in_memory_claims_{0};
 };
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewDynamicResources(const framework::PluginArgs& args,

@@ -12,23 +12,22 @@
 #include "plugins/dynamicresources/binding_conditions.h"
 #include "plugins/dynamicresources/cycle.h"
 #include "plugins/dynamicresources/dynamic_resources.h"
+#include "schedkit/base/status_macros.h"
 #include "schedkit/base/str_cat.h"
 
 namespace schedkit::plugins {
 namespace {
 
 using dynamicresources::ClaimEntry;
+using dynamicresources::kConflictBackoff;
+using dynamicresources::kConflictRetries;
+using dynamicresources::kFinalizer;
 using dynamicresources::Cycle;
 using dynamicresources::CycleOf;
 using dynamicresources::KObj;
 using dynamicresources::StateNotFound;
 using framework::Status;
 
-// The finalizer that keeps an allocated claim until its devices are freed.
-constexpr std::string_view kFinalizer = "resource.kubernetes.io/delete-protection";
-// client-go's retry.DefaultRetry: five tries, about 10ms apart.
-constexpr int kConflictRetries = 5;
-constexpr absl::Duration kConflictBackoff = absl::Milliseconds(10);
 // How often PreBind looks at the binding conditions at least (upstream
 // polls every 5s; a change to the claims wakes it earlier here).
 constexpr absl::Duration kBindingPoll = absl::Seconds(5);
@@ -52,31 +51,44 @@ Status DynamicResources::Reserve(framework::CycleState& state, const framework::
   if (cycle->empty()) return Status();
 
   size_t to_allocate = 0;
-  for (const ClaimEntry& entry : cycle->claims) to_allocate += entry.allocated() ? 0 : 1;
+  bool user_claims_to_allocate = false;
+  for (int i = 0; i < static_cast<int>(cycle->claims.size()); ++i) {
+    if (cycle->claims[i].allocated()) continue;
+    ++to_allocate;
+    user_claims_to_allocate = user_claims_to_allocate || !cycle->is_extended(i);
+  }
   // Allocated claims get reserved in PreBind; nothing to do here.
   if (to_allocate == 0 || cycle->allocator == nullptr) return Status();
 
   std::vector<api::v1::AllocationResult> allocations;
+  std::shared_ptr<const api::v1::ResourceClaim> extended_variant;
   {
     absl::MutexLock lock(&cycle->mu);
     auto it = cycle->node_allocations.find(node);
-    if (it == cycle->node_allocations.end() || it->second.empty()) {
+    if (it == cycle->node_allocations.end() || it->second.results.empty()) {
+      // Only the extended-resource claim, and the node's allocatable serves
+      // every extended resource: nothing to allocate.
+      if (!user_claims_to_allocate) return Status();
       // Filter found the node suitable, so this cannot happen.
       return Status::Error("claim allocation not found for node");
     }
-    allocations = it->second;
+    allocations = it->second.results;
+    extended_variant = it->second.extended_claim;
   }
   if (allocations.size() != to_allocate) {
     return Status::Error(schedkit::StrCat("internal error, have ", allocations.size(), " allocations, ", to_allocate,
                                           " claims to allocate, want ", to_allocate, " claims"));
   }
   size_t next = 0;
-  for (ClaimEntry& entry : cycle->claims) {
+  for (int i = 0; i < static_cast<int>(cycle->claims.size()); ++i) {
+    ClaimEntry& entry = cycle->claims[i];
     if (entry.allocated()) continue;
     entry.allocation = std::make_shared<const api::v1::AllocationResult>(std::move(allocations[next++]));
-    // The whole claim as PreBind will write it, so that the allocator of
-    // the next pod counts its devices as taken.
-    auto allocated = std::make_shared<api::v1::ResourceClaim>(*entry.claim);
+    // The whole claim as PreBind will write it (for the extended-resource
+    // claim, the node's variant), so that the allocator of the next pod
+    // counts its devices as taken.
+    const bool variant = cycle->is_extended(i) && extended_variant != nullptr;
+    auto allocated = std::make_shared<api::v1::ResourceClaim>(variant ? *extended_variant : *entry.claim);
     if (!HasFinalizer(*allocated)) allocated->mutable_metadata()->add_finalizers(std::string(kFinalizer));
     *allocated->mutable_status()->mutable_allocation() = *entry.allocation;
     if (absl::Status s = tracker_->SignalPendingAllocation(entry.claim->metadata().uid(), std::move(allocated));
@@ -91,8 +103,8 @@ Status DynamicResources::Reserve(framework::CycleState& state, const framework::
 void DynamicResources::Unreserve(framework::CycleState& state, const framework::PodInfo& pod, Symbol /*node*/) {
   Cycle* cycle = CycleOf(state);
   if (cycle == nullptr || cycle->empty()) return;
-  for (ClaimEntry& entry : cycle->claims) {
-    const api::v1::ResourceClaim& claim = *entry.claim;
+  for (int i = 0; i < cycle->num_user_claims; ++i) {
+    const api::v1::ResourceClaim& claim = *cycle->claims[i].claim;
     // The allocation is no longer in flight once the last pod sharing it
     // lets go: the claim goes back to what the scheduler holds.
     if (tracker_->MaybeRemovePendingAllocation(claim.metadata().uid(), /*force=*/false)) {
@@ -124,18 +136,26 @@ void DynamicResources::Unreserve(framework::CycleState& state, const framework::
       absl::SleepFor(kConflictBackoff);
     }
   }
+  UnreserveExtendedClaim(*cycle);
 }
 
 absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> DynamicResources::BindClaim(
-    Cycle& cycle, int index, const framework::PodInfo& pod) const {
+    Cycle& cycle, int index, const framework::PodInfo& pod, Symbol node) const {
   framework::ClusterClient* client = handle_.client();
   if (client == nullptr) return absl::FailedPreconditionError("no cluster client to write ResourceClaims through");
   ClaimEntry& entry = cycle.claims[index];
   const std::shared_ptr<const api::v1::AllocationResult>& allocation = entry.allocation;
-  std::shared_ptr<const api::v1::ResourceClaim> claim = entry.claim;
-  const std::string uid = claim->metadata().uid();
-  bool refresh = false;
+  const bool extended = cycle.is_extended(index);
+  // The node's allocatable serves every extended resource: no claim.
+  if (extended && allocation == nullptr && entry.claim->spec().devices().requests_size() == 0) return entry.claim;
   bool modified = false;
+  if (extended && entry.claim->metadata().name() == dynamicresources::kInMemoryClaimName) {
+    SCHEDKIT_ASSIGN_OR_RETURN(entry.claim, CreateExtendedClaim(cycle, pod, node));
+    // From here on the claim is real: Unreserve deletes it if need be.
+    modified = true;
+  }
+  std::shared_ptr<const api::v1::ResourceClaim> claim = entry.claim;
+  bool refresh = false;
   absl::Status last;
   for (int attempt = 0; attempt < kConflictRetries; ++attempt) {
     if (refresh) {
@@ -201,8 +221,15 @@ absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> DynamicResources::
     break;
   }
   // The write landed: the next pods see it before the scheduler hears of it.
-  if (modified) (void)tracker_->Assume(claim);
+  if (modified) {
+    if (extended) {
+      AssumeCreatedClaim(claim);
+    } else {
+      (void)tracker_->Assume(claim);
+    }
+  }
   if (!last.ok()) return last;
+  if (extended) SCHEDKIT_RETURN_IF_ERROR(WriteExtendedClaimStatus(cycle, pod, *claim, node));
   return claim;
 }
 
@@ -215,9 +242,11 @@ Status DynamicResources::PreBind(framework::CycleState& state, const framework::
   for (int i = 0; i < static_cast<int>(cycle->claims.size()); ++i) {
     ClaimEntry& entry = cycle->claims[i];
     if (dra::IsReservedForPod(pod.pod(), *entry.claim)) continue;
-    absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> stored = BindClaim(*cycle, i, pod);
+    // In flight under the uid Reserve gave it (a created claim gets another).
+    const std::string uid = entry.claim->metadata().uid();
+    absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> stored = BindClaim(*cycle, i, pod, node);
     if (!stored.ok()) return Status::Error(std::string(stored.status().message()));
-    if (entry.allocation != nullptr) in_flight.push_back(entry.claim->metadata().uid());
+    if (entry.allocation != nullptr) in_flight.push_back(uid);
     // Unreserve works with the claim as stored.
     entry.claim = *std::move(stored);
   }

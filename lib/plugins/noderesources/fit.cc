@@ -1,10 +1,13 @@
 #include "plugins/noderesources/fit.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
+#include "dra/extended_resources.h"
+#include "schedkit/api/v1/device_class.h"
 #include "plugins/internal/signers.h"
 #include "plugins/noderesources/resource_allocation.h"
 #include "schedkit/base/status_macros.h"
@@ -55,6 +58,9 @@ struct FitRequest {
     Symbol name;
     int64_t amount = 0;
     Symbol reason;  // "Insufficient <name>"
+    // A DeviceClass stands for it (DRAExtendedResource): a node that does
+    // not offer it in its allocatable leaves it to DynamicResources.
+    bool dra_backed = false;
   };
   int64_t milli_cpu = 0;
   int64_t memory = 0;
@@ -76,7 +82,23 @@ struct IgnoredResources {
   }
 };
 
-FitRequest ComputeFitRequest(const PodInfo& pod, const IgnoredResources* ignored) {
+// Whether the pod asks for a resource that a DeviceClass could stand for.
+bool AsksForDraExtendedResource(const framework::Resource& req) {
+  for (const framework::Resource::Scalar& s : req.scalars) {
+    if (s.amount != 0 && framework::IsDraExtendedResourceName(s.name.str())) return true;
+  }
+  return false;
+}
+
+// The classes backing extended resources, read only for a pod that asks for
+// one (most pods do not, and then no class is listed).
+std::optional<dra::ExtendedResourceClasses> ClassesFor(const PodInfo& pod, const api::ObjectLister* objects) {
+  if (objects == nullptr || !AsksForDraExtendedResource(pod.spec_requests())) return std::nullopt;
+  return dra::ExtendedResourceClasses(objects->List<api::v1::DeviceClass>());
+}
+
+FitRequest ComputeFitRequest(const PodInfo& pod, const IgnoredResources* ignored,
+                             const dra::ExtendedResourceClasses* classes) {
   const framework::Resource& req = pod.spec_requests();
   FitRequest out;
   out.milli_cpu = req.milli_cpu;
@@ -86,7 +108,8 @@ FitRequest ComputeFitRequest(const PodInfo& pod, const IgnoredResources* ignored
     if (s.amount == 0) continue;
     const std::string_view name = s.name.str();
     if (ignored != nullptr && ignored->Ignores(name)) continue;
-    out.scalars.push_back({s.name, s.amount, Symbol::Intern(schedkit::StrCat("Insufficient ", name))});
+    out.scalars.push_back({s.name, s.amount, Symbol::Intern(schedkit::StrCat("Insufficient ", name)),
+                           classes != nullptr && classes->Find(name) != nullptr});
   }
   std::sort(
       out.scalars.begin(), out.scalars.end(),
@@ -125,6 +148,7 @@ inline void VisitInsufficient(const FitRequest& req, const NodeInfo& node, Fn&& 
   }
   for (const FitRequest::Scalar& s : req.scalars) {
     const int64_t capacity = alloc.GetScalar(s.name);
+    if (s.dra_backed && capacity <= 0) continue;
     const int64_t in_use = used.GetScalar(s.name);
     if (s.amount > capacity - in_use) fn(s.name, s.reason, s.amount, in_use, capacity, s.amount > capacity);
   }
@@ -148,7 +172,9 @@ inline bool HasRoomForCore(int64_t cpu, int64_t memory, int64_t ephemeral, const
 inline bool HasRoomFor(const FitRequest& req, const NodeInfo& node) {
   if (!HasRoomForCore(req.milli_cpu, req.memory, req.ephemeral_storage, node)) return false;
   for (const FitRequest::Scalar& s : req.scalars) {
-    if (s.amount > node.allocatable().GetScalar(s.name) - node.requested().GetScalar(s.name)) return false;
+    const int64_t capacity = node.allocatable().GetScalar(s.name);
+    if (s.dra_backed && capacity <= 0) continue;
+    if (s.amount > capacity - node.requested().GetScalar(s.name)) return false;
   }
   return true;
 }
@@ -235,16 +261,45 @@ absl::StatusOr<framework::QueueingHint> HintAfterAssignedPodScaleDown(const PodI
   return scaled_down ? QueueingHint::kQueue : QueueingHint::kSkip;
 }
 
-absl::StatusOr<framework::QueueingHint> HintAfterNodeChange(const PodInfo& pod,
-                                                            const framework::EventObjects& event) {
+absl::StatusOr<framework::QueueingHint> HintAfterNodeChange(const PodInfo& pod, const framework::EventObjects& event,
+                                                            const api::ObjectLister* objects) {
   using framework::QueueingHint;
   if (event.New<api::v1::Node>() == nullptr) return absl::InvalidArgumentError("node event without the new node");
-  SCHEDKIT_ASSIGN_OR_RETURN(bool fits, IsFit(pod, event.New<api::v1::Node>()));
+  const std::optional<dra::ExtendedResourceClasses> classes = ClassesFor(pod, objects);
+  const dra::ExtendedResourceClasses* backing = classes ? &*classes : nullptr;
+  SCHEDKIT_ASSIGN_OR_RETURN(bool fits, IsFit(pod, event.New<api::v1::Node>(), backing));
   if (!fits) return QueueingHint::kSkip;
   if (event.Old<api::v1::Node>() == nullptr) return QueueingHint::kQueue;
-  SCHEDKIT_ASSIGN_OR_RETURN(bool increased,
-                            HaveAnyRequestedResourcesIncreased(pod, *event.Old<api::v1::Node>(), *event.New<api::v1::Node>()));
+  SCHEDKIT_ASSIGN_OR_RETURN(bool increased, HaveAnyRequestedResourcesIncreased(pod, *event.Old<api::v1::Node>(),
+                                                                               *event.New<api::v1::Node>(), backing));
   return increased ? QueueingHint::kQueue : QueueingHint::kSkip;
+}
+
+// Upstream isSchedulableAfterDeviceClassEvent: a class that newly stands for
+// an extended resource the pod asks for (a changed explicit name, or on
+// creation the implicit one).
+absl::StatusOr<framework::QueueingHint> HintAfterDeviceClassChange(const PodInfo& pod,
+                                                                   const framework::EventObjects& event) {
+  using framework::QueueingHint;
+  const api::v1::DeviceClass* before = event.Old<api::v1::DeviceClass>();
+  const api::v1::DeviceClass* after = event.New<api::v1::DeviceClass>();
+  if (after == nullptr) return absl::InvalidArgumentError("device class event without the new class");
+  const framework::Resource& req = pod.spec_requests();
+  auto asks_for = [&](std::string_view name) {
+    for (const framework::Resource::Scalar& s : req.scalars) {
+      if (s.name.str() == name) return true;
+    }
+    return false;
+  };
+  if (before != nullptr) {
+    if (before->spec().extended_resource_name() == after->spec().extended_resource_name()) return QueueingHint::kSkip;
+  } else if (asks_for(schedkit::StrCat(dra::kDeviceClassResourcePrefix, after->metadata().name()))) {
+    return QueueingHint::kQueue;
+  }
+  if (after->spec().has_extended_resource_name() && asks_for(after->spec().extended_resource_name())) {
+    return QueueingHint::kQueue;
+  }
+  return QueueingHint::kSkip;
 }
 
 class Fit final : public framework::PreFilterPlugin,
@@ -254,8 +309,9 @@ class Fit final : public framework::PreFilterPlugin,
                   public framework::EnqueueExtensions, public framework::SignPlugin {
  public:
   Fit(IgnoredResources ignored, Strategy strategy, ScoredResources resources,
-      RequestedToCapacityRatioTable table, FitFeatures features)
-      : ignored_(std::move(ignored)),
+      RequestedToCapacityRatioTable table, FitFeatures features, const api::ObjectLister& objects)
+      : objects_(objects),
+        ignored_(std::move(ignored)),
         strategy_(strategy),
         resources_(std::move(resources)),
         table_(table),
@@ -264,6 +320,16 @@ class Fit final : public framework::PreFilterPlugin,
   std::string_view Name() const override { return names::kNodeResourcesFit; }
   // The pod's computed request, as Filter and Score read it.
   Status SignPod(const PodInfo& pod, framework::BatchSignatureBuilder& signature) const override {
+    // Whether DRA serves such a resource depends on the node and on the
+    // claims of every other pod.
+    if (std::optional<dra::ExtendedResourceClasses> classes = ClassesFor(pod, objects())) {
+      for (const framework::Resource::Scalar& s : pod.spec_requests().scalars) {
+        if (s.amount != 0 && classes->Find(s.name.str()) != nullptr) {
+          return Status::WithText(Code::kUnschedulable,
+                                  "signature disabled when dra extended resources are used in the cluster");
+        }
+      }
+    }
     signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.spec_requests()));
     return Status();
   }
@@ -271,7 +337,9 @@ class Fit final : public framework::PreFilterPlugin,
 
   Result PreFilter(CycleState& state, const PodInfo& pod,
                    std::span<const NodeInfo* const> /*nodes*/) override {
-    state.Write(PreFilterKey(), std::make_unique<PreFilterState>(ComputeFitRequest(pod, &ignored_)));
+    const std::optional<dra::ExtendedResourceClasses> classes = ClassesFor(pod, objects());
+    state.Write(PreFilterKey(),
+                std::make_unique<PreFilterState>(ComputeFitRequest(pod, &ignored_, classes ? &*classes : nullptr)));
     return {};
   }
 
@@ -362,8 +430,14 @@ class Fit final : public framework::PreFilterPlugin,
     std::vector<framework::ClusterEventWithHint> events = {
         {{EventResource::AssignedPod(), framework::kActionDelete, "AssignedPodDelete"}, HintAfterAssignedPodDelete},
         {{EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeAllocatable, "Node"},
-         [](const PodInfo& pod, const framework::EventObjects& e) { return HintAfterNodeChange(pod, e); }},
+         [this](const PodInfo& pod, const framework::EventObjects& e) { return HintAfterNodeChange(pod, e, objects()); }},
     };
+    if (features_.enable_dra_extended_resource) {
+      // A pod may wait for a class to stand for its extended resource.
+      events.push_back(
+          {{EventResource::Of<api::v1::DeviceClass>(), framework::kActionAdd | framework::kActionUpdate, "DeviceClass"},
+           HintAfterDeviceClassChange});
+    }
     // A pod resized in place may free resources: another one on a node, or
     // the pod itself asking for less.
     if (features_.enable_in_place_pod_vertical_scaling) {
@@ -380,7 +454,8 @@ class Fit final : public framework::PreFilterPlugin,
   }
 
   std::vector<InsufficientResource> InsufficientResources(const PodInfo& pod, const NodeInfo& node) const {
-    return CollectInsufficient(ComputeFitRequest(pod, &ignored_), node);
+    const std::optional<dra::ExtendedResourceClasses> classes = ClassesFor(pod, objects());
+    return CollectInsufficient(ComputeFitRequest(pod, &ignored_, classes ? &*classes : nullptr), node);
   }
 
  private:
@@ -400,6 +475,10 @@ class Fit final : public framework::PreFilterPlugin,
     return Status();
   }
 
+  // The DeviceClasses, read only with DRAExtendedResource on.
+  const api::ObjectLister* objects() const { return features_.enable_dra_extended_resource ? &objects_ : nullptr; }
+
+  const api::ObjectLister& objects_;
   const IgnoredResources ignored_;
   const Strategy strategy_;
   const ScoredResources resources_;  // pod_request unset; copied per pod
@@ -410,7 +489,7 @@ class Fit final : public framework::PreFilterPlugin,
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewFit(const NodeResourcesFitArgs& args,
-                                                          framework::Handle& /*handle*/,
+                                                          framework::Handle& handle,
                                                           const FitFeatures& features) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateNodeResourcesFitArgs(args));
   if (!args.scoring_strategy.has_value()) {
@@ -434,24 +513,27 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewFit(const NodeResourcesFit
   IgnoredResources ignored;
   ignored.resources.insert(args.ignored_resources.begin(), args.ignored_resources.end());
   ignored.groups.insert(args.ignored_resource_groups.begin(), args.ignored_resource_groups.end());
-  return std::make_unique<Fit>(std::move(ignored), strategy, CompileResources(s.resources), table, features);
+  return std::make_unique<Fit>(std::move(ignored), strategy, CompileResources(s.resources), table, features,
+                               handle.objects());
 }
 
-std::vector<InsufficientResource> Fits(const PodInfo& pod, const NodeInfo& node) {
-  return CollectInsufficient(ComputeFitRequest(pod, nullptr), node);
+std::vector<InsufficientResource> Fits(const PodInfo& pod, const NodeInfo& node,
+                                       const dra::ExtendedResourceClasses* classes) {
+  return CollectInsufficient(ComputeFitRequest(pod, nullptr, classes), node);
 }
 
-absl::StatusOr<bool> IsFit(const PodInfo& pod, const api::v1::Node* node) {
+absl::StatusOr<bool> IsFit(const PodInfo& pod, const api::v1::Node* node, const dra::ExtendedResourceClasses* classes) {
   if (node == nullptr) return false;
   SCHEDKIT_ASSIGN_OR_RETURN(NodeInfo info, NodeInfo::Create(*node));
   bool fits = true;
-  VisitInsufficient(ComputeFitRequest(pod, nullptr), info,
+  VisitInsufficient(ComputeFitRequest(pod, nullptr, classes), info,
                     [&](Symbol, Symbol, int64_t, int64_t, int64_t, bool) { fits = false; });
   return fits;
 }
 
 absl::StatusOr<bool> HaveAnyRequestedResourcesIncreased(const PodInfo& pod, const api::v1::Node& original,
-                                                        const api::v1::Node& modified) {
+                                                        const api::v1::Node& modified,
+                                                        const dra::ExtendedResourceClasses* classes) {
   SCHEDKIT_ASSIGN_OR_RETURN(framework::Resource before,
                             framework::Resource::FromList(original.status().allocatable()));
   SCHEDKIT_ASSIGN_OR_RETURN(framework::Resource after,
@@ -468,6 +550,8 @@ absl::StatusOr<bool> HaveAnyRequestedResourcesIncreased(const PodInfo& pod, cons
   for (const framework::Resource::Scalar& s : req.scalars) {
     if (s.amount == 0) continue;
     if (after.GetScalar(s.name) > before.GetScalar(s.name)) return true;
+    // A resource DRA serves on the modified node.
+    if (classes != nullptr && after.GetScalar(s.name) <= 0 && classes->Find(s.name.str()) != nullptr) return true;
   }
   return false;
 }

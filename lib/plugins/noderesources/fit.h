@@ -11,10 +11,14 @@
 // EnqueueExtensions (an assigned pod's deletion or scale-down, the pod's own
 // scale-down, node add / allocatable update, with queueing hints). Feature
 // gates follow v1.37's defaults (InPlacePodVerticalScaling and
-// PodLevelResources on). DRAExtendedResource is GA, but schedkit has no
-// DeviceClass yet to delegate an extended resource to, so its DeviceClass
-// events and delegation wait for Dynamic Resource Allocation. Filter and Score are safe
-// to call concurrently; they read only the cycle state and the node.
+// PodLevelResources on). DRAExtendedResource (GA): an extended resource a
+// DeviceClass stands for is left to DynamicResources on a node without it
+// in its allocatable, such a pod is not signed for batching, and a
+// DeviceClass event may requeue it. Not yet: scoring an extended resource
+// backed by DRA that the scoring strategy names (upstream counts the
+// class's devices on the node); it scores as a resource the node lacks.
+// Filter and Score are safe to call concurrently; they read only the cycle
+// state and the node.
 #ifndef SCHEDKIT_LIB_PLUGINS_NODERESOURCES_FIT_H_
 #define SCHEDKIT_LIB_PLUGINS_NODERESOURCES_FIT_H_
 
@@ -24,6 +28,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "dra/extended_resources.h"
 #include "plugins/noderesources/args.h"
 #include "schedkit/api/v1/node.h"
 #include "schedkit/framework/handle.h"
@@ -45,6 +50,8 @@ namespace noderesources {
 // flip them to reproduce upstream cases written for other gate settings.
 struct FitFeatures {
   bool enable_in_place_pod_vertical_scaling = true;
+  // GA and locked on in v1.37; tests turn it off for upstream's older rows.
+  bool enable_dra_extended_resource = true;
 };
 
 // Builds the plugin from already parsed args, as upstream's NewFit does from
@@ -68,18 +75,24 @@ struct InsufficientResource {
 
 // Upstream Fits: every resource `pod` lacks on `node` (none ignored), in
 // upstream's order (pods, cpu, memory, ephemeral-storage, then scalar
-// resources by name).
-std::vector<InsufficientResource> Fits(const framework::PodInfo& pod, const framework::NodeInfo& node);
+// resources by name). With `classes`, an extended resource one of them
+// stands for is not checked on a node whose allocatable lacks it (DRA
+// serves it there).
+std::vector<InsufficientResource> Fits(const framework::PodInfo& pod, const framework::NodeInfo& node,
+                                       const dra::ExtendedResourceClasses* classes = nullptr);
 
 // Upstream isFit: whether `pod` fits an empty node built from `node`; false
 // for a null node. Errors on a node whose quantities do not parse.
-absl::StatusOr<bool> IsFit(const framework::PodInfo& pod, const api::v1::Node* node);
+absl::StatusOr<bool> IsFit(const framework::PodInfo& pod, const api::v1::Node* node,
+                           const dra::ExtendedResourceClasses* classes = nullptr);
 
 // Upstream haveAnyRequestedResourcesIncreased: whether the node's pod
-// capacity grew, or the allocatable of a resource the pod requests did.
+// capacity grew, or the allocatable of a resource the pod requests did, or
+// (with `classes`) the modified node leaves one of the pod's resources to DRA.
 absl::StatusOr<bool> HaveAnyRequestedResourcesIncreased(const framework::PodInfo& pod,
                                                         const api::v1::Node& original,
-                                                        const api::v1::Node& modified);
+                                                        const api::v1::Node& modified,
+                                                        const dra::ExtendedResourceClasses* classes = nullptr);
 
 // The plugin's own view of InsufficientResources, honouring its
 // ignoredResources / ignoredResourceGroups (upstream fitsRequest with the

@@ -42,8 +42,9 @@ package main
 //
 // Left out: binding conditions (a driver would have to complete them),
 // per-device node selection, list-type attributes and derived attributes
-// (alpha), DeviceClass extendedResourceName (it would change what the
-// "extended" feature's pods mean). Every object is what the API server
+// (alpha). DeviceClass extendedResourceName is the "draExtended" feature's
+// (dra_extended.go, its own names: "example.com/gpu" stays the "extended"
+// feature's device-plugin resource). Every object is what the API server
 // stores: defaults filled in (allocationMode, count, toleration operator),
 // taints with timeAdded, canonical quantities, CEL that compiles.
 
@@ -168,7 +169,9 @@ type draGen struct {
 	withPods, runningWith int
 }
 
-func (g *gen) genDRA() draCounts {
+// genDRA draws the feature's objects into g.dra; the "draExtended"
+// feature (dra_extended.go) then works on what it returns.
+func (g *gen) genDRA() (*draGen, draCounts) {
 	d := &draGen{gen: g, deviceClasses: map[string][]string{}, specs: map[string]resourcev1.ResourceClaimSpec{}, written: map[string]bool{}}
 	for _, i := range g.r.Perm(len(draDrivers))[:1+g.pick(len(draDrivers))] {
 		d.drivers = append(d.drivers, draDrivers[i])
@@ -199,7 +202,7 @@ func (g *gen) genDRA() draCounts {
 	objs = append(objs, d.templates...)
 	objs = append(objs, d.claimObjs...)
 	g.dra = objs
-	return draCounts{objects: len(objs), pods: d.withPods + d.runningWith}
+	return d, draCounts{objects: len(objs), pods: d.withPods + d.runningWith}
 }
 
 func (d *draGen) meta(name, ns string) metav1.ObjectMeta {

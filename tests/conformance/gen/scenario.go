@@ -85,7 +85,7 @@ type features struct {
 	hostPorts, initContainers, overhead, extended, ephemeral, namespaces       bool
 	pdbs, priorities, images, globalDefault, rawPriority                       bool
 	workloads, disks, storage, binding, config                                 bool
-	v137, gates, batch, resize, dra                                            bool
+	v137, gates, batch, resize, dra, draExtended                               bool
 }
 
 type gen struct {
@@ -248,8 +248,17 @@ func Generate(seed uint64, index int) *Scenario {
 	g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+11))
 	g.f.dra = g.chance(0.35)
 	var draN draCounts
+	var extN extCounts
 	if g.f.dra {
-		draN = g.genDRA()
+		var d *draGen
+		d, draN = g.genDRA()
+		// Extended resources backed by DeviceClasses draw from a twelfth
+		// stream (dra_extended.go), in some of the scenarios with DRA.
+		g.r = rand.New(rand.NewPCG(seed, uint64(index)*0x9e3779b97f4a7c15+12))
+		g.f.draExtended = g.chance(0.4)
+		if g.f.draExtended {
+			extN = d.genExtended(config)
+		}
 	}
 
 	// Runs of identical pending pods, and a configuration under which
@@ -292,7 +301,7 @@ func Generate(seed uint64, index int) *Scenario {
 		"priorities": g.f.priorities, "images": g.f.images, "globalDefault": g.f.globalDefault, "rawPriority": g.f.rawPriority,
 		"workloads": g.f.workloads, "disks": g.f.disks, "storage": g.f.storage, "binding": g.f.binding,
 		"config": g.f.config, "v137": g.f.v137, "gates": g.f.gates, "batch": g.f.batch,
-		"resize": g.f.resize, "dra": g.f.dra,
+		"resize": g.f.resize, "dra": g.f.dra, "draExtended": g.f.draExtended,
 	} {
 		if v {
 			on = append(on, name)
@@ -314,6 +323,10 @@ func Generate(seed uint64, index int) *Scenario {
 	}
 	if g.f.dra {
 		summaryStorage += fmt.Sprintf(", %d DRA objects, %d pods with resource claims", draN.objects, draN.pods)
+	}
+	if g.f.draExtended {
+		summaryStorage += fmt.Sprintf(", %d DeviceClasses with an extended resource name, %d nodes offering one, %d pods asking for DRA-backed extended resources",
+			extN.classes, extN.nodes, extN.pods)
 	}
 	s.Summary = fmt.Sprintf("seed %d index %d: %d nodes in %d zone(s), %d running pods, %d pending pods, %d PDBs, %d PriorityClasses%s\nfeatures: %s\n",
 		seed, index, len(g.nodes), len(g.zones), len(g.running), len(g.pending), len(g.pdbs), len(g.classes), summaryStorage, strings.Join(on, " "))

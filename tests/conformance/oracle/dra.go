@@ -47,10 +47,22 @@ package main
 //     keeps the stored metadata and spec;
 //   - a delete of a claim with finalizers only sets deletionTimestamp; the
 //     update that removes the last finalizer of such a claim deletes it;
-//   - a create without a name takes its generateName plus five characters
-//     (generateNameSuffix of "<namespace>/<generateName>", the first free
+//   - a create without a name takes its generateName (cut to its first 58
+//     characters when longer) plus five characters (generateNameSuffix of
+//     "<namespace>/<generateName>", the whole generateName, the first free
 //     one), and a create without a uid gets "uid-<namespace>-<name>"; the
-//     status of a created claim is dropped.
+//     status of a created claim is dropped. DynamicResources creates the
+//     claim of a pod's extended resources backed by DeviceClasses
+//     (DRAExtendedResource) this way in PreBind, named
+//     "<pod>-extended-resources-" plus the suffix, then adds the finalizer
+//     and the allocation as for any claim, waits until the claim assume
+//     cache holds it (it does at once: the create was delivered before it
+//     returned), and patches the pod's status.extendedResourceClaimStatus
+//     (a strategic merge patch of the pods/status subresource, which the
+//     pod reactor applies, events.go). Unreserve and PostFilter delete
+//     such a claim: an update without the finalizer (on a stale
+//     resourceVersion it conflicts; upstream then reads the claim and
+//     retries), then a delete.
 // Get, List and Watch are the object tracker's.
 
 import (
@@ -61,6 +73,7 @@ import (
 	"sync"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -78,6 +91,10 @@ import (
 )
 
 var claimGVR = resourceapi.SchemeGroupVersion.WithResource("resourceclaims")
+
+// maxGenerateNamePrefix is how much of a generateName the API server keeps
+// (names.SimpleNameGenerator: 63 characters minus the five it appends).
+const maxGenerateNamePrefix = 58
 
 // syncClaimInformer is a ResourceClaim SharedIndexInformer that never lists
 // or watches: its store holds what the oracle puts there, and its handlers
@@ -233,8 +250,15 @@ func (w *world) createClaim(ns string, claim *resourceapi.ResourceClaim) (*resou
 		if claim.GenerateName == "" {
 			return nil, apierrors.NewBadRequest("resourceclaims: name or generateName is required")
 		}
+		// The API server's name generator keeps at most 58 characters of
+		// the prefix, so that prefix and suffix fit in 63; the suffix's
+		// seed is the generateName as given.
+		base := claim.GenerateName
+		if len(base) > maxGenerateNamePrefix {
+			base = base[:maxGenerateNamePrefix]
+		}
 		for n := 0; claim.Name == ""; n++ {
-			name := claim.GenerateName + generateNameSuffix(ns+"/"+claim.GenerateName, n)
+			name := base + generateNameSuffix(ns+"/"+claim.GenerateName, n)
 			if _, err := w.getClaim(ns, name); apierrors.IsNotFound(err) {
 				claim.Name = name
 			}
@@ -507,4 +531,42 @@ func (w *world) resourceClaimResults() []ResourceClaimResult {
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// ExtendedResourceClaimResult is a pod's status.extendedResourceClaimStatus:
+// the claim DynamicResources made for the pod's extended resources backed
+// by DeviceClasses, and which request of it serves which container's
+// resource, in the order upstream wrote them.
+type ExtendedResourceClaimResult struct {
+	Name            string                         `json:"name"`
+	RequestMappings []ExtendedResourceRequestEntry `json:"requestMappings"`
+}
+
+type ExtendedResourceRequestEntry struct {
+	Container string `json:"container"`
+	Resource  string `json:"resource"`
+	Request   string `json:"request"`
+}
+
+var podGVR = v1.SchemeGroupVersion.WithResource("pods")
+
+// extendedResourceClaimResult reads the pod as the API server holds it at
+// the end of the run (a pod deleted by a preemption: as the pod informer
+// last saw it) and returns its extended resource claim status, nil if none.
+func (w *world) extendedResourceClaimResult(ps *podState) *ExtendedResourceClaimResult {
+	pod := ps.pod
+	if obj, err := w.cs.Tracker().Get(podGVR, ps.pod.Namespace, ps.pod.Name); err == nil {
+		if stored, ok := obj.(*v1.Pod); ok && stored.UID == ps.pod.UID {
+			pod = stored
+		}
+	}
+	st := pod.Status.ExtendedResourceClaimStatus
+	if st == nil {
+		return nil
+	}
+	r := &ExtendedResourceClaimResult{Name: st.ResourceClaimName, RequestMappings: []ExtendedResourceRequestEntry{}}
+	for _, m := range st.RequestMappings {
+		r.RequestMappings = append(r.RequestMappings, ExtendedResourceRequestEntry{Container: m.ContainerName, Resource: m.ResourceName, Request: m.RequestName})
+	}
+	return r
 }

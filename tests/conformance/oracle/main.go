@@ -178,15 +178,18 @@ type Output struct {
 }
 
 type PodResult struct {
-	Namespace     string                  `json:"namespace"`
-	Name          string                  `json:"name"`
-	Node          *string                 `json:"node"`
-	Status        string                  `json:"status"`
-	Message       string                  `json:"message,omitempty"`
-	NominatedNode *string                 `json:"nominatedNode"`
-	Victims       []string                `json:"victims"`
-	Filter        *map[string]filterEntry `json:"filter,omitempty"`
-	Scores        *map[string]scoreEntry  `json:"scores,omitempty"`
+	Namespace     string   `json:"namespace"`
+	Name          string   `json:"name"`
+	Node          *string  `json:"node"`
+	Status        string   `json:"status"`
+	Message       string   `json:"message,omitempty"`
+	NominatedNode *string  `json:"nominatedNode"`
+	Victims       []string `json:"victims"`
+	// The pod's status.extendedResourceClaimStatus as stored at the end of
+	// the run (dra.go); omitted when it has none.
+	ExtendedResourceClaim *ExtendedResourceClaimResult `json:"extendedResourceClaim,omitempty"`
+	Filter                *map[string]filterEntry      `json:"filter,omitempty"`
+	Scores                *map[string]scoreEntry       `json:"scores,omitempty"`
 }
 
 type Summary struct {
@@ -303,6 +306,7 @@ func (w *world) output(seconds float64) *Output {
 		if r.Victims == nil {
 			r.Victims = []string{}
 		}
+		r.ExtendedResourceClaim = w.extendedResourceClaimResult(ps)
 		if ps.status != "Scheduled" {
 			r.Message = ps.message
 		}

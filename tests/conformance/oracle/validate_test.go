@@ -28,6 +28,9 @@ import (
 	"k8s.io/kubernetes/pkg/apis/policy"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	policyvalidation "k8s.io/kubernetes/pkg/apis/policy/validation"
+	"k8s.io/kubernetes/pkg/apis/resource"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
+	resourcevalidation "k8s.io/kubernetes/pkg/apis/resource/validation"
 	"k8s.io/kubernetes/pkg/apis/scheduling"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	schedulingvalidation "k8s.io/kubernetes/pkg/apis/scheduling/validation"
@@ -173,6 +176,16 @@ func TestValidateScenarios(t *testing.T) {
 				t.Fatal(err)
 			}
 			report("VolumeAttachment "+va.Name, storagevalidation.ValidateVolumeAttachment(&in))
+		}
+		// DeviceClasses (their extendedResourceName, "draExtended").
+		for _, dc := range c.deviceClasses {
+			dc := dc.DeepCopy()
+			legacyscheme.Scheme.Default(dc)
+			var in resource.DeviceClass
+			if err := legacyscheme.Scheme.Convert(dc, &in, nil); err != nil {
+				t.Fatal(err)
+			}
+			report("DeviceClass "+dc.Name, resourcevalidation.ValidateDeviceClass(&in))
 		}
 		// Claims live in their pods' namespace and are valid for the
 		// volume binder: a UID (provisioned volumes are named after it).

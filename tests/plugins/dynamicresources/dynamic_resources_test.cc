@@ -10,10 +10,14 @@
 // claim-with-request-with-unknown-device-class, wrong-topology,
 // good-topology, reserved-okay, timeout, bound-claim-with-failed-binding,
 // single-claim-prioritized-list-scoring; from TestIsSchedulableAfterClaimChange
-// and TestIsSchedulableAfterTargetPodUpdate their main rows; TestNormalizeScore.
-// Left for later: the extended-resource cases (DRAExtendedResource's claims
-// are not modelled yet), the pod-group and node-allocatable cases (alpha
-// gates), and the API-reactor cases for finalizer removal races.
+// and TestIsSchedulableAfterTargetPodUpdate their main rows; TestNormalizeScore;
+// the DRAExtendedResource cases extended-resource-name-with-node-resource,
+// extended-resource-one-device-plugin-one-dra, extended-resource-name-with-
+// zero-allocatable, non-DRA-extended-resource-name-with-zero-allocatable,
+// extended-resource-name-no-resource, extended-resource-name-with-resources,
+// -fail-patch, -has-claim, -bind-failure and -claim-creation-failure.
+// Left for later: the pod-group and node-allocatable cases (alpha gates),
+// and the API-reactor cases for finalizer removal races.
 #include "plugins/dynamicresources/dynamic_resources.h"
 
 #include <catch2/catch.hpp>
@@ -114,14 +118,42 @@ status:
 class ClaimApi : public testing::NoopClusterClient {
  public:
   explicit ClaimApi(api::ObjectStore& store) : store_(store) {}
+  // Creates a claim, naming it <generateName><n> as upstream's test reactor.
+  absl::StatusOr<api::AnyObject> CreateObject(const api::Kind& kind, const google::protobuf::Message& o) override {
+    REQUIRE(&kind == &api::KindOf<ResourceClaim>());
+    if (!fail_create.empty()) return absl::InvalidArgumentError(fail_create);
+    auto stored = std::make_shared<ResourceClaim>(static_cast<const ResourceClaim&>(o));
+    stored->mutable_metadata()->set_name(schedkit::StrCat(stored->metadata().generate_name(), created++));
+    stored->mutable_metadata()->set_uid(schedkit::StrCat("uid-", stored->metadata().name()));
+    stored->mutable_metadata()->set_resource_version("1");
+    writes.push_back(schedkit::StrCat("create ", stored->metadata().name()));
+    REQUIRE(store_.Upsert(std::shared_ptr<const ResourceClaim>(stored)).ok());
+    return api::AnyObject(stored);
+  }
+  absl::Status DeleteObject(const api::Kind& kind, std::string_view ns, std::string_view name) override {
+    REQUIRE(&kind == &api::KindOf<ResourceClaim>());
+    writes.push_back(schedkit::StrCat("delete ", name));
+    return store_.Delete(kind, ns, name).status();
+  }
   absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind, const google::protobuf::Message& o) override {
     return Write(kind, o, /*status=*/false);
   }
   absl::StatusOr<api::AnyObject> UpdateObjectStatus(const api::Kind& kind,
                                                     const google::protobuf::Message& o) override {
+    if (&kind == &api::KindOf<api::v1::Pod>()) {
+      const auto& pod = static_cast<const api::v1::Pod&>(o);
+      writes.push_back(schedkit::StrCat("pod status ", pod.metadata().name()));
+      if (!fail_pod_status.empty()) return absl::InvalidArgumentError(fail_pod_status);
+      pod_status = pod.status().extended_resource_claim_status();
+      return api::AnyObject(std::make_shared<const api::v1::Pod>(pod));
+    }
     return Write(kind, o, /*status=*/true);
   }
-  std::vector<std::string> writes;  // "update <name>" / "status <name>"
+  std::vector<std::string> writes;  // "create|update|status|delete <name>", "pod status <pod>"
+  std::string fail_create;          // an error for every create
+  std::string fail_pod_status;      // an error for every pod status write
+  api::v1::PodExtendedResourceClaimStatus pod_status;
+  int created = 0;
 
  private:
   absl::StatusOr<api::AnyObject> Write(const api::Kind& kind, const google::protobuf::Message& o, bool status) {
@@ -708,6 +740,197 @@ TEST_CASE("DynamicResources args", "[dynamicresources]") {
   auto unknown = NewDynamicResources(framework::PluginArgs(R"({"filterTimeoutSeconds": 5})"), h);
   REQUIRE_FALSE(unknown.ok());
   CHECK(std::string(unknown.status().message()) == "DynamicResources args: filterTimeoutSeconds: unknown field");
+}
+
+// upstream's fixtures for extended resources: class my-resource-class
+// stands for example.com/gpu, my-resource-class2 for example.com/gpu2; the
+// pod asks for them in one container.
+constexpr char kExtendedClasses[] = R"(
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: my-resource-class}
+spec: {extendedResourceName: example.com/gpu}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: my-resource-class2}
+spec: {extendedResourceName: example.com/gpu2}
+)";
+
+std::string ExtendedPod(const std::string& requests) {
+  return schedkit::StrCat(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: my-pod, namespace: default, uid: "1234"}
+spec:
+  containers: [{name: con0, resources: {requests: {)", requests, "}, limits: {", requests, "}}}]\n");
+}
+
+std::string Worker(const std::string& allocatable) {
+  return schedkit::StrCat(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: worker, labels: {kubernetes.io/hostname: worker}}
+status: {allocatable: {)", allocatable, "}, capacity: {", allocatable, "}}\n");
+}
+
+// Runs the cycle up to PreBind on "worker"; what each point returned.
+struct ExtendedRun {
+  Status prefilter, filter, reserve, prebind;
+};
+ExtendedRun RunToPreBind(World& w, framework::CycleState& state) {
+  ExtendedRun r;
+  r.prefilter = w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status;
+  if (!r.prefilter.IsSuccess()) return r;
+  r.filter = w.FilterAll(state)["worker"];
+  if (!r.filter.IsSuccess()) return r;
+  const Symbol worker = Symbol::Intern("worker");
+  r.reserve = w.plugin->Reserve(state, *w.pod, worker);
+  if (!r.reserve.IsSuccess()) return r;
+  r.prebind = w.plugin->PreBind(state, *w.pod, worker);
+  return r;
+}
+
+TEST_CASE("TestPlugin: extended resources backed by DRA", "[dynamicresources][extended]") {
+  SECTION("extended-resource-name-with-node-resource") {
+    World w({Worker(R"("example.com/gpu": "1")"), kExtendedClasses, ExtendedPod(R"("example.com/gpu": "1")")});
+    framework::CycleState state;
+    ExtendedRun r = RunToPreBind(w, state);
+    CHECK(r.prefilter == Status());
+    CHECK(r.filter == Status());
+    CHECK(r.reserve == Status());
+    CHECK(r.prebind == Status());
+    CHECK(w.api.writes.empty());
+  }
+  SECTION("non-DRA-extended-resource-name-with-zero-allocatable") {
+    World w({Worker(R"("example.com/gpu": "0")"), kClass, kWorkerSlice, ExtendedPod(R"("example.com/gpu": "1")")});
+    framework::CycleState state;
+    CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status::Skip());
+    CHECK(w.plugin->PreBindPreFlight(state, *w.pod, Symbol::Intern("worker")) == Status::Skip());
+  }
+  SECTION("extended-resource-name-no-resource") {
+    World w({Worker(""), kExtendedClasses, ExtendedPod(R"("example.com/gpu": "1")")});
+    framework::CycleState state;
+    ExtendedRun r = RunToPreBind(w, state);
+    CHECK(r.prefilter == Status());
+    CHECK(r.filter == Unresolvable("cannot allocate all claims"));
+    auto post = w.plugin->PostFilter(state, *w.pod, {});
+    CHECK(post.status.code() == Code::kUnschedulable);
+    CHECK(post.status.num_reasons() == 0);
+  }
+  for (const char* allocatable : {"", R"("example.com/gpu": "0")"}) {
+    DYNAMIC_SECTION("extended-resource-name-with-resources / -with-zero-allocatable, allocatable {" << allocatable
+                                                                                                   << "}") {
+      World w({Worker(allocatable), kExtendedClasses, std::string(kWorkerSlice),
+               ExtendedPod(R"("example.com/gpu": "1")")});
+      framework::CycleState state;
+      ExtendedRun r = RunToPreBind(w, state);
+      CHECK(r.prebind == Status());
+      // Created, the finalizer added, the allocation and reservation
+      // written, then the pod's status names the claim.
+      CHECK(w.api.writes == std::vector<std::string>{"create my-pod-extended-resources-0",
+                                                     "update my-pod-extended-resources-0",
+                                                     "status my-pod-extended-resources-0", "pod status my-pod"});
+      auto claim = w.Claim("my-pod-extended-resources-0");
+      REQUIRE(claim != nullptr);
+      CHECK(claim->metadata().annotations().at("resource.kubernetes.io/extended-resource-claim") == "true");
+      CHECK(claim->metadata().owner_references(0).uid() == "1234");
+      CHECK(claim->metadata().owner_references(0).controller());
+      REQUIRE(claim->spec().devices().requests_size() == 1);
+      CHECK(claim->spec().devices().requests(0).name() == "container-0-request-0");
+      CHECK(claim->spec().devices().requests(0).exactly().device_class_name() == "my-resource-class");
+      CHECK(claim->spec().devices().requests(0).exactly().count() == 1);
+      REQUIRE(claim->status().allocation().devices().results_size() == 1);
+      CHECK(claim->status().allocation().devices().results(0).device() == "instance-1");
+      REQUIRE(claim->status().reserved_for_size() == 1);
+      CHECK(claim->status().reserved_for(0).name() == "my-pod");
+      CHECK(w.api.pod_status.resource_claim_name() == "my-pod-extended-resources-0");
+      REQUIRE(w.api.pod_status.request_mappings_size() == 1);
+      CHECK(w.api.pod_status.request_mappings(0).container_name() == "con0");
+      CHECK(w.api.pod_status.request_mappings(0).resource_name() == "example.com/gpu");
+      CHECK(w.api.pod_status.request_mappings(0).request_name() == "container-0-request-0");
+
+      SECTION("extended-resource-name-bind-failure: Unreserve deletes the claim") {
+        w.plugin->Unreserve(state, *w.pod, Symbol::Intern("worker"));
+        CHECK(w.api.writes.back() == "delete my-pod-extended-resources-0");
+        CHECK(w.Claim("my-pod-extended-resources-0") == nullptr);
+      }
+    }
+  }
+  SECTION("extended-resource-one-device-plugin-one-dra") {
+    World w({Worker(R"("example.com/gpu": "1")"), kExtendedClasses, std::string(kWorkerSlice),
+             ExtendedPod(R"("example.com/gpu": "1", "example.com/gpu2": "1")")});
+    framework::CycleState state;
+    ExtendedRun r = RunToPreBind(w, state);
+    CHECK(r.prebind == Status());
+    auto claim = w.Claim("my-pod-extended-resources-0");
+    REQUIRE(claim != nullptr);
+    // Only the resource the device plugin does not serve.
+    REQUIRE(claim->spec().devices().requests_size() == 1);
+    CHECK(claim->spec().devices().requests(0).name() == "container-0-request-1");
+    CHECK(claim->spec().devices().requests(0).exactly().device_class_name() == "my-resource-class2");
+    REQUIRE(w.api.pod_status.request_mappings_size() == 1);
+    CHECK(w.api.pod_status.request_mappings(0).resource_name() == "example.com/gpu2");
+  }
+  SECTION("extended-resource-name-with-resources-fail-patch") {
+    World w({Worker(""), kExtendedClasses, std::string(kWorkerSlice), ExtendedPod(R"("example.com/gpu": "1")")});
+    w.api.fail_pod_status = "patch error";
+    framework::CycleState state;
+    ExtendedRun r = RunToPreBind(w, state);
+    CHECK(r.prebind.code() == Code::kError);
+    CHECK(r.prebind.Message() == "update pod default/my-pod ExtendedResourceClaimStatus: patch error");
+    // The claim exists; Unreserve removes it.
+    REQUIRE(w.Claim("my-pod-extended-resources-0") != nullptr);
+    w.plugin->Unreserve(state, *w.pod, Symbol::Intern("worker"));
+    CHECK(w.Claim("my-pod-extended-resources-0") == nullptr);
+  }
+  SECTION("extended-resource-name-claim-creation-failure") {
+    World w({Worker(""), kExtendedClasses, std::string(kWorkerSlice), ExtendedPod(R"("example.com/gpu": "1")")});
+    w.api.fail_create = "claim creation errors";
+    framework::CycleState state;
+    ExtendedRun r = RunToPreBind(w, state);
+    CHECK(r.prebind.code() == Code::kError);
+    CHECK(r.prebind.Message() == "create claim for extended resources default/: claim creation errors");
+    // Nothing was created: Unreserve has nothing to delete, and the devices
+    // are free for the next attempt.
+    w.plugin->Unreserve(state, *w.pod, Symbol::Intern("worker"));
+    CHECK(w.api.writes.empty());
+    framework::CycleState again;
+    w.api.fail_create.clear();
+    CHECK(RunToPreBind(w, again).prebind == Status());
+  }
+  SECTION("extended-resource-name-with-resources-has-claim") {
+    World w({Worker(""), kExtendedClasses, std::string(kWorkerSlice), ExtendedPod(R"("example.com/gpu": "1")"), R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: my-pod-extended-resources-0
+  generateName: my-pod-extended-resources-
+  namespace: default
+  uid: old-claim
+  resourceVersion: "1"
+  annotations: {resource.kubernetes.io/extended-resource-claim: "true"}
+  finalizers: [resource.kubernetes.io/delete-protection]
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: my-pod, uid: "1234", controller: true}]
+spec:
+  devices:
+    requests: [{name: container-0-request-0, exactly: {deviceClassName: my-resource-class}}]
+status:
+  allocation:
+    devices:
+      results: [{request: container-0-request-0, driver: some-driver, pool: worker, device: instance-1}]
+)"});
+    framework::CycleState state;
+    ExtendedRun r = RunToPreBind(w, state);
+    CHECK(r.prefilter == Status());
+    CHECK(r.filter == Unresolvable("cannot schedule extended resource claim"));
+    auto post = w.plugin->PostFilter(state, *w.pod, {});
+    CHECK(post.status == Status::WithText(Code::kUnschedulable, "deletion of ResourceClaim completed"));
+    // The finalizer goes, then the claim.
+    CHECK(w.api.writes ==
+          std::vector<std::string>{"update my-pod-extended-resources-0", "delete my-pod-extended-resources-0"});
+    CHECK(w.Claim("my-pod-extended-resources-0") == nullptr);
+  }
 }
 
 }  // namespace

@@ -614,8 +614,7 @@ TEST_CASE("TestFitScore", "[noderesources][fit]") {
   }
 }
 
-// Upstream v1.37.2 fit_test.go TestEventsToRegister (the DRAExtendedResource
-// row waits for DeviceClass events: see fit.h).
+// Upstream v1.37.2 fit_test.go TestEventsToRegister.
 TEST_CASE("TestEventsToRegister", "[noderesources][fit]") {
   using framework::EventResource;
   struct Want {
@@ -625,25 +624,35 @@ TEST_CASE("TestEventsToRegister", "[noderesources][fit]") {
   struct Case {
     std::string name;
     bool in_place;
+    bool dra_extended_resource;
     std::vector<Want> want;
   };
   const std::vector<Case> cases = {
       {"Register events with InPlacePodVerticalScaling feature enabled",
        true,
+       false,
        {{EventResource::AssignedPod(), framework::kActionDelete},
         {EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeAllocatable},
         {EventResource::AssignedPod(), framework::kActionUpdatePodScaleDown},
         {EventResource::TargetPod(), framework::kActionUpdatePodScaleDown}}},
       {"Register events with default features",
        false,
+       false,
        {{EventResource::AssignedPod(), framework::kActionDelete},
         {EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeAllocatable}}},
+      {"Register events with DRAExtendedResource feature enabled",
+       false,
+       true,
+       {{EventResource::AssignedPod(), framework::kActionDelete},
+        {EventResource::Node(), framework::kActionAdd | framework::kActionUpdateNodeAllocatable},
+        {EventResource::Of<api::v1::DeviceClass>(), framework::kActionAdd | framework::kActionUpdate}}},
   };
   for (const Case& tc : cases) {
     DYNAMIC_SECTION("TestEventsToRegister/" << tc.name) {
       testing::FakeHandle h;
       FitFeatures f;
       f.enable_in_place_pod_vertical_scaling = tc.in_place;
+      f.enable_dra_extended_resource = tc.dra_extended_resource;
       auto p = MustNewFit(h, "", f);
       auto events = dynamic_cast<framework::EnqueueExtensions&>(*p).EventsToRegister();
       REQUIRE(events.size() == tc.want.size());

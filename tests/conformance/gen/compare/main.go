@@ -4,7 +4,10 @@
 //	schedkit-compare [--raw-scores] SIM.json ORACLE.json
 //
 // Compared: the pod list (order), and per pod: node, status, message (when
-// not Scheduled), nominatedNode, victims (in order), every node's filter
+// not Scheduled), nominatedNode, victims (in order), extendedResourceClaim
+// (the claim DRA made for the pod's extended resources and the request
+// mappings in order; missing on one side only counts as a difference;
+// null and [] mappings alike), every node's filter
 // verdict (code, plugin, reasons) and, per node, every plugin's normalized
 // score and weight and the total (with --raw-scores also the raw score);
 // the "claims" list (the claims bound during the run: volume and selected
@@ -60,15 +63,40 @@ type allocatedDevice struct {
 }
 
 type pod struct {
-	Namespace     string                `json:"namespace"`
-	Name          string                `json:"name"`
-	Node          *string               `json:"node"`
-	Status        string                `json:"status"`
-	Message       *string               `json:"message"`
-	NominatedNode *string               `json:"nominatedNode"`
-	Victims       []string              `json:"victims"`
-	Filter        map[string]filter     `json:"filter"`
-	Scores        map[string]nodeScores `json:"scores"`
+	Namespace     string   `json:"namespace"`
+	Name          string   `json:"name"`
+	Node          *string  `json:"node"`
+	Status        string   `json:"status"`
+	Message       *string  `json:"message"`
+	NominatedNode *string  `json:"nominatedNode"`
+	Victims       []string `json:"victims"`
+	// Omitted when the pod has none.
+	ExtendedResourceClaim *extendedResourceClaim `json:"extendedResourceClaim"`
+	Filter                map[string]filter      `json:"filter"`
+	Scores                map[string]nodeScores  `json:"scores"`
+}
+
+// extendedResourceClaim is a pod's status.extendedResourceClaimStatus: the
+// claim made for its extended resources backed by DeviceClasses.
+type extendedResourceClaim struct {
+	Name            string           `json:"name"`
+	RequestMappings []requestMapping `json:"requestMappings"`
+}
+
+type requestMapping struct {
+	Container string `json:"container"`
+	Resource  string `json:"resource"`
+	Request   string `json:"request"`
+}
+
+// fmtMappings renders request mappings in order, as
+// "[container:resource=request ...]".
+func fmtMappings(ms []requestMapping) string {
+	var parts []string
+	for _, m := range ms {
+		parts = append(parts, m.Container+":"+m.Resource+"="+m.Request)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }
 
 type filter struct {
@@ -188,6 +216,7 @@ func (d *differ) pod(k string, s, o *pod) {
 	if strings.Join(s.Victims, ",") != strings.Join(o.Victims, ",") {
 		d.add(true, k, "victims", "["+strings.Join(s.Victims, ",")+"]", "["+strings.Join(o.Victims, ",")+"]")
 	}
+	d.extendedResourceClaim(k, s.ExtendedResourceClaim, o.ExtendedResourceClaim)
 	for _, n := range union(s.Filter, o.Filter) {
 		sf, sok := s.Filter[n]
 		of, ook := o.Filter[n]
@@ -221,6 +250,23 @@ func (d *differ) pod(k string, s, o *pod) {
 				d.add(false, k, f, fmtScore(sp, d.rawScores), fmtScore(op, d.rawScores))
 			}
 		}
+	}
+}
+
+// extendedResourceClaim compares the pods' extended resource claims: the
+// claim's presence, then its name and the request mappings (in order).
+func (d *differ) extendedResourceClaim(k string, s, o *extendedResourceClaim) {
+	if s == nil || o == nil {
+		if s != nil || o != nil {
+			d.add(true, k, "extendedResourceClaim", present(s != nil), present(o != nil))
+		}
+		return
+	}
+	if s.Name != o.Name {
+		d.add(true, k, "extendedResourceClaim.name", fmt.Sprintf("%q", s.Name), fmt.Sprintf("%q", o.Name))
+	}
+	if sm, om := fmtMappings(s.RequestMappings), fmtMappings(o.RequestMappings); sm != om {
+		d.add(true, k, "extendedResourceClaim.requestMappings", sm, om)
 	}
 }
 

@@ -138,3 +138,56 @@ func TestClaims(t *testing.T) {
 		})
 	}
 }
+
+// podDoc is an output with one scheduled pod whose extendedResourceClaim
+// is given ("" leaves it out).
+func podDoc(ext string) string {
+	p := `{"namespace":"default","name":"p1","node":"n1","status":"Scheduled","nominatedNode":null,"victims":[]`
+	if ext != "" {
+		p += `,"extendedResourceClaim":` + ext
+	}
+	return `{"pods":[` + p + `}],"claims":[],"resourceClaims":[],` +
+		`"summary":{"nodes":1,"pendingPods":1,"scheduled":1,"unschedulable":0,"preempted":0}}`
+}
+
+func ext(name string, mappings ...string) string {
+	return `{"name":"` + name + `","requestMappings":[` + strings.Join(mappings, ",") + `]}`
+}
+
+func mapping(container, resource, request string) string {
+	return `{"container":"` + container + `","resource":"` + resource + `","request":"` + request + `"}`
+}
+
+func TestExtendedResourceClaim(t *testing.T) {
+	main0 := mapping("main", "example.com/gpu", "container-0-request-1")
+	side1 := mapping("side", "example.com/gpu", "container-1-request-0")
+	for _, tc := range []struct {
+		name        string
+		sim, oracle string
+		want        []string
+	}{
+		{name: "both without", sim: podDoc(""), oracle: podDoc("")},
+		{name: "equal", sim: podDoc(ext("p1-extended-resources-abcde", main0, side1)), oracle: podDoc(ext("p1-extended-resources-abcde", main0, side1))},
+		{name: "null is absent", sim: podDoc("null"), oracle: podDoc("")},
+		{name: "missing in sim", sim: podDoc(""), oracle: podDoc(ext("p1-extended-resources-abcde", main0)),
+			want: []string{"default/p1: extendedResourceClaim: sim absent | oracle present"}},
+		{name: "missing in oracle", sim: podDoc(ext("p1-extended-resources-abcde", main0)), oracle: podDoc(""),
+			want: []string{"default/p1: extendedResourceClaim: sim present | oracle absent"}},
+		{name: "other name", sim: podDoc(ext("p1-extended-resources-bcdfg", main0)), oracle: podDoc(ext("p1-extended-resources-abcde", main0)),
+			want: []string{`default/p1: extendedResourceClaim.name: sim "p1-extended-resources-bcdfg" | oracle "p1-extended-resources-abcde"`}},
+		{name: "mapping order", sim: podDoc(ext("c", side1, main0)), oracle: podDoc(ext("c", main0, side1)),
+			want: []string{"default/p1: extendedResourceClaim.requestMappings: " +
+				"sim [side:example.com/gpu=container-1-request-0 main:example.com/gpu=container-0-request-1] | " +
+				"oracle [main:example.com/gpu=container-0-request-1 side:example.com/gpu=container-1-request-0]"}},
+		{name: "other request", sim: podDoc(ext("c", mapping("main", "example.com/gpu", "container-0-request-2"))), oracle: podDoc(ext("c", main0)),
+			want: []string{"default/p1: extendedResourceClaim.requestMappings: sim [main:example.com/gpu=container-0-request-2] | oracle [main:example.com/gpu=container-0-request-1]"}},
+		{name: "null mappings are empty", sim: podDoc(`{"name":"c","requestMappings":null}`), oracle: podDoc(ext("c"))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := compare(parse(t, tc.sim), parse(t, tc.oracle), false)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
