@@ -17,6 +17,7 @@
 #include "absl/time/time.h"
 #include "dra/allocator.h"
 #include "dra/extended_resources.h"
+#include "plugins/internal/claim_tracker.h"
 #include "schedkit/api/selector.h"
 #include "schedkit/api/v1/resource_claim.h"
 #include "schedkit/api/v1/resource_slice.h"
@@ -145,9 +146,7 @@ inline framework::Status Unresolvable(std::string text) {
   return framework::Status::WithText(framework::Code::kUnschedulableAndUnresolvable, std::move(text));
 }
 
-// The name of the extended-resource claim while it exists in memory only;
-// not a valid object name, so it never meets a real claim.
-inline constexpr std::string_view kInMemoryClaimName = "<extended-resources>";
+using internal::kInMemoryClaimName;
 // The annotation marking a claim the scheduler made for extended resources.
 inline constexpr std::string_view kExtendedResourceClaimAnnotation = "resource.kubernetes.io/extended-resource-claim";
 

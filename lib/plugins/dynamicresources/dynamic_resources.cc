@@ -148,7 +148,7 @@ dra::Features DraFeatures(const framework::FeatureGates& gates) {
 
 DynamicResources::DynamicResources(const DynamicResourcesArgs& args, const dra::Features& features,
                                    framework::Handle& handle,
-                                   std::shared_ptr<dynamicresources::ClaimTracker> tracker)
+                                   std::shared_ptr<internal::ClaimTracker> tracker)
     : filter_timeout_(args.filter_timeout.value_or(absl::ZeroDuration())),
       binding_timeout_(args.binding_timeout.value_or(absl::Seconds(600))),
       features_(features),
@@ -556,8 +556,8 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewDynamicResources(const fra
           schedkit::StrCat("DynamicResources: feature gate ", gate, " is not modelled yet"));
     }
   }
-  SCHEDKIT_ASSIGN_OR_RETURN(std::shared_ptr<dynamicresources::ClaimTracker> tracker,
-                            dynamicresources::ClaimTracker::Shared(handle));
+  SCHEDKIT_ASSIGN_OR_RETURN(std::shared_ptr<internal::ClaimTracker> tracker,
+                            internal::ClaimTracker::Shared(handle));
   return std::make_unique<DynamicResources>(parsed, features, handle, std::move(tracker));
 }
 

@@ -59,7 +59,7 @@
 #include "absl/time/time.h"
 #include "dra/allocator.h"
 #include "dra/cel_device.h"
-#include "plugins/dynamicresources/claim_tracker.h"
+#include "plugins/internal/claim_tracker.h"
 #include "schedkit/framework/batch_signature.h"
 #include "schedkit/framework/diagnosis.h"
 #include "schedkit/framework/events.h"
@@ -103,7 +103,7 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                                public framework::SignPlugin {
  public:
   DynamicResources(const DynamicResourcesArgs& args, const dra::Features& features, framework::Handle& handle,
-                   std::shared_ptr<dynamicresources::ClaimTracker> tracker);
+                   std::shared_ptr<internal::ClaimTracker> tracker);
 
   std::string_view Name() const override;
   // Declines pods with claims ("pods with dra resource claims are not
@@ -200,7 +200,7 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   absl::Duration binding_timeout_;
   dra::Features features_;
   framework::Handle& handle_;
-  std::shared_ptr<dynamicresources::ClaimTracker> tracker_;
+  std::shared_ptr<internal::ClaimTracker> tracker_;
   // The most recent ten selectors, across cycles, as upstream's cache.
   mutable dra::SelectorCache selectors_{10};
   mutable std::atomic<int64_t> num_allocate_one_invocations_{0};

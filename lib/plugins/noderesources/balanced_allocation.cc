@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "plugins/internal/signers.h"
+#include "plugins/noderesources/dra_scoring.h"
 #include "plugins/noderesources/resource_allocation.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/framework/batch_signature.h"
@@ -24,7 +25,9 @@ Symbol PreScoreKey() {
 
 class BalancedAllocation final : public framework::PreScorePlugin, public framework::ScorePlugin, public framework::SignPlugin {
  public:
-  explicit BalancedAllocation(ScoredResources resources) : resources_(std::move(resources)) {}
+  BalancedAllocation(ScoredResources resources, const api::ObjectLister& objects,
+                     std::shared_ptr<internal::ClaimTracker> tracker, bool consumable_capacity)
+      : resources_(std::move(resources)), dra_{&objects, std::move(tracker), consumable_capacity, &selectors_} {}
 
   std::string_view Name() const override { return names::kNodeResourcesBalancedAllocation; }
   // The pod's computed request, as Filter and Score read it.
@@ -34,14 +37,14 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
   }
   bool OutcomesArePerNode() const override { return true; }
 
-  Status PreScore(CycleState& state, const PodInfo& pod,
-                  std::span<const NodeInfo* const> /*nodes*/) override {
+  Status PreScore(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes) override {
     ScoredResources rs = resources_;
     FillPodRequests(pod, /*use_requested=*/true, rs);
     // Best-effort pods would all pile onto the same node otherwise
     // (kubernetes#129138).
     if (AllRequestsZero(rs)) return Status::Skip();
-    state.Write(PreScoreKey(), std::make_unique<ScoredResourcesState>(std::move(rs)));
+    std::shared_ptr<const DraDeviceCounts> counts = DraDeviceCounts::CountAndAttach(dra_, nodes, rs);
+    state.Write(PreScoreKey(), std::make_unique<ScoredResourcesState>(std::move(rs), std::move(counts)));
     return Status();
   }
 
@@ -54,6 +57,8 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
     // Upstream computes the requests here when PreScore did not run.
     ScoredResources rs = resources_;
     FillPodRequests(pod, /*use_requested=*/true, rs);
+    const NodeInfo* one[] = {&node};
+    std::shared_ptr<const DraDeviceCounts> counts = DraDeviceCounts::CountAndAttach(dra_, one, rs);
     score = AllRequestsZero(rs) ? 0 : BalancedAllocationScore(node, rs, /*use_requested=*/true);
     return Status();
   }
@@ -74,14 +79,19 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
 
  private:
   const ScoredResources resources_;  // pod_request unset; copied per pod
+  // Upstream's scorer keeps a cache of ten compiled class selectors.
+  mutable dra::SelectorCache selectors_{10};
+  const DraScoringSources dra_;
 };
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewBalancedAllocation(
-    const NodeResourcesBalancedAllocationArgs& args, framework::Handle& /*handle*/) {
+    const NodeResourcesBalancedAllocationArgs& args, framework::Handle& handle, bool dra_consumable_capacity) {
   SCHEDKIT_RETURN_IF_ERROR(ValidateNodeResourcesBalancedAllocationArgs(args));
-  return std::make_unique<BalancedAllocation>(CompileResources(args.resources));
+  SCHEDKIT_ASSIGN_OR_RETURN(std::shared_ptr<internal::ClaimTracker> tracker, internal::ClaimTracker::Shared(handle));
+  return std::make_unique<BalancedAllocation>(CompileResources(args.resources), handle.objects(), std::move(tracker),
+                                              dra_consumable_capacity);
 }
 
 }  // namespace noderesources
@@ -90,7 +100,7 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeResourcesBalancedAlloc
     const framework::PluginArgs& args, framework::Handle& handle) {
   SCHEDKIT_ASSIGN_OR_RETURN(noderesources::NodeResourcesBalancedAllocationArgs parsed,
                             noderesources::ParseNodeResourcesBalancedAllocationArgs(args));
-  return noderesources::NewBalancedAllocation(parsed, handle);
+  return noderesources::NewBalancedAllocation(parsed, handle, args.gates().Enabled("DRAConsumableCapacity"));
 }
 
 }  // namespace schedkit::plugins

@@ -31,8 +31,11 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeResourcesBalancedAlloc
 namespace noderesources {
 
 // Builds the plugin from parsed args (validated here, not defaulted).
+// `dra_consumable_capacity`: the DRAConsumableCapacity gate, which decides
+// how allocated devices count when a scored extended resource is backed by
+// DRA.
 absl::StatusOr<std::unique_ptr<framework::Plugin>> NewBalancedAllocation(
-    const NodeResourcesBalancedAllocationArgs& args, framework::Handle& handle);
+    const NodeResourcesBalancedAllocationArgs& args, framework::Handle& handle, bool dra_consumable_capacity = true);
 
 }  // namespace noderesources
 }  // namespace schedkit::plugins

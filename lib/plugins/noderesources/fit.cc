@@ -9,6 +9,7 @@
 #include "dra/extended_resources.h"
 #include "schedkit/api/v1/device_class.h"
 #include "plugins/internal/signers.h"
+#include "plugins/noderesources/dra_scoring.h"
 #include "plugins/noderesources/resource_allocation.h"
 #include "schedkit/base/status_macros.h"
 #include "schedkit/base/str_cat.h"
@@ -309,8 +310,10 @@ class Fit final : public framework::PreFilterPlugin,
                   public framework::EnqueueExtensions, public framework::SignPlugin {
  public:
   Fit(IgnoredResources ignored, Strategy strategy, ScoredResources resources,
-      RequestedToCapacityRatioTable table, FitFeatures features, const api::ObjectLister& objects)
+      RequestedToCapacityRatioTable table, FitFeatures features, const api::ObjectLister& objects,
+      std::shared_ptr<internal::ClaimTracker> tracker)
       : objects_(objects),
+        dra_{&objects, std::move(tracker), features.dra_consumable_capacity, &selectors_},
         ignored_(std::move(ignored)),
         strategy_(strategy),
         resources_(std::move(resources)),
@@ -379,11 +382,11 @@ class Fit final : public framework::PreFilterPlugin,
         [&](const NodeInfo& node) { return HasRoomForCore(cpu, memory, ephemeral, node); }, status_of);
   }
 
-  Status PreScore(CycleState& state, const PodInfo& pod,
-                  std::span<const NodeInfo* const> /*nodes*/) override {
+  Status PreScore(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes) override {
     ScoredResources rs = resources_;
     FillPodRequests(pod, /*use_requested=*/false, rs);
-    state.Write(PreScoreKey(), std::make_unique<ScoredResourcesState>(std::move(rs)));
+    std::shared_ptr<const DraDeviceCounts> counts = DraCounts(nodes, rs);
+    state.Write(PreScoreKey(), std::make_unique<ScoredResourcesState>(std::move(rs), std::move(counts)));
     return Status();
   }
 
@@ -395,6 +398,8 @@ class Fit final : public framework::PreFilterPlugin,
     // Upstream computes the requests here when PreScore did not run.
     ScoredResources rs = resources_;
     FillPodRequests(pod, /*use_requested=*/false, rs);
+    const NodeInfo* one[] = {&node};
+    std::shared_ptr<const DraDeviceCounts> counts = DraCounts(one, rs);
     return ScoreNode(node, rs, score);
   }
 
@@ -475,10 +480,20 @@ class Fit final : public framework::PreFilterPlugin,
     return Status();
   }
 
+  // The devices backing scored extended resources (attached to `rs`), or
+  // null when none is.
+  std::shared_ptr<const DraDeviceCounts> DraCounts(std::span<const NodeInfo* const> nodes, ScoredResources& rs) const {
+    if (!features_.enable_dra_extended_resource) return nullptr;
+    return DraDeviceCounts::CountAndAttach(dra_, nodes, rs);
+  }
+
   // The DeviceClasses, read only with DRAExtendedResource on.
   const api::ObjectLister* objects() const { return features_.enable_dra_extended_resource ? &objects_ : nullptr; }
 
   const api::ObjectLister& objects_;
+  // Upstream's scorer keeps a cache of ten compiled class selectors.
+  mutable dra::SelectorCache selectors_{10};
+  const DraScoringSources dra_;
   const IgnoredResources ignored_;
   const Strategy strategy_;
   const ScoredResources resources_;  // pod_request unset; copied per pod
@@ -513,8 +528,9 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewFit(const NodeResourcesFit
   IgnoredResources ignored;
   ignored.resources.insert(args.ignored_resources.begin(), args.ignored_resources.end());
   ignored.groups.insert(args.ignored_resource_groups.begin(), args.ignored_resource_groups.end());
+  SCHEDKIT_ASSIGN_OR_RETURN(std::shared_ptr<internal::ClaimTracker> tracker, internal::ClaimTracker::Shared(handle));
   return std::make_unique<Fit>(std::move(ignored), strategy, CompileResources(s.resources), table, features,
-                               handle.objects());
+                               handle.objects(), std::move(tracker));
 }
 
 std::vector<InsufficientResource> Fits(const PodInfo& pod, const NodeInfo& node,
@@ -567,7 +583,9 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(const fra
                                                                        framework::Handle& handle) {
   SCHEDKIT_ASSIGN_OR_RETURN(noderesources::NodeResourcesFitArgs parsed,
                             noderesources::ParseNodeResourcesFitArgs(args));
-  return noderesources::NewFit(parsed, handle);
+  noderesources::FitFeatures features;
+  features.dra_consumable_capacity = args.gates().Enabled("DRAConsumableCapacity");
+  return noderesources::NewFit(parsed, handle, features);
 }
 
 }  // namespace schedkit::plugins

@@ -13,10 +13,9 @@
 // gates follow v1.37's defaults (InPlacePodVerticalScaling and
 // PodLevelResources on). DRAExtendedResource (GA): an extended resource a
 // DeviceClass stands for is left to DynamicResources on a node without it
-// in its allocatable, such a pod is not signed for batching, and a
-// DeviceClass event may requeue it. Not yet: scoring an extended resource
-// backed by DRA that the scoring strategy names (upstream counts the
-// class's devices on the node); it scores as a resource the node lacks.
+// in its allocatable, such a pod is not signed for batching, a DeviceClass
+// event may requeue it, and a scored resource of that kind scores the
+// class's devices the node reaches (dra_scoring.h).
 // Filter and Score are safe to call concurrently; they read only the cycle
 // state and the node.
 #ifndef SCHEDKIT_LIB_PLUGINS_NODERESOURCES_FIT_H_
@@ -52,6 +51,8 @@ struct FitFeatures {
   bool enable_in_place_pod_vertical_scaling = true;
   // GA and locked on in v1.37; tests turn it off for upstream's older rows.
   bool enable_dra_extended_resource = true;
+  // How allocated devices are gathered for scoring a DRA-backed resource.
+  bool dra_consumable_capacity = true;
 };
 
 // Builds the plugin from already parsed args, as upstream's NewFit does from

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "plugins/internal/broken_linear.h"
 #include "plugins/noderesources/args.h"
@@ -79,12 +80,23 @@ enum class ResourceKind : uint8_t {
   kNone,
 };
 
+// A node's devices of the DeviceClass backing an extended resource, and how
+// many of them are allocated (dra_scoring.h).
+struct DraDeviceCount {
+  int64_t capacity = 0;
+  int64_t allocated = 0;
+};
+using DraCountsByNode = absl::flat_hash_map<Symbol, DraDeviceCount>;
+
 // One configured resource, with the incoming pod's request for it.
 struct ScoredResource {
   ResourceKind kind = ResourceKind::kNone;
   Symbol name;  // interned resource name
   int64_t weight = 1;
   int64_t pod_request = 0;  // milli-cpu, bytes or count
+  // An extended resource backed by DRA: its devices per node, read where
+  // the node's allocatable lacks it. Null otherwise (set per pod, PreScore).
+  const DraCountsByNode* dra_counts = nullptr;
 };
 
 using ScoredResources = absl::InlinedVector<ScoredResource, 4>;
@@ -94,7 +106,9 @@ using ScoredResources = absl::InlinedVector<ScoredResource, 4>;
 // own keys.
 class ScoredResourcesState final : public framework::StateData {
  public:
-  explicit ScoredResourcesState(ScoredResources resources) : resources_(std::move(resources)) {}
+  // `keep_alive` owns what the resources' dra_counts point to.
+  explicit ScoredResourcesState(ScoredResources resources, std::shared_ptr<const void> keep_alive = nullptr)
+      : resources_(std::move(resources)), keep_alive_(std::move(keep_alive)) {}
   std::unique_ptr<framework::StateData> Clone() const override {
     return std::make_unique<ScoredResourcesState>(*this);
   }
@@ -102,6 +116,7 @@ class ScoredResourcesState final : public framework::StateData {
 
  private:
   ScoredResources resources_;
+  std::shared_ptr<const void> keep_alive_;
 };
 
 // Classifies `specs` in order (pod_request left 0).
@@ -140,6 +155,15 @@ inline bool AllocatableAndRequested(const framework::NodeInfo& node, const Score
     case ResourceKind::kScalar:
       if (r.pod_request == 0) return false;
       allocatable = alloc.GetScalar(r.name);
+      // Not from a device plugin here: the class's devices, when the node
+      // reaches any.
+      if (allocatable == 0 && r.dra_counts != nullptr) {
+        if (auto it = r.dra_counts->find(node.name()); it != r.dra_counts->end() && it->second.capacity > 0) {
+          allocatable = it->second.capacity;
+          requested = WrapAdd(it->second.allocated, r.pod_request);
+          return true;
+        }
+      }
       if (allocatable == 0) return false;
       requested = WrapAdd(node.requested().GetScalar(r.name), r.pod_request);
       return true;

@@ -296,10 +296,10 @@ func setExtRequest(c *v1.Container, r v1.ResourceName, n int64) {
 	c.Resources.Limits[r] = *count(n)
 }
 
-// scoreDRAExtended: schedkit does not yet score an extended resource backed
-// by DRA that NodeResourcesFit's scoring strategy names (upstream counts the
-// class's devices on the node), so scenarios do not draw it yet.
-const scoreDRAExtended = false
+// scoreDRAExtended: whether scenarios name an extended resource backed by
+// DRA among NodeResourcesFit's scored resources (scored from the class's
+// devices on the node).
+const scoreDRAExtended = true
 
 // scoreExtended adds an explicit name to the scored resources of the
 // NodeResourcesFit args that list some (so that NodeResourcesFit scores it

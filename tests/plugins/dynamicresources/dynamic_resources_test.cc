@@ -325,7 +325,7 @@ TEST_CASE("TestPlugin: exhausted devices", "[dynamicresources]") {
     other = other.substr(0, other.find("status:"));
     World w({kBase, kClass, kWorkerSlice, kPendingClaim, other});
     // Another pod's Reserve allocated not-my-claim to instance-1.
-    auto tracker = dynamicresources::ClaimTracker::Shared(w.h);
+    auto tracker = internal::ClaimTracker::Shared(w.h);
     REQUIRE(tracker.ok());
     auto allocated = std::make_shared<ResourceClaim>(*w.Claim("not-my-claim"));
     auto* r = allocated->mutable_status()->mutable_allocation()->mutable_devices()->add_results();
@@ -476,7 +476,7 @@ status:
   }
   SECTION("an allocation in flight for another pod makes this one wait") {
     World w({kBase, kClass, kWorkerSlice, kPendingClaim});
-    auto tracker = dynamicresources::ClaimTracker::Shared(w.h);
+    auto tracker = internal::ClaimTracker::Shared(w.h);
     REQUIRE(tracker.ok());
     auto allocated = std::make_shared<ResourceClaim>(*w.Claim());
     allocated->mutable_status()->mutable_allocation();
@@ -554,7 +554,7 @@ TEST_CASE("TestPlugin: Unreserve drops the allocation in flight", "[dynamicresou
   CHECK(w.plugin->PreFilter(state, *w.pod, w.h.snapshot().nodes()).status == Status());
   CHECK(w.FilterAll(state)["worker"] == Status());
   CHECK(w.plugin->Reserve(state, *w.pod, worker) == Status());
-  auto tracker = dynamicresources::ClaimTracker::Shared(w.h);
+  auto tracker = internal::ClaimTracker::Shared(w.h);
   REQUIRE(tracker.ok());
   CHECK((*tracker)->PendingAllocation("claim-uid") != nullptr);
   // The next pod's allocator counts instance-1 as taken.

@@ -165,8 +165,7 @@ TEST_CASE("Fit's scoring view reads the containers' spec only", "[noderesources]
 }
 
 TEST_CASE("TestCalculateResourceAllocatableRequest", "[noderesources][scorer]") {
-  // Only the device-plugin cases: the DRA-backed ones need DRAExtendedResource
-  // (alpha, off in v1.35) and a DRA manager, which schedkit does not have.
+  // The device-plugin cases; the DRA-backed ones are in dra_scoring_test.cc.
   for (const char* name :
        {"device-plugin-resource-feature-disabled", "device-plugin-resource-feature-enabled"}) {
     DYNAMIC_SECTION("TestCalculateResourceAllocatableRequest/" << name) {

@@ -1,14 +1,13 @@
-#include "plugins/dynamicresources/claim_tracker.h"
+#include "plugins/internal/claim_tracker.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <utility>
 
 #include "absl/strings/numbers.h"
-#include "plugins/dynamicresources/cycle.h"
 #include "schedkit/base/str_cat.h"
 
-namespace schedkit::plugins::dynamicresources {
+namespace schedkit::plugins::internal {
 namespace {
 
 std::string Key(std::string_view namespace_name, std::string_view name) {
@@ -200,4 +199,4 @@ std::vector<std::shared_ptr<const api::v1::ResourceSlice>> ClaimTracker::Slices(
   return slices;
 }
 
-}  // namespace schedkit::plugins::dynamicresources
+}  // namespace schedkit::plugins::internal

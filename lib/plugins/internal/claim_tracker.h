@@ -1,6 +1,8 @@
-// The ResourceClaims and ResourceSlices as DynamicResources sees them, one
-// per scheduler, shared by every profile through Handle::shared_state (as
-// upstream's DefaultDRAManager):
+// The ResourceClaims and ResourceSlices as DynamicResources (and the
+// scoring of extended resources backed by DRA in NodeResourcesFit and
+// NodeResourcesBalancedAllocation) sees them, one per scheduler, shared by
+// every profile through Handle::shared_state (as upstream's
+// DefaultDRAManager):
 //  - claims: the scheduler's, with what PreBind wrote laid over them until
 //    the scheduler holds that version or a newer one (upstream's assume
 //    cache), so the next pod sees the devices taken at once;
@@ -20,8 +22,8 @@
 // Thread-safe: PreFilter, Filter and Reserve run on the scheduling thread
 // and its workers, PreBind and Unreserve on binding threads, hints on the
 // queue's side.
-#ifndef SCHEDKIT_LIB_PLUGINS_DYNAMICRESOURCES_CLAIM_TRACKER_H_
-#define SCHEDKIT_LIB_PLUGINS_DYNAMICRESOURCES_CLAIM_TRACKER_H_
+#ifndef SCHEDKIT_LIB_PLUGINS_INTERNAL_CLAIM_TRACKER_H_
+#define SCHEDKIT_LIB_PLUGINS_INTERNAL_CLAIM_TRACKER_H_
 
 #include <memory>
 #include <string>
@@ -39,7 +41,12 @@
 #include "schedkit/api/v1/resource_slice.h"
 #include "schedkit/framework/handle.h"
 
-namespace schedkit::plugins::dynamicresources {
+namespace schedkit::plugins::internal {
+
+// The name of a pod's extended-resource claim while it exists in memory
+// only (DynamicResources): not a valid object name, so it never meets a
+// real claim.
+inline constexpr std::string_view kInMemoryClaimName = "<extended-resources>";
 
 class ClaimTracker {
  public:
@@ -107,6 +114,6 @@ class ClaimTracker {
 // a shareID takes that share and adds what it consumes.
 void AddAllocatedDevices(const api::v1::ResourceClaim& claim, bool consumable_capacity, dra::AllocatedState& state);
 
-}  // namespace schedkit::plugins::dynamicresources
+}  // namespace schedkit::plugins::internal
 
-#endif  // SCHEDKIT_LIB_PLUGINS_DYNAMICRESOURCES_CLAIM_TRACKER_H_
+#endif  // SCHEDKIT_LIB_PLUGINS_INTERNAL_CLAIM_TRACKER_H_
