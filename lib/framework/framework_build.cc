@@ -54,6 +54,7 @@ Framework::Framework(FrameworkOptions options) : impl_(std::make_unique<Impl>(*t
     im.metrics = o.metrics;
   }
   if (o.clock == nullptr) o.clock = &Clock::Real();
+  if (o.batch_clock == nullptr) o.batch_clock = o.clock;
   if (o.objects == nullptr) {
     static const api::EmptyObjectLister kNoObjects;
     o.objects = &kNoObjects;

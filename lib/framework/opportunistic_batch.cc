@@ -93,7 +93,7 @@ Symbol Framework::Impl::GetNodeHint(CycleState& state, const PodInfo& pod, const
   // nominated by a preemption, and it signs as the ranking's pod did.
   if (batch.Empty() || cycle != batch.last_cycle + 1 || !pod.nominated_node_name().empty() ||
       signature == nullptr || *signature != batch.signature ||
-      options.clock->Now() > batch.created + kMaxBatchAge) {
+      options.batch_clock->Now() > batch.created + kMaxBatchAge) {
     return Symbol();
   }
   const NodeInfo* last = snapshot->Get(batch.last_chosen);
@@ -277,7 +277,7 @@ void Framework::Impl::StoreScheduleResults(const std::string* signature, Symbol 
   batch.active = active_scores;
   batch.normalized_count = normalized_known ? batch.heap.size() + 1 : 0;
   batch.layout_id = snapshot->layout_id();
-  batch.created = options.clock->Now();
+  batch.created = options.batch_clock->Now();
 }
 
 }  // namespace schedkit::framework

@@ -101,8 +101,13 @@ void Scheduler::Impl::ReportFailure(const QueuedPodInfo& qpi, const Status& stat
 
 void Scheduler::Impl::ReportFailureOnNode(const QueuedPodInfo& qpi, Symbol node, const Status& status,
                                           CycleReport& report) {
+  // Upstream's clearNominatedNode, as for a failure before the assume: the
+  // nomination the popped pod had goes (one the binding cycle wrote itself
+  // is newer than that pod, and upstream's status patch leaves it).
+  framework::NominatingInfo clear;
+  if (!qpi.pod->nominated_node_name().empty()) clear.mode = framework::NominatingInfo::Mode::kOverride;
   if (!status.IsRejected()) {
-    ReportFailure(qpi, status, status.Message(), nullptr, {}, report);
+    ReportFailure(qpi, status, status.Message(), nullptr, clear, report);
     return;
   }
   framework::FitError fe;
@@ -110,7 +115,7 @@ void Scheduler::Impl::ReportFailureOnNode(const QueuedPodInfo& qpi, Symbol node,
   fe.num_all_nodes = 1;
   fe.diagnosis.node_to_status.Set(node, status);
   fe.diagnosis.unschedulable_plugins.insert(status.plugin());
-  ReportFailure(qpi, status, fe.Message(), &fe.diagnosis, {}, report);
+  ReportFailure(qpi, status, fe.Message(), &fe.diagnosis, clear, report);
 }
 
 void Scheduler::Impl::NominateForBinding(const PodInfo& assumed, Symbol node) {

@@ -103,6 +103,7 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(const config::Sched
     fo.parallelizer = im.parallelizer;
     fo.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
     fo.clock = im.clock;
+    fo.batch_clock = options.batch_clock;
     fo.metrics = im.metrics;
     fo.client = &im;
     fo.objects = im.objects.get();

@@ -57,6 +57,9 @@ class SimHost : public scheduler::Host {
   PvController* volumes = nullptr;
   ClaimStore* claims = nullptr;
   const framework::Clock* clock = nullptr;
+  // The wall time of the run as upstream would spend it (batch ages).
+  framework::FakeClock* wall_clock = nullptr;
+  static constexpr absl::Duration kVolumeBindingPoll = absl::Seconds(1);
 
   absl::Status Bind(const api::v1::Pod& pod, std::string_view node) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -82,8 +85,14 @@ class SimHost : public scheduler::Host {
     return sched->DeletePod(victim.metadata().namespace_(), victim.metadata().name());
   }
   // VolumeBinding's writes: the stand-in PV controller completes them at
-  // once, and every write is reported back as a watch would.
+  // once, and every write is reported back as a watch would. Upstream's
+  // PreBind first looks at its writes a second later (BindPodVolumes polls
+  // every second, not at once): the binding cycle that wrote takes that
+  // long, which outlives an OpportunisticBatching ranking.
   absl::StatusOr<api::AnyObject> UpdateObject(const api::Kind& kind, const google::protobuf::Message& object) override {
+    const bool volume_write =
+        &kind == &api::KindOf<api::v1::PersistentVolume>() || &kind == &api::KindOf<api::v1::PersistentVolumeClaim>();
+    if (volume_write && wall_clock != nullptr) wall_clock->Advance(kVolumeBindingPoll);
     if (&kind == &api::KindOf<api::v1::PersistentVolume>()) {
       const auto& pv = static_cast<const api::v1::PersistentVolume&>(object);
       return Report(volumes->VolumeWritten(pv), pv);
@@ -242,6 +251,7 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   }
 
   framework::FakeClock clock;
+  framework::FakeClock wall_clock;
   scheduler::InlineExecutor executor;
   PvController::BindNewClaims(cluster, new_claims);
   SimHost host;
@@ -250,8 +260,10 @@ absl::StatusOr<Result> Simulate(const api::ObjectSet& input, const config::Sched
   ClaimStore claims(cluster);
   host.claims = &claims;
   host.clock = &clock;
+  host.wall_clock = &wall_clock;
   scheduler::SchedulerOptions so;
   so.clock = &clock;
+  so.batch_clock = &wall_clock;
   so.executor = &executor;
   so.tie_break = options.tie_break;
   so.seed = options.seed;

@@ -52,6 +52,10 @@ struct FrameworkOptions {
   int32_t percentage_of_nodes_to_score = 0;
   // Not owned; defaults: Clock::Real(), a no-op recorder, none.
   Clock* clock = nullptr;
+  // How long OpportunisticBatching keeps a ranking (500 ms) is wall time in
+  // upstream even where its queue runs on a fake clock, as in a simulation.
+  // Not owned; default: `clock`.
+  Clock* batch_clock = nullptr;
   MetricsRecorder* metrics = nullptr;
   PodNominator* nominator = nullptr;
   PodActivator* activator = nullptr;

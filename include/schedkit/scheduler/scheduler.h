@@ -49,6 +49,10 @@ struct SchedulerOptions {
   // Not owned. Defaults: the real clock, a thread pool for binding cycles,
   // a no-op metrics recorder.
   framework::Clock* clock = nullptr;
+  // What OpportunisticBatching measures a ranking's age on (upstream's wall
+  // clock); default: `clock`. A simulator whose binding cycles stand for
+  // upstream's slower ones moves it on its own.
+  framework::Clock* batch_clock = nullptr;
   Executor* executor = nullptr;
   framework::MetricsRecorder* metrics = nullptr;
   framework::TieBreak tie_break = framework::TieBreak::kRandom;

@@ -32,6 +32,9 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
   std::string_view Name() const override { return names::kNodeResourcesBalancedAllocation; }
   // The pod's computed request, as Filter and Score read it.
   Status SignPod(const PodInfo& pod, framework::BatchSignatureBuilder& signature) const override {
+    if (AsksForDraBackedResource(pod, *dra_.objects)) {
+      return Status::WithText(framework::Code::kUnschedulable, std::string(kDraSignatureDeclined));
+    }
     signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.spec_requests()));
     return Status();
   }

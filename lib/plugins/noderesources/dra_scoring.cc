@@ -1,5 +1,6 @@
 #include "plugins/noderesources/dra_scoring.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -105,6 +106,18 @@ void AddDevice(const api::v1::Device& device, const Tally& tally, std::span<cons
 }
 
 }  // namespace
+
+bool AsksForDraBackedResource(const framework::PodInfo& pod, const api::ObjectLister& objects) {
+  const framework::Resource& req = pod.spec_requests();
+  auto candidate = [](const framework::Resource::Scalar& s) {
+    return s.amount != 0 && framework::IsDraExtendedResourceName(s.name.str());
+  };
+  // Most pods ask for none: no class is listed for them.
+  if (std::none_of(req.scalars.begin(), req.scalars.end(), candidate)) return false;
+  const dra::ExtendedResourceClasses classes(objects.List<api::v1::DeviceClass>());
+  return std::any_of(req.scalars.begin(), req.scalars.end(),
+                     [&](const auto& s) { return candidate(s) && classes.Find(s.name.str()) != nullptr; });
+}
 
 std::shared_ptr<const DraDeviceCounts> DraDeviceCounts::Compute(const DraScoringSources& sources,
                                                                 std::span<const framework::NodeInfo* const> nodes,

@@ -34,6 +34,14 @@ struct DraScoringSources {
   dra::SelectorCache* selectors = nullptr;
 };
 
+// Whether the pod asks for an extended resource a DeviceClass stands for
+// (upstream's shouldDelegateResourceToDRA without a node). NodeResourcesFit
+// and BalancedAllocation then decline to sign it, with kDraSignatureDeclined:
+// whether a node fits or scores depends on every other claim.
+bool AsksForDraBackedResource(const framework::PodInfo& pod, const api::ObjectLister& objects);
+inline constexpr std::string_view kDraSignatureDeclined =
+    "signature disabled when dra extended resources are used in the cluster";
+
 class DraDeviceCounts {
  public:
   // The counts of the DRA-backed resources among `resources` on `nodes`;

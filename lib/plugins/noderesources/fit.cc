@@ -323,15 +323,8 @@ class Fit final : public framework::PreFilterPlugin,
   std::string_view Name() const override { return names::kNodeResourcesFit; }
   // The pod's computed request, as Filter and Score read it.
   Status SignPod(const PodInfo& pod, framework::BatchSignatureBuilder& signature) const override {
-    // Whether DRA serves such a resource depends on the node and on the
-    // claims of every other pod.
-    if (std::optional<dra::ExtendedResourceClasses> classes = ClassesFor(pod, objects())) {
-      for (const framework::Resource::Scalar& s : pod.spec_requests().scalars) {
-        if (s.amount != 0 && classes->Find(s.name.str()) != nullptr) {
-          return Status::WithText(Code::kUnschedulable,
-                                  "signature disabled when dra extended resources are used in the cluster");
-        }
-      }
+    if (objects() != nullptr && AsksForDraBackedResource(pod, *objects())) {
+      return Status::WithText(Code::kUnschedulable, std::string(kDraSignatureDeclined));
     }
     signature.Add(framework::kResourcesSigner, ResourcesSignature(pod.spec_requests()));
     return Status();

@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "plugins/noderesources/balanced_allocation.h"
+#include "plugins/noderesources/fit.h"
 #include "schedkit/api/decode.h"
+#include "schedkit/framework/batch_signature.h"
 #include "schedkit/api/v1/kinds.h"
 #include "schedkit/testing/builders.h"
 #include "schedkit/testing/fake_handle.h"
@@ -173,6 +176,46 @@ spec:
         // Skipped: upstream's 0 allocatable.
         CHECK(tc.allocatable == 0);
         CHECK(tc.allocated == 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace schedkit::plugins::noderesources
+
+namespace schedkit::plugins::noderesources {
+namespace {
+
+// upstream TestBalancedAllocationSignPod "DRA extended resource enabled -
+// returns unschedulable" / "DRA extended resource disabled" (no class), and
+// Fit's SignPod, which declines the same way.
+TEST_CASE("SignPod declines a pod asking for a DRA-backed extended resource", "[noderesources][dra]") {
+  const api::v1::Pod pod = testing::MakePod().Name("p").Req({{"example.com/gpu", "1"}}).Obj();
+  auto info = framework::PodInfo::Create(pod);
+  REQUIRE(info.ok());
+  for (const bool with_class : {true, false}) {
+    testing::FakeHandle h;
+    if (with_class) {
+      absl::StatusOr<api::DecodedCluster> decoded = api::Decode(kExplicitClass, "class.yaml");
+      REQUIRE(decoded.ok());
+      for (const auto& c : decoded->objects.Of<api::v1::DeviceClass>()) {
+        REQUIRE(h.store().Upsert(std::make_shared<const api::v1::DeviceClass>(c)).ok());
+      }
+    }
+    auto fit = NewNodeResourcesFit(framework::PluginArgs(""), h);
+    auto balanced = NewNodeResourcesBalancedAllocation(framework::PluginArgs(""), h);
+    REQUIRE(fit.ok());
+    REQUIRE(balanced.ok());
+    for (framework::Plugin* plugin : {fit->get(), balanced->get()}) {
+      INFO(plugin->Name() << (with_class ? " with" : " without") << " a class for example.com/gpu");
+      framework::BatchSignatureBuilder signature;
+      const framework::Status s = dynamic_cast<framework::SignPlugin&>(*plugin).SignPod(**info, signature);
+      if (with_class) {
+        CHECK(s == framework::Status::WithText(framework::Code::kUnschedulable,
+                                               "signature disabled when dra extended resources are used in the cluster"));
+      } else {
+        CHECK(s.IsSuccess());
       }
     }
   }
