@@ -220,6 +220,10 @@ absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> DynamicResources::
     last = absl::OkStatus();
     break;
   }
+  // The pod's status names its extended-resource claim first, as upstream
+  // patches it before waiting for the claim to come back.
+  absl::Status pod_status;
+  if (last.ok() && extended) pod_status = WriteExtendedClaimStatus(cycle, pod, *claim, node);
   // The write landed: the next pods see it before the scheduler hears of it.
   if (modified) {
     if (extended) {
@@ -229,7 +233,7 @@ absl::StatusOr<std::shared_ptr<const api::v1::ResourceClaim>> DynamicResources::
     }
   }
   if (!last.ok()) return last;
-  if (extended) SCHEDKIT_RETURN_IF_ERROR(WriteExtendedClaimStatus(cycle, pod, *claim, node));
+  if (!pod_status.ok()) return pod_status;
   return claim;
 }
 

@@ -62,17 +62,31 @@ std::shared_ptr<const api::v1::ResourceClaim> ClaimTracker::Get(std::string_view
                                                                 std::string_view name) const {
   std::shared_ptr<const Claim> held = objects_.Get<Claim>(namespace_name, name);
   absl::MutexLock lock(&mu_);
+  return LatestLocked(Key(namespace_name, name), std::move(held));
+}
+
+std::shared_ptr<const api::v1::ResourceClaim> ClaimTracker::LatestLocked(const std::string& key,
+                                                                         std::shared_ptr<const Claim> held) const {
   if (assumed_.empty()) return held;
-  auto it = assumed_.find(Key(namespace_name, name));
+  auto it = assumed_.find(key);
   if (it == assumed_.end()) return held;
-  // The scheduler caught up (or the claim is gone and came back newer).
-  if (held != nullptr && VersionOf(*held) >= VersionOf(*it->second)) return held;
+  // The scheduler caught up, or the claim is gone (it was held when it was
+  // assumed): what PreBind wrote is no longer needed, as upstream's assume
+  // cache drops an object its informer updates or deletes.
+  if (held == nullptr || VersionOf(*held) >= VersionOf(*it->second)) {
+    assumed_.erase(it);
+    return held;
+  }
   return it->second;
 }
 
 absl::Status ClaimTracker::Assume(std::shared_ptr<const api::v1::ResourceClaim> claim) {
   const std::string key = Key(claim->metadata().namespace_(), claim->metadata().name());
-  std::shared_ptr<const Claim> latest = Get(claim->metadata().namespace_(), claim->metadata().name());
+  std::shared_ptr<const Claim> held = objects_.Get<Claim>(claim->metadata().namespace_(), claim->metadata().name());
+  // One lock for the check and the write: two binding threads assuming one
+  // shared claim keep the newer version.
+  absl::MutexLock lock(&mu_);
+  std::shared_ptr<const Claim> latest = LatestLocked(key, std::move(held));
   if (latest == nullptr) {
     return absl::NotFoundError(schedkit::StrCat("could not find ResourceClaim \"", key, "\""));
   }
@@ -80,7 +94,6 @@ absl::Status ClaimTracker::Assume(std::shared_ptr<const api::v1::ResourceClaim> 
     return absl::FailedPreconditionError(schedkit::StrCat("ResourceClaim \"", key, "\" is out of sync (stored: ",
                                                           VersionOf(*latest), ", assume: ", VersionOf(*claim), ")"));
   }
-  absl::MutexLock lock(&mu_);
   assumed_[key] = std::move(claim);
   return absl::OkStatus();
 }

@@ -93,6 +93,10 @@ class ClaimTracker {
     std::shared_ptr<const Claim> claim;
     int sharers = 0;
   };
+  // The newer of `held` and what PreBind wrote for `key`; drops the latter
+  // when it is outdated.
+  std::shared_ptr<const Claim> LatestLocked(const std::string& key, std::shared_ptr<const Claim> held) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   struct Patched {
     std::shared_ptr<const api::v1::ResourceSlice> original;
     std::shared_ptr<const api::v1::ResourceSlice> patched;
@@ -101,7 +105,9 @@ class ClaimTracker {
   const api::ObjectLister& objects_;
   mutable absl::Mutex mu_;
   // By "namespace/name".
-  absl::flat_hash_map<std::string, std::shared_ptr<const Claim>> assumed_ ABSL_GUARDED_BY(mu_);
+  // Dropped once the scheduler holds that version or a newer one, or no
+  // longer holds the claim (Get does it, so the map stays small).
+  mutable absl::flat_hash_map<std::string, std::shared_ptr<const Claim>> assumed_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, InFlight> in_flight_ ABSL_GUARDED_BY(mu_);
 
   mutable absl::Mutex slices_mu_;

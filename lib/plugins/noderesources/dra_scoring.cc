@@ -107,16 +107,25 @@ void AddDevice(const api::v1::Device& device, const Tally& tally, std::span<cons
 
 }  // namespace
 
+namespace {
+
+bool Candidate(const framework::Resource::Scalar& s) {
+  return s.amount != 0 && framework::IsDraExtendedResourceName(s.name.str());
+}
+
+}  // namespace
+
+bool AsksForDraExtendedResourceName(const framework::Resource& requests) {
+  return std::any_of(requests.scalars.begin(), requests.scalars.end(), Candidate);
+}
+
 bool AsksForDraBackedResource(const framework::PodInfo& pod, const api::ObjectLister& objects) {
   const framework::Resource& req = pod.spec_requests();
-  auto candidate = [](const framework::Resource::Scalar& s) {
-    return s.amount != 0 && framework::IsDraExtendedResourceName(s.name.str());
-  };
   // Most pods ask for none: no class is listed for them.
-  if (std::none_of(req.scalars.begin(), req.scalars.end(), candidate)) return false;
+  if (!AsksForDraExtendedResourceName(req)) return false;
   const dra::ExtendedResourceClasses classes(objects.List<api::v1::DeviceClass>());
   return std::any_of(req.scalars.begin(), req.scalars.end(),
-                     [&](const auto& s) { return candidate(s) && classes.Find(s.name.str()) != nullptr; });
+                     [&](const auto& s) { return Candidate(s) && classes.Find(s.name.str()) != nullptr; });
 }
 
 std::shared_ptr<const DraDeviceCounts> DraDeviceCounts::Compute(const DraScoringSources& sources,

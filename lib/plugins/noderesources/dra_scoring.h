@@ -34,6 +34,10 @@ struct DraScoringSources {
   dra::SelectorCache* selectors = nullptr;
 };
 
+// Whether `requests` ask for an extended resource, or a class's implicit
+// one, that a DeviceClass could stand for (by name alone; lists nothing).
+bool AsksForDraExtendedResourceName(const framework::Resource& requests);
+
 // Whether the pod asks for an extended resource a DeviceClass stands for
 // (upstream's shouldDelegateResourceToDRA without a node). NodeResourcesFit
 // and BalancedAllocation then decline to sign it, with kDraSignatureDeclined:

@@ -83,18 +83,10 @@ struct IgnoredResources {
   }
 };
 
-// Whether the pod asks for a resource that a DeviceClass could stand for.
-bool AsksForDraExtendedResource(const framework::Resource& req) {
-  for (const framework::Resource::Scalar& s : req.scalars) {
-    if (s.amount != 0 && framework::IsDraExtendedResourceName(s.name.str())) return true;
-  }
-  return false;
-}
-
 // The classes backing extended resources, read only for a pod that asks for
 // one (most pods do not, and then no class is listed).
 std::optional<dra::ExtendedResourceClasses> ClassesFor(const PodInfo& pod, const api::ObjectLister* objects) {
-  if (objects == nullptr || !AsksForDraExtendedResource(pod.spec_requests())) return std::nullopt;
+  if (objects == nullptr || !AsksForDraExtendedResourceName(pod.spec_requests())) return std::nullopt;
   return dra::ExtendedResourceClasses(objects->List<api::v1::DeviceClass>());
 }
 

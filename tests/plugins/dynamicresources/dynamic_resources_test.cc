@@ -565,6 +565,30 @@ TEST_CASE("TestPlugin: Unreserve drops the allocation in flight", "[dynamicresou
   CHECK(w.api.writes.empty());
 }
 
+TEST_CASE("ClaimTracker drops what PreBind wrote once the scheduler catches up or the claim goes",
+          "[dynamicresources]") {
+  World w({kBase, kClass, kWorkerSlice, kPendingClaim});
+  auto tracker = internal::ClaimTracker::Shared(w.h);
+  REQUIRE(tracker.ok());
+  auto written = std::make_shared<ResourceClaim>(*w.Claim());
+  written->mutable_metadata()->set_resource_version("2");
+  written->mutable_metadata()->add_finalizers("resource.kubernetes.io/delete-protection");
+  REQUIRE((*tracker)->Assume(written).ok());
+  // The scheduler still holds version 1: the assumed version wins.
+  CHECK((*tracker)->Get("default", "my-pod-my-resource")->metadata().resource_version() == "2");
+  // An older version than the one assumed is refused.
+  auto stale = std::make_shared<ResourceClaim>(*w.Claim());
+  CHECK(absl::IsFailedPrecondition((*tracker)->Assume(stale)));
+  // The claim is deleted: upstream's assume cache forgets it too (no entry
+  // is kept for a claim that is gone, so the map does not grow).
+  REQUIRE(w.h.store().Delete<ResourceClaim>("default", "my-pod-my-resource").ok());
+  CHECK((*tracker)->Get("default", "my-pod-my-resource") == nullptr);
+  // Back at version 1 (re-created): the old assumed version does not return.
+  auto recreated = std::make_shared<ResourceClaim>(*stale);
+  REQUIRE(w.h.store().Upsert(std::shared_ptr<const ResourceClaim>(recreated)).ok());
+  CHECK((*tracker)->Get("default", "my-pod-my-resource")->metadata().resource_version() == "1");
+}
+
 TEST_CASE("TestPlugin: empty", "[dynamicresources]") {
   World w({R"(
 apiVersion: v1
