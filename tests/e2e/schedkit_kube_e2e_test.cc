@@ -327,7 +327,7 @@ TEST_CASE("schedkit-kube allocates a pod's ResourceClaim through the API", "[e2e
   // DRAExtendedResource: a class standing for an extended resource no
   // node offers in its allocatable, and a pod asking for one of it.
   Create(*admin, "/apis/resource.k8s.io/v1/deviceclasses", json::parse(R"({
-    "apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "e2e-gpu.example.com"},
+    "apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "e2e-extended-gpu.example.com"},
     "spec": {"extendedResourceName": "example.com/e2e-gpu",
              "selectors": [{"cel": {"expression": "device.driver == 'dra.e2e.example.com'"}}]}})"));
   json worker = PodJson(ns, "worker", "100m", 0, "kube-dra");
